@@ -1,0 +1,31 @@
+"""Shared fixtures. Every test runs with its own HOME, XDG dirs, config and state: the real home
+directory and the user's configuration are never touched."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    base = tmp_path_factory.mktemp("home")
+    home = base / "home"
+    home.mkdir()
+    for name in list(os.environ):
+        if name.startswith("GUARD_"):
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(base / "config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(base / "state"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(base / "data"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(base / "cache"))
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(base / "run"))
+    (base / "run").mkdir(mode=0o700)
+    monkeypatch.setenv("GUARD_STATE_DIR", str(base / "state" / "guard"))
+    monkeypatch.setenv("GUARD_CONFIG", str(base / "config" / "guard" / "policy.toml"))
+    monkeypatch.setenv("NO_COLOR", "1")
+    yield home
