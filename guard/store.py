@@ -1,0 +1,501 @@
+"""The approvals store: sessions, approvals, pending requests and the audit log in one SQLite file.
+
+All of guard's SQL lives here. The file is opened in WAL mode so that many shells and agents can
+read while one writes; every write is one short ``BEGIN IMMEDIATE`` transaction. Any failure —
+a damaged file, a full disk, a directory nobody may write — becomes one ``GuardError`` whose
+message says what is wrong and what to do; callers then decide with the policy alone.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Literal
+
+from guard.errors import GuardError
+from guard.requests import ACCESSES, SURFACES
+
+Scope = Literal["session", "always"]
+SCOPES: tuple[Scope, ...] = ("session", "always")
+IDLE_SECONDS = 43200.0  # session approvals end after 12 h without a command
+BUSY_SECONDS = 5.0
+FALLBACK = "verdicts use the policy alone until then"
+
+
+@dataclass(frozen=True, slots=True)
+class Approval:
+    """What a human granted: a pattern on a surface, for one session or always."""
+
+    id: int
+    session: str | None  # None for always
+    scope: Scope
+    surface: str
+    pattern: str
+    access: str | None
+    granted_by: str
+    granted_at: float
+    command: str  # the line that prompted it
+
+
+@dataclass(frozen=True, slots=True)
+class AuditRow:
+    """One verdict as it was given."""
+
+    id: int
+    time: float
+    session: str
+    cwd: str
+    command: str
+    decision: str
+    reasons: tuple[str, ...]
+    how: str
+    detail: str = ""  # JSON text, "" when none
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """A shell or agent run: when it was first and last seen, and where it began."""
+
+    id: str
+    first_seen: float
+    last_seen: float
+    cwd: str
+    workspace: str
+
+
+# MIGRATIONS[n] upgrades a store from schema version n to n + 1, statement by statement.
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        """CREATE TABLE sessions (
+            id TEXT PRIMARY KEY,
+            first_seen REAL NOT NULL,
+            last_seen REAL NOT NULL,
+            cwd TEXT NOT NULL DEFAULT '',
+            workspace TEXT NOT NULL DEFAULT '')""",
+        """CREATE TABLE approvals (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session TEXT,
+            scope TEXT NOT NULL CHECK (scope IN ('session', 'always')),
+            surface TEXT NOT NULL,
+            pattern TEXT NOT NULL,
+            access TEXT CHECK (access IS NULL OR access IN ('read', 'write', 'execute', 'chdir')),
+            granted_by TEXT NOT NULL,
+            granted_at REAL NOT NULL,
+            command TEXT NOT NULL DEFAULT '',
+            CHECK ((scope = 'always') = (session IS NULL)))""",
+        """CREATE UNIQUE INDEX approvals_grant
+            ON approvals (ifnull(session, ''), scope, surface, pattern, ifnull(access, ''))""",
+        "CREATE INDEX approvals_session ON approvals (session)",
+        """CREATE TABLE audit (
+            id INTEGER PRIMARY KEY,
+            time REAL NOT NULL,
+            session TEXT NOT NULL,
+            cwd TEXT NOT NULL,
+            command TEXT NOT NULL,
+            decision TEXT NOT NULL,
+            reasons TEXT NOT NULL DEFAULT '[]',
+            how TEXT NOT NULL,
+            detail TEXT)""",
+        "CREATE INDEX audit_session ON audit (session, id)",
+        """CREATE TABLE pending (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            session TEXT NOT NULL,
+            command TEXT NOT NULL,
+            projection TEXT NOT NULL,
+            created REAL NOT NULL,
+            state TEXT NOT NULL DEFAULT 'waiting',
+            answer TEXT)""",
+        "CREATE INDEX pending_state ON pending (state, id)",
+    ),
+)
+SCHEMA_VERSION = len(MIGRATIONS)
+
+_APPROVAL_COLUMNS = "id, session, scope, surface, pattern, access, granted_by, granted_at, command"
+_AUDIT_COLUMNS = "id, time, session, cwd, command, decision, reasons, how, detail"
+
+
+def default_store_path() -> Path:
+    """``$GUARD_STATE_DIR/guard.db``, else ``guard.db`` in the platform's user state directory."""
+    given = os.environ.get("GUARD_STATE_DIR", "")
+    if given:
+        base = Path(given).expanduser()
+        if not base.is_absolute():
+            raise GuardError(
+                f"guard: GUARD_STATE_DIR must be an absolute path, not {given!r}; "
+                f"set it to one — {FALLBACK}"
+            )
+        return base / "guard.db"
+    import platformdirs  # off the hot path when GUARD_STATE_DIR is set
+
+    return Path(platformdirs.user_state_dir("guard")) / "guard.db"
+
+
+class Store:
+    """An open approvals store. Use as a context manager, or call ``close``."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection, busy_seconds: float) -> None:
+        self.path = path
+        self._con = connection
+        self._busy_seconds = busy_seconds
+
+    @classmethod
+    def open(cls, path: Path | None = None, *, busy_seconds: float = BUSY_SECONDS) -> Store:
+        """Open (creating if needed) the store; raises GuardError on any failure."""
+        path = path if path is not None else default_store_path()
+        try:
+            _prepare_file(path)
+            con = sqlite3.connect(str(path), timeout=busy_seconds, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise explain(exc, path, busy_seconds) from exc
+        store = cls(path, con, busy_seconds)
+        try:
+            with store._failures():
+                store._setup()
+        except GuardError:
+            con.close()
+            raise
+        return store
+
+    def _setup(self) -> None:
+        con = self._con
+        con.execute("PRAGMA synchronous = NORMAL")
+        version = _user_version(con)
+        if version > SCHEMA_VERSION:
+            raise GuardError(
+                f"guard: the approvals store {self.path} has schema version {version}, newer "
+                f"than this guard knows ({SCHEMA_VERSION}); upgrade guard, or point "
+                f"GUARD_STATE_DIR at another directory — {FALLBACK}"
+            )
+        if con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            con.execute("PRAGMA journal_mode = WAL")
+        if version < SCHEMA_VERSION:
+            with self._write():
+                for step in range(_user_version(con), SCHEMA_VERSION):
+                    for statement in MIGRATIONS[step]:
+                        con.execute(statement)
+                    con.execute(f"PRAGMA user_version = {step + 1}")
+        _tighten(self.path)
+
+    def close(self) -> None:
+        self._con.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    # -- sessions ---------------------------------------------------------------------------
+
+    def touch_session(
+        self,
+        session: str,
+        now: float,
+        cwd: str = "",
+        *,
+        workspace: str = "",
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
+        """Mark the session active at ``now``. A session idle for longer than ``idle_seconds``
+        loses its session approvals first: coming back does not revive them. The cwd and
+        workspace are kept from the first time the session is seen (where it began)."""
+        with self._write() as con:
+            row = con.execute("SELECT last_seen FROM sessions WHERE id = ?", (session,)).fetchone()
+            if row is None:
+                con.execute(
+                    "INSERT INTO sessions (id, first_seen, last_seen, cwd, workspace) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (session, now, now, cwd, workspace),
+                )
+                return
+            if now - row[0] > idle_seconds:
+                con.execute(
+                    "DELETE FROM approvals WHERE session = ? AND scope = 'session'", (session,)
+                )
+            con.execute(
+                "UPDATE sessions SET last_seen = max(last_seen, ?) WHERE id = ?", (now, session)
+            )
+
+    def session(self, session: str) -> SessionRow | None:
+        with self._failures():
+            row = self._con.execute(
+                "SELECT id, first_seen, last_seen, cwd, workspace FROM sessions WHERE id = ?",
+                (session,),
+            ).fetchone()
+        return None if row is None else SessionRow(*row)
+
+    # -- approvals --------------------------------------------------------------------------
+
+    def grant(
+        self,
+        *,
+        session: str | None,
+        scope: str,
+        surface: str,
+        pattern: str,
+        access: str | None,
+        granted_by: str,
+        command: str,
+        now: float,
+    ) -> int:
+        """Store an approval and return its id; granting the same thing again returns the
+        existing id. A session grant also marks the session active at ``now``."""
+        if scope not in SCOPES:
+            raise ValueError(f"scope must be one of {SCOPES}, not {scope!r}")
+        if surface not in SURFACES:
+            raise ValueError(f"surface must be one of {SURFACES}, not {surface!r}")
+        if access is not None and access not in ACCESSES:
+            raise ValueError(f"access must be None or one of {ACCESSES}, not {access!r}")
+        if scope == "session" and not session:
+            raise ValueError("a session approval needs a session")
+        owner = session if scope == "session" else None
+        key = (owner or "", scope, surface, pattern, access or "")
+        with self._write() as con:
+            if owner is not None:
+                con.execute(
+                    "INSERT INTO sessions (id, first_seen, last_seen) VALUES (?, ?, ?) "
+                    "ON CONFLICT (id) DO UPDATE SET last_seen = max(last_seen, excluded.last_seen)",
+                    (owner, now, now),
+                )
+            row = con.execute(
+                "SELECT id FROM approvals WHERE ifnull(session, '') = ? AND scope = ? "
+                "AND surface = ? AND pattern = ? AND ifnull(access, '') = ?",
+                key,
+            ).fetchone()
+            if row is not None:
+                return int(row[0])
+            cursor = con.execute(
+                f"INSERT INTO approvals ({_APPROVAL_COLUMNS}) "
+                "VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, scope, surface, pattern, access, granted_by, now, command),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def approvals(
+        self, session: str | None, now: float, idle_seconds: float = IDLE_SECONDS
+    ) -> tuple[Approval, ...]:
+        """The always approvals, plus the session's own while it has not been idle for longer
+        than ``idle_seconds``. Look up before ``touch_session``, or idleness is never seen."""
+        with self._failures():
+            rows = self._con.execute(
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals WHERE scope = 'always' "
+                f"UNION ALL SELECT {_APPROVAL_COLUMNS} FROM approvals "
+                "WHERE session = ? AND scope = 'session' AND EXISTS (SELECT 1 FROM sessions "
+                "WHERE sessions.id = approvals.session AND ? - sessions.last_seen <= ?) "
+                "ORDER BY id",
+                (session, now, idle_seconds),
+            ).fetchall()
+        return tuple(Approval(*row) for row in rows)
+
+    def list_approvals(self, session: str | None = None) -> tuple[Approval, ...]:
+        """Every approval (``session=None``), or the always ones plus that session's own,
+        whether or not it has gone idle: for listing, not for deciding."""
+        where = "" if session is None else "WHERE session IS NULL OR session = ?"
+        with self._failures():
+            rows = self._con.execute(
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals {where} ORDER BY id",
+                () if session is None else (session,),
+            ).fetchall()
+        return tuple(Approval(*row) for row in rows)
+
+    def revoke(self, approval_id: int) -> bool:
+        with self._write() as con:
+            return con.execute("DELETE FROM approvals WHERE id = ?", (approval_id,)).rowcount > 0
+
+    def clear(self, session: str | None = None) -> int:
+        """Remove that session's approvals, or every approval when ``session`` is None."""
+        with self._write() as con:
+            if session is None:
+                return con.execute("DELETE FROM approvals").rowcount
+            return con.execute("DELETE FROM approvals WHERE session = ?", (session,)).rowcount
+
+    # -- audit ------------------------------------------------------------------------------
+
+    def record(
+        self,
+        *,
+        time: float,
+        session: str,
+        cwd: str,
+        command: str,
+        decision: str,
+        reasons: tuple[str, ...],
+        how: str,
+        detail: Mapping[str, object] | None = None,
+    ) -> int:
+        """Append a verdict to the audit log and return its row id."""
+        text = None if detail is None else json.dumps(detail, sort_keys=True, ensure_ascii=False)
+        with self._write() as con:
+            cursor = con.execute(
+                f"INSERT INTO audit ({_AUDIT_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (time, session, cwd, command, decision, json.dumps(list(reasons)), how, text),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def log(self, session: str | None = None, limit: int = 50) -> tuple[AuditRow, ...]:
+        """The newest audit rows first, of one session or of all."""
+        where = "" if session is None else "WHERE session = ?"
+        args: tuple[object, ...] = (limit,) if session is None else (session, limit)
+        with self._failures():
+            rows = self._con.execute(
+                f"SELECT {_AUDIT_COLUMNS} FROM audit {where} ORDER BY id DESC LIMIT ?", args
+            ).fetchall()
+        return tuple(
+            AuditRow(i, t, s, c, cmd, d, tuple(json.loads(r)), h, detail or "")
+            for i, t, s, c, cmd, d, r, h, detail in rows
+        )
+
+    # -- upkeep -----------------------------------------------------------------------------
+
+    def check(self) -> tuple[str, ...]:
+        """SQLite's integrity check: the problems found, none when the file is sound."""
+        with self._failures():
+            rows = self._con.execute("PRAGMA integrity_check").fetchall()
+        found = tuple(str(row[0]) for row in rows)
+        return () if found == ("ok",) else found
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    @contextmanager
+    def _failures(self) -> Iterator[None]:
+        try:
+            yield
+        except (sqlite3.Error, OSError) as exc:
+            raise explain(exc, self.path, self._busy_seconds) from exc
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        con = self._con
+        with self._failures():
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                yield con
+                con.execute("COMMIT")
+            except BaseException:
+                if con.in_transaction:
+                    with suppress(sqlite3.Error):  # the first failure is the one to report
+                        con.execute("ROLLBACK")
+                raise
+
+
+def _user_version(con: sqlite3.Connection) -> int:
+    return int(con.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _prepare_file(path: Path) -> None:
+    """Create the directory (0700) and the file (0600) ourselves, so that SQLite's -wal and
+    -shm files inherit the mode and an unusable location is named by its errno."""
+    directory = path.parent
+    if not directory.is_dir():
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(directory, 0o700)  # the umask may have taken bits we need
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    try:
+        status = os.fstat(fd)
+        if status.st_uid != os.geteuid():
+            # Another user's store: its approvals are not ours to trust, and our -wal and -shm
+            # files would lock its owner out.
+            raise GuardError(
+                f"guard: the approvals store {path} belongs to another user (uid "
+                f"{status.st_uid}); use your own: point GUARD_STATE_DIR at a directory you own "
+                f"— {FALLBACK}"
+            )
+        if status.st_mode & 0o777 != 0o600:
+            os.fchmod(fd, 0o600)
+    finally:
+        os.close(fd)
+
+
+def _tighten(path: Path) -> None:
+    """Make -wal and -shm files left by an older, looser store 0600 too."""
+    for suffix in ("-wal", "-shm"):
+        try:
+            side = Path(f"{path}{suffix}")
+            if side.stat().st_mode & 0o777 != 0o600:
+                os.chmod(side, 0o600)
+        except OSError:
+            pass  # absent, or not ours: SQLite reports real trouble itself
+
+
+def explain(exc: BaseException, path: Path, busy_seconds: float = BUSY_SECONDS) -> GuardError:
+    """One line that says what is wrong with the store at ``path`` and what to do."""
+    detail = " ".join(str(exc).split()) or type(exc).__name__
+    directory = path.parent
+    where = f"or point GUARD_STATE_DIR at a writable directory — {FALLBACK}"
+    if isinstance(exc, OSError):
+        code = exc.errno
+        detail = " ".join((exc.strerror or detail).split())
+        if code == errno.EISDIR or _probe(path.is_dir):
+            return GuardError(
+                f"guard: the approvals store {path} is a directory, not a file; move it aside "
+                f"to start a new store — {FALLBACK}"
+            )
+        if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
+            return _full(path, detail)
+        if code == errno.EROFS:
+            return GuardError(
+                f"guard: cannot write the approvals store {path}: the file system is read-only; "
+                f"{where}"
+            )
+        if not _probe(path.exists):
+            return GuardError(
+                f"guard: cannot create the approvals store {path} ({detail}); make {directory} "
+                f"writable by you, {where}"
+            )
+        return GuardError(
+            f"guard: cannot open the approvals store {path} ({detail}); make sure you own it "
+            f"and can write to {directory}, {where}"
+        )
+    primary = int(getattr(exc, "sqlite_errorcode", -1)) & 0xFF
+    if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
+        return GuardError(
+            f"guard: the approvals store {path} is damaged ({detail}); move it aside to start "
+            f"a new one — {FALLBACK}"
+        )
+    if primary == sqlite3.SQLITE_FULL:
+        return _full(path, detail)
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return GuardError(
+            f"guard: the approvals store {path} stayed locked for {busy_seconds:g} s ({detail}); "
+            f"another guard process may be stuck — find it with `fuser {path}` — {FALLBACK}"
+        )
+    if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM):
+        return GuardError(
+            f"guard: cannot open the approvals store {path} ({detail}); make sure you own it "
+            f"and its -wal and -shm files and can write to {directory}, {where}"
+        )
+    if primary == sqlite3.SQLITE_IOERR:
+        return GuardError(
+            f"guard: could not read or write the approvals store {path} ({detail}); check the "
+            f"disk and its file system — {FALLBACK}"
+        )
+    return GuardError(
+        f"guard: the approvals store {path} failed ({detail}); if this persists, move it aside "
+        f"to start a new one — {FALLBACK}"
+    )
+
+
+def _probe(question: Callable[[], bool]) -> bool:
+    try:
+        return question()
+    except OSError:
+        return False
+
+
+def _full(path: Path, detail: str) -> GuardError:
+    return GuardError(
+        f"guard: cannot write the approvals store {path}: the disk is full ({detail}); free "
+        f"some space on it — {FALLBACK}"
+    )
