@@ -1,0 +1,149 @@
+"""Reading one argv with its command's spec: which arguments are paths, code or a command.
+
+Pure: argv elements are strings, or None where the word's value is unknown. The result names
+argv indexes (so the walker can point at the source text) with a role, and where a path is only
+part of an argument (`--log-file=/x`, `-C/x`, `of=/x`) the value itself.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from guard.commands import Role, Spec
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_REMOTE = re.compile(r"^[^/:]+:")  # host:path, user@host:path (no slash before the colon)
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+
+ACCESS_ROLES = frozenset({"read", "write", "execute", "chdir", "path"})
+
+
+@dataclass(frozen=True, slots=True)
+class Use:
+    index: int
+    role: Role
+    value: str | None = None  # the path when it is only part of argv[index]; else argv[index]
+
+
+@dataclass(slots=True)
+class Reading:
+    uses: list[Use] = field(default_factory=list)
+    run: int | None = None  # argv[run:] is a command this one runs
+    unknown_args: bool = False  # the command run gets more arguments nobody knows (xargs)
+
+
+def is_local_path(text: str) -> bool:
+    """Whether a word that names a path names a local one (not a URL, not host:path)."""
+    if not text or _URL.match(text):
+        return False
+    return not (_REMOTE.match(text) and not text.startswith(("./", "~")))
+
+
+def looks_like_path(text: str) -> bool:
+    """For arguments of commands guard does not know: does this look like a path?"""
+    if not is_local_path(text) or text.startswith("@") or text.startswith("-"):
+        return False
+    return "/" in text or text in (".", "..", "~") or text.startswith("~")
+
+
+def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
+    """Apply `spec` to `argv` (argv[0] is the command name)."""
+    out = Reading()
+    operands: list[int] = []
+    flag_role: Role | None = None
+    dropped_first = False
+    stops = spec.stop_at_operand
+    wrapper = spec.operands == "command"
+    end_options = False
+    i = 1
+    n = len(argv)
+    while i < n:
+        arg = argv[i]
+        if arg is None or end_options or arg == "-" or not arg.startswith("-"):
+            if wrapper and arg is not None and spec.assignments and _ASSIGNMENT.match(arg):
+                i += 1
+                continue
+            operands.append(i)
+            if wrapper and len(operands) > spec.skip:
+                out.run = i
+                break
+            if stops and operands:
+                end_options = True
+            i += 1
+            continue
+        if arg == "--":
+            end_options = True
+            i += 1
+            continue
+        if arg.startswith("--"):
+            name, eq, value = arg.partition("=")
+            role = spec.options.get(name)
+            if role is not None:
+                dropped_first = dropped_first or name in spec.first_drops
+                if eq:
+                    out.uses.append(Use(i, role, value))
+                else:
+                    out.uses.append(Use(i + 1, role))
+                    i += 1
+            elif name in spec.values:
+                if not eq:
+                    i += 1
+            elif name in spec.flags:
+                flag_role = spec.flags[name]
+            elif eq and looks_like_path(value):
+                out.uses.append(Use(i, _option_role(name), value))
+            i += 1
+            continue
+        # a cluster of short options: -xvf FILE, -n1, -C/dir
+        j = 1
+        while j < len(arg):
+            opt = "-" + arg[j]
+            role = spec.options.get(opt)
+            if role is not None or opt in spec.values:
+                dropped_first = dropped_first or opt in spec.first_drops
+                rest = arg[j + 1 :]
+                if rest:
+                    if role is not None:
+                        out.uses.append(Use(i, role, rest))
+                elif role is not None:
+                    out.uses.append(Use(i + 1, role))
+                    i += 1
+                else:
+                    i += 1
+                break
+            if opt in spec.flags:
+                flag_role = spec.flags[opt]
+            j += 1
+        i += 1
+    if wrapper:
+        out.unknown_args = spec.kind == "xargs"
+        return out
+    _operand_roles(spec, operands, flag_role, dropped_first, out)
+    return out
+
+
+def _operand_roles(
+    spec: Spec, operands: list[int], flag_role: Role | None, dropped_first: bool, out: Reading
+) -> None:
+    ops = list(operands)
+    if spec.subcommands and ops:
+        ops = ops[1:]
+    if spec.first is not None and ops and not dropped_first:
+        out.uses.append(Use(ops[0], spec.first))
+        ops = ops[1:]
+    if spec.last is not None and len(ops) >= 1 and (spec.first is not None or len(ops) >= 2):
+        last = ops.pop()
+        out.uses.append(Use(last, spec.last))
+    role = flag_role or spec.operands
+    for index in ops:
+        out.uses.append(Use(index, role))
+    out.uses.sort(key=lambda u: u.index)
+
+
+def _option_role(name: str) -> Role:
+    lowered = name.lower()
+    if any(w in lowered for w in ("out", "log", "dest", "target", "write", "save", "dump")):
+        return "write"
+    return "path"

@@ -1,0 +1,236 @@
+"""Commands: from a `command` node to argv, then to what it runs and touches.
+
+Wrappers (`sudo`, `env`, `xargs`, `find -exec` …) run the rest of their argv as a command of its
+own; shells and `eval` run strings, parsed again; everything else is read with its spec.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import product
+
+from tree_sitter import Node
+
+from guard import paths
+from guard.arguments import ACCESS_ROLES, is_local_path, looks_like_path, read_argv
+from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
+from guard.requests import Access, DynamicRole, Request
+from guard.scope import MAX_ALTERNATIVES
+from guard.walker import HANDLERS, Stdin, Walker
+
+
+@dataclass(frozen=True, slots=True)
+class Arg:
+    """One argv element: its value (None when unknown), where it came from, and why unknown."""
+
+    value: str | None
+    span: tuple[int, int]
+    source: str
+    reason: str = ""
+    glob: bool = False
+
+    @property
+    def shown(self) -> str:
+        return self.value if self.value is not None else self.source
+
+
+def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    from guard.redirects import redirect_stdin, visit_redirect
+
+    words: list[Node] = []
+    redirects: list[Node] = []
+    assignments: list[Node] = []
+    for child in node.children:
+        if child.type == "variable_assignment":
+            assignments.append(child)
+        elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+            redirects.append(child)
+        elif child.type == "command_name":
+            words.append(child.children[0] if child.children else child)
+        elif child.is_named and child.type != "comment":
+            words.append(child)
+    stdin = redirect_stdin(w, redirects, stdin)
+    for r in redirects:
+        visit_redirect(w, r, depth)
+    if not words:
+        for a in assignments:
+            w.assign(a, depth)
+        return
+    ev = w.evaluator()
+    for a in assignments:  # prefix assignments: values for the command's environment only
+        assigned = a.child_by_field_name("value")
+        if assigned is not None:
+            ev.value(assigned)
+    columns: list[list[tuple[Arg, ...]]] = []
+    for word in words:
+        value = ev.value(word)
+        span = w.span(word)
+        source = w.text(word)
+        if value.unknown:
+            columns.append([(Arg(None, span, source, value.unknown),)])
+        else:
+            columns.append(
+                [
+                    tuple(Arg(f, span, source, glob=value.glob) for f in alt)
+                    for alt in value.alternatives
+                ]
+            )
+    w.walk_substitutions(ev, depth)
+    combos = 1
+    for col in columns:
+        combos *= len(col)
+    if combos > MAX_ALTERNATIVES:
+        w.out.append(
+            Request(
+                "dynamic",
+                w.span(node),
+                "the command has too many possible forms",
+                text=w.text(node)[:80],
+                role="command_name",
+            )
+        )
+        return
+    seen: set[tuple[str, ...]] = set()
+    for choice in product(*columns):
+        argv = [arg for group in choice for arg in group]
+        key = tuple(a.shown for a in argv)
+        if key not in seen:
+            seen.add(key)
+            run_argv(w, argv, stdin, w.span(node), depth)
+
+
+def run_argv(
+    w: Walker,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    *,
+    extra_unknown: bool = False,
+) -> None:
+    """One command with its argv: a `command` request, then what it does with its arguments."""
+    if not argv:
+        return
+    name = argv[0]
+    if name.value is None:
+        dynamic(w, name, "command_name", f"the command name is not known: {name.reason}")
+        return
+    w.out.append(Request("command", span, f"runs {name.value}", argv=tuple(a.shown for a in argv)))
+    directory, _, base = name.value.rpartition("/")
+    if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
+        access(w, name, name.value, "execute", base)
+    if name.value in w.functions:
+        return
+    spec = spec_for(name.value)
+    if spec is None:
+        spec = Spec()
+    from guard.invocation_kinds import KINDS
+
+    KINDS[spec.kind](w, spec, argv, stdin, span, depth, extra_unknown)
+
+
+def plain(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra_unknown: bool,
+) -> None:
+    via = argv[0].value or ""
+    via = via.rsplit("/", 1)[-1]
+    if via == "dd":
+        _dd(w, argv)
+        return
+    reading = read_argv(spec, [a.value for a in argv])
+    for use in reading.uses:
+        if use.index >= len(argv):
+            continue
+        arg = argv[use.index]
+        if use.role == "code":
+            from guard.invocation_kinds import run_code
+
+            run_code(
+                w,
+                arg.value if use.value is None else use.value,
+                arg,
+                depth,
+                new_process=True,
+                via=via,
+            )
+            continue
+        if use.role not in ACCESS_ROLES:
+            continue
+        text = use.value if use.value is not None else arg.value
+        if text is None:
+            dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+            continue
+        if use.role == "path":
+            if not looks_like_path(text):
+                continue
+            access(w, arg, text, "read", via)
+        else:
+            access(w, arg, text, use.role, via)  # type: ignore[arg-type]
+    if reading.run is not None:
+        run_argv(w, argv[reading.run :], stdin, span, depth, extra_unknown=reading.unknown_args)
+    elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
+        access(w, argv[0], ".", "read", via)
+    if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
+        dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _dd(w: Walker, argv: list[Arg]) -> None:
+    for arg in argv[1:]:
+        if arg.value is None:
+            dynamic(w, arg, "path", f"an argument of dd is not known: {arg.reason}")
+        elif arg.value.startswith("if="):
+            access(w, arg, arg.value[3:], "read", "dd")
+        elif arg.value.startswith("of="):
+            access(w, arg, arg.value[3:], "write", "dd")
+
+
+def dynamic(w: Walker, arg: Arg, role: DynamicRole, reason: str) -> None:
+    w.out.append(Request("dynamic", arg.span, reason, text=arg.source, role=role))
+
+
+def access(w: Walker, arg: Arg, text: str, mode: Access, via: str) -> None:
+    """A path the command would touch: a request when it lies outside the workspace."""
+    if not is_local_path(text):
+        return
+    if not text.startswith("/"):
+        cwd = w.scope.cwd
+        if cwd is None:
+            dynamic(
+                w,
+                arg,
+                "path",
+                f"{text} is relative to a directory that is not known: {w.scope.cwd_reason}",
+            )
+            return
+        path = paths.absolute(text, cwd)
+    else:
+        path = paths.normalise(text)
+    if paths.is_plumbing(path):
+        return
+    resolved = paths.normalise(w.ctx.resolve(path))
+    if paths.inside_any(resolved, w.ctx.workspace) or paths.is_plumbing(resolved):
+        return
+    shown = paths.display(resolved, w.ctx.home)
+    w.out.append(
+        Request(
+            "external_directory",
+            arg.span,
+            f"{mode} {shown} ({via}) is outside the workspace",
+            path=resolved,
+            access=mode,
+            via=via,
+        )
+    )
+
+
+HANDLERS["command"] = command_node
+
+
+def is_shell(name: str) -> bool:
+    return name.rsplit("/", 1)[-1] in POSIX_SHELLS

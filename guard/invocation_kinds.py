@@ -1,0 +1,403 @@
+"""Commands that are more than argument lists: cd, test, shells, eval, source, trap, find, exec.
+
+Each kind is one function with the same signature; `KINDS` maps a spec's kind to it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from guard.commands import FILE_TEST_OPERATORS, Spec
+from guard.invocation import Arg, access, dynamic, is_shell, plain, run_argv
+from guard.requests import Request
+from guard.walker import Stdin, Walker
+
+MAX_NESTING = 8
+
+KindHandler = Callable[[Walker, Spec, list[Arg], "Stdin | None", tuple[int, int], int, bool], None]
+
+_TEST_PAIR_OPS = frozenset({"-nt", "-ot", "-ef"})
+
+
+def run_code(
+    w: Walker,
+    text: str | None,
+    arg: Arg,
+    depth: int,
+    *,
+    new_process: bool,
+    via: str,
+    positional: tuple[str, ...] | None = None,
+    arg0: str | None = None,
+) -> None:
+    """Shell code carried by a string: parsed and walked again, with a nesting limit."""
+    from guard.project import walk_source
+
+    if text is None:
+        dynamic(w, arg, "code", f"the code {via} runs is not known: {arg.reason}")
+        return
+    if w.nesting >= MAX_NESTING:
+        w.out.append(
+            Request(
+                "syntax",
+                arg.span,
+                f"shell code is nested more than {MAX_NESTING} levels deep",
+                text=arg.source[:80],
+            )
+        )
+        return
+    scope = w.scope.child_process(positional, arg0) if new_process else w.scope
+    walk_source(
+        text,
+        w.ctx,
+        scope,
+        w.out,
+        nesting=w.nesting + 1,
+        span=w.fixed_span or arg.span,
+        functions=w.functions,
+    )
+
+
+def _cd(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    operands = [
+        a for a in argv[1:] if a.value is None or not a.value.startswith("-") or a.value == "-"
+    ]
+    if not operands:
+        home = w.scope.lookup("HOME")
+        target = home.options[0] if home.options and len(home.options) == 1 else None
+        if target is None:
+            w.scope.change_dir(None, "cd went to $HOME, which is not known")
+            return
+        _enter(w, Arg(target, argv[0].span, argv[0].source), target)
+        return
+    arg = operands[0]
+    if arg.value is None:
+        dynamic(w, arg, "chdir", f"cd goes to a directory that is not known: {arg.reason}")
+        w.scope.change_dir(None, f"cd {arg.source} went somewhere not known")
+        return
+    if arg.value == "-":
+        old = w.scope.oldpwd
+        if old is None:
+            w.scope.change_dir(None, "cd - went to $OLDPWD, which is not known")
+            return
+        _enter(w, arg, old)
+        return
+    if arg.glob:
+        dynamic(w, arg, "chdir", f"cd goes to a pattern: {arg.value}")
+        w.scope.change_dir(None, f"cd {arg.source} went to a pattern")
+        return
+    _enter(w, arg, arg.value)
+
+
+def _enter(w: Walker, arg: Arg, target: str) -> None:
+    from guard import paths
+
+    access(w, arg, target, "chdir", "cd")
+    if target.startswith("/"):
+        w.scope.change_dir(paths.normalise(target))
+    elif w.scope.cwd is not None:
+        w.scope.change_dir(paths.absolute(target, w.scope.cwd))
+    else:
+        w.scope.change_dir(None, w.scope.cwd_reason)
+
+
+def _pushd(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    before = w.scope.cwd
+    operands = [a for a in argv[1:] if a.value is None or not a.value.startswith(("-", "+"))]
+    if not operands:
+        w.scope.change_dir(None, "pushd swapped directories")
+        return
+    _cd(w, spec, argv, stdin, span, depth, extra)
+    w.scope.dirstack.append(before)
+
+
+def _popd(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    if len(argv) > 1 or not w.scope.dirstack:
+        w.scope.change_dir(None, "popd went to a directory that is not known")
+        return
+    target = w.scope.dirstack.pop()
+    w.scope.change_dir(target, "" if target is not None else "popd went somewhere not known")
+
+
+def _test(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    args = argv[1:-1] if argv[0].value == "[" and argv and argv[-1].value == "]" else argv[1:]
+    for i, arg in enumerate(args):
+        if arg.value in FILE_TEST_OPERATORS and i + 1 < len(args):
+            _test_path(w, args[i + 1])
+        elif arg.value in _TEST_PAIR_OPS and 0 < i < len(args) - 1:
+            _test_path(w, args[i - 1])
+            _test_path(w, args[i + 1])
+
+
+def _test_path(w: Walker, arg: Arg) -> None:
+    if arg.value is None:
+        dynamic(w, arg, "path", f"a path tested is not known: {arg.reason}")
+    else:
+        access(w, arg, arg.value, "read", "test")
+
+
+def _shell(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`bash -c STRING [$0 [args…]]`, `sh script args`, or code read from standard input."""
+    via = (argv[0].value or "sh").rsplit("/", 1)[-1]
+    command_mode = False
+    i = 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is None:
+            break
+        if value in ("--", "-"):
+            i += 1
+            break
+        if value in ("--rcfile", "--init-file"):
+            access(
+                w,
+                argv[i + 1] if i + 1 < len(argv) else argv[i],
+                argv[min(i + 1, len(argv) - 1)].value or "",
+                "read",
+                via,
+            )
+            i += 2
+            continue
+        if value.startswith("--"):
+            i += 1
+            continue
+        if value[0] in "-+" and len(value) > 1:
+            takes = 0
+            for letter in value[1:]:
+                if letter == "c":
+                    command_mode = True
+                elif letter in "oO":
+                    takes += 1
+            i += 1 + takes
+            continue
+        break
+    rest = argv[i:]
+    if command_mode:
+        if not rest:
+            return
+        code = rest[0]
+        arg0 = rest[1].value if len(rest) > 1 else None
+        positional = tuple(a.value for a in rest[2:])
+        known = None if any(p is None for p in positional) else tuple(p or "" for p in positional)
+        if not is_shell(via):
+            dynamic(w, code, "code", f"{via} runs code guard cannot read")
+            return
+        run_code(w, code.value, code, depth, new_process=True, via=via, positional=known, arg0=arg0)
+        return
+    if rest:
+        script = rest[0]
+        if script.value is None:
+            dynamic(w, script, "path", f"the script {via} runs is not known: {script.reason}")
+        else:
+            access(w, script, script.value, "execute", via)
+        for arg in rest[1:]:
+            if arg.value is not None and looks_path(arg.value):
+                access(w, arg, arg.value, "read", via)
+        return
+    _stdin_code(w, argv[0], stdin, depth, via)
+
+
+def looks_path(text: str) -> bool:
+    from guard.arguments import looks_like_path
+
+    return looks_like_path(text)
+
+
+def _stdin_code(w: Walker, name: Arg, stdin: Stdin | None, depth: int, via: str) -> None:
+    if stdin is None or stdin.kind in ("terminal", "file"):
+        return
+    if stdin.kind == "text" and stdin.text is not None:
+        run_code(w, stdin.text, name, depth, new_process=True, via=via)
+        return
+    dynamic(w, name, "code", f"{via} runs commands read from a pipe, not known before they run")
+
+
+def _eval(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    args = argv[1:]
+    if not args:
+        return
+    unknown = next((a for a in args if a.value is None), None)
+    text = None if unknown is not None else " ".join(a.value or "" for a in args)
+    where = unknown or Arg(
+        text, (args[0].span[0], args[-1].span[1]), " ".join(a.source for a in args)
+    )
+    run_code(w, text, where, depth, new_process=False, via="eval")
+
+
+def _source(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    if len(argv) < 2:
+        return
+    script = argv[1]
+    if script.value is None:
+        dynamic(w, script, "code", f"the file sourced is not known: {script.reason}")
+        return
+    access(w, script, script.value, "execute", argv[0].value or "source")
+
+
+def _trap(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    args = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
+    if len(args) >= 2:
+        saved = w.scope
+        w.scope = w.scope.copy()
+        run_code(w, args[0].value, args[0], depth, new_process=False, via="trap")
+        w.scope = saved
+
+
+def _find(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    i = 1
+    roots: list[Arg] = []
+    while i < len(argv) and argv[i].value in ("-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"):
+        i += 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is not None and (value.startswith("-") or value in ("(", "!", ")", ",")):
+            break
+        roots.append(argv[i])
+        i += 1
+    writes = any(a.value in ("-delete",) for a in argv[i:])
+    for root in roots or [Arg(".", argv[0].span, argv[0].source)]:
+        if root.value is None:
+            dynamic(w, root, "path", f"a directory find searches is not known: {root.reason}")
+        else:
+            access(w, root, root.value, "write" if writes else "read", "find")
+    while i < len(argv):
+        value = argv[i].value
+        if value in ("-exec", "-execdir", "-ok", "-okdir"):
+            end = i + 1
+            while end < len(argv) and argv[end].value not in (";", "+"):
+                end += 1
+            run_argv(w, argv[i + 1 : end], None, span, depth)
+            i = end + 1
+            continue
+        if value in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(argv):
+            target = argv[i + 1]
+            if target.value is not None:
+                access(w, target, target.value, "write", "find")
+            i += 2
+            continue
+        if value in ("-newer", "-anewer", "-cnewer", "-samefile") and i + 1 < len(argv):
+            target = argv[i + 1]
+            if target.value is not None:
+                access(w, target, target.value, "read", "find")
+            i += 2
+            continue
+        i += 1
+
+
+def _exec(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    plain(w, spec, argv, stdin, span, depth, extra)
+
+
+def _command(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    i = 1
+    while i < len(argv) and argv[i].value is not None and (argv[i].value or "").startswith("-"):
+        if any(f in (argv[i].value or "") for f in "vV"):
+            return  # `command -v x` only looks x up
+        i += 1
+    run_argv(w, argv[i:], stdin, span, depth, extra_unknown=extra)
+
+
+KINDS: dict[str, KindHandler] = {
+    "plain": plain,
+    "wrapper": plain,
+    "xargs": plain,
+    "cd": _cd,
+    "pushd": _pushd,
+    "popd": _popd,
+    "test": _test,
+    "shell": _shell,
+    "eval": _eval,
+    "source": _source,
+    "trap": _trap,
+    "find": _find,
+    "exec": _exec,
+    "command": _command,
+}

@@ -1,0 +1,60 @@
+"""Paths: made absolute against the tracked directory, normalised, and compared with the workspace.
+
+Pure string work; resolving symlinks is a function passed in by the edge.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+
+# Never accesses: the shell's own plumbing.
+_PLUMBING = frozenset(
+    {
+        "/dev/null",
+        "/dev/stdin",
+        "/dev/stdout",
+        "/dev/stderr",
+        "/dev/tty",
+        "/dev/zero",
+        "/dev/random",
+        "/dev/urandom",
+        "/dev/full",
+    }
+)
+_FD = re.compile(r"^/(?:dev|proc/self)/fd/\d+$")
+
+
+def normalise(path: str) -> str:
+    """`a/./b/../c` → `a/c`; `//x` → `/x`; no trailing slash."""
+    norm = posixpath.normpath(path)
+    if norm.startswith("//"):
+        norm = "/" + norm.lstrip("/")
+    return norm
+
+
+def absolute(path: str, cwd: str) -> str:
+    return normalise(path if path.startswith("/") else posixpath.join(cwd, path))
+
+
+def is_plumbing(path: str) -> bool:
+    """`/dev/null`, `/dev/stdout`, `/dev/fd/3` …: not file accesses."""
+    return path in _PLUMBING or bool(_FD.match(path))
+
+
+def inside(path: str, root: str) -> bool:
+    """Whether `path` is `root` or below it, by components (`/srv/app2` is not in `/srv/app`)."""
+    if root == "/":
+        return True
+    return path == root or path.startswith(root + "/")
+
+
+def inside_any(path: str, roots: tuple[str, ...]) -> bool:
+    return any(inside(path, r) for r in roots)
+
+
+def display(path: str, home: str) -> str:
+    """A path as a human reads it: `~/.bashrc` for paths under the home directory."""
+    if home and home != "/" and inside(path, home):
+        return "~" + path[len(home) :]
+    return path

@@ -1,0 +1,98 @@
+"""From command text to projection: parse, check limits, walk.
+
+`project(command, ctx)` is the pure entry point every front end uses.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import tree_sitter_bash
+from tree_sitter import Language, Node, Parser
+
+from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
+from guard.requests import Projection, Request
+from guard.scope import Context, Scope
+from guard.walker import Walker
+
+MAX_INPUT_BYTES = 64 * 1024
+
+
+@lru_cache(maxsize=1)
+def parser() -> Parser:
+    return Parser(Language(tree_sitter_bash.language()))
+
+
+def project(command: str, ctx: Context) -> Projection:
+    """What `command` would do if run in `ctx`, as requests in source order."""
+    out: list[Request] = []
+    data = command.encode("utf-8", "surrogateescape")
+    if len(data) > MAX_INPUT_BYTES:
+        out.append(
+            Request(
+                "syntax",
+                (0, len(data)),
+                f"the line is longer than "
+                f"{MAX_INPUT_BYTES // 1024} KiB; guard does not check lines that long",
+                text=command[:80],
+            )
+        )
+    elif "\0" in command:
+        out.append(
+            Request(
+                "syntax",
+                (0, len(data)),
+                "the line contains a NUL byte",
+                text=command[:80].replace("\0", "\\0"),
+            )
+        )
+    else:
+        walk_source(command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions=set())
+    out.sort(key=lambda r: r.span)
+    return Projection(command, ctx.cwd, ctx.workspace, tuple(_dedupe(out)))
+
+
+def walk_source(
+    text: str,
+    ctx: Context,
+    scope: Scope,
+    out: list[Request],
+    *,
+    nesting: int,
+    span: tuple[int, int] | None,
+    functions: set[str],
+) -> None:
+    """Parse `text` and walk it into `out`; used for the line and for code strings inside it."""
+    src = text.encode("utf-8", "surrogateescape")
+    tree = parser().parse(src)
+    root = tree.root_node
+    walker = Walker(src, ctx, scope, out, nesting=nesting, span=span, functions=functions)
+    if root.has_error:
+        for bad in _errors(root):
+            what = "missing " + bad.type if bad.is_missing else "cannot parse"
+            text_at = walker.text(bad) or text[bad.start_byte : bad.start_byte + 20]
+            walker.syntax(bad, f"syntax error: {what} near {text_at[:40]!r}")
+    walker.run(root)
+
+
+def _errors(root: Node) -> list[Node]:
+    found: list[Node] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            found.append(node)
+            continue
+        if node.has_error:
+            stack.extend(node.children)
+    return found or [root]
+
+
+def _dedupe(requests: list[Request]) -> list[Request]:
+    seen: set[Request] = set()
+    out: list[Request] = []
+    for r in requests:
+        if r not in seen:
+            seen.add(r)
+            out.append(r)
+    return out

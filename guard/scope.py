@@ -1,0 +1,126 @@
+"""What the shell would know while running a line: variables, the directory, positional args.
+
+The walker keeps one `Scope` per shell (a subshell or `bash -c` gets a copy) and updates it as
+assignments and `cd` go by. Values are sets of alternatives (a `for` loop variable takes each of
+its words) or unknown with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+MAX_ALTERNATIVES = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Var:
+    """A shell variable's possible values; ``options is None`` means nobody can know it."""
+
+    options: tuple[str, ...] | None
+    reason: str = ""
+    exported: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Context:
+    """Everything the pure core is given about the world. Built at the edges (CLI, hooks)."""
+
+    cwd: str
+    env: Mapping[str, str]
+    workspace: tuple[str, ...]
+    home: str
+    resolve: Callable[[str], str] = field(default=lambda p: p)  # symlinks of existing paths
+    user_home: Callable[[str], str | None] = field(default=lambda _u: None)  # ~user
+    positional: tuple[str, ...] | None = None  # $1 … when known (guarded-bash -c)
+    arg0: str | None = None
+
+
+@dataclass(slots=True)
+class Scope:
+    """The mutable state of one shell while the walker goes through a line."""
+
+    vars: dict[str, Var]
+    cwd: str | None  # None: unknown, see cwd_reason
+    cwd_reason: str
+    oldpwd: str | None
+    dirstack: list[str | None]
+    positional: tuple[str, ...] | None
+    arg0: str | None
+    user_home: Callable[[str], str | None]
+
+    @classmethod
+    def start(cls, ctx: Context) -> Scope:
+        env_vars = {k: Var((v,), exported=True) for k, v in ctx.env.items()}
+        env_vars.setdefault("HOME", Var((ctx.home,), exported=True))
+        return cls(
+            vars=env_vars,
+            cwd=ctx.cwd,
+            cwd_reason="",
+            oldpwd=ctx.env.get("OLDPWD"),
+            dirstack=[],
+            positional=ctx.positional,
+            arg0=ctx.arg0,
+            user_home=ctx.user_home,
+        )
+
+    def copy(self) -> Scope:
+        return Scope(
+            dict(self.vars),
+            self.cwd,
+            self.cwd_reason,
+            self.oldpwd,
+            list(self.dirstack),
+            self.positional,
+            self.arg0,
+            self.user_home,
+        )
+
+    def child_process(self, positional: tuple[str, ...] | None, arg0: str | None) -> Scope:
+        """The scope a new shell process (`bash -c`) starts with: exported variables only."""
+        exported = {k: v for k, v in self.vars.items() if v.exported}
+        return Scope(
+            exported, self.cwd, self.cwd_reason, self.oldpwd, [], positional, arg0, self.user_home
+        )
+
+    def lookup(self, name: str) -> Var:
+        if name == "PWD":
+            if self.cwd is None:
+                return Var(None, self.cwd_reason or "the directory is not known")
+            return Var((self.cwd,))
+        if name == "OLDPWD" and self.oldpwd is not None:
+            return Var((self.oldpwd,))
+        found = self.vars.get(name)
+        if found is None:
+            return Var(None, f"${name} is not set")
+        return found
+
+    def assign(self, name: str, var: Var) -> None:
+        old = self.vars.get(name)
+        if old is not None and old.exported and not var.exported:
+            var = Var(var.options, var.reason, exported=True)
+        self.vars[name] = var
+
+    def change_dir(self, target: str | None, reason: str = "") -> None:
+        if self.cwd is not None:
+            self.oldpwd = self.cwd
+        self.cwd = target
+        self.cwd_reason = reason
+
+    def merge_branch(self, before: Scope, why: str) -> None:
+        """After code that may or may not have run: what changed becomes uncertain."""
+        if self.cwd != before.cwd:
+            self.cwd = None
+            self.cwd_reason = f"the directory depends on {why}"
+        for name, var in list(self.vars.items()):
+            old = before.vars.get(name)
+            if old == var:
+                continue
+            if old is None or old.options is None or var.options is None:
+                self.vars[name] = Var(None, f"${name} depends on {why}", var.exported)
+                continue
+            merged = tuple(dict.fromkeys(old.options + var.options))
+            if len(merged) > MAX_ALTERNATIVES:
+                self.vars[name] = Var(None, f"${name} has too many possible values", var.exported)
+            else:
+                self.vars[name] = Var(merged, exported=var.exported)

@@ -1,0 +1,235 @@
+"""Handlers for the shell's structure: lists, pipelines, compound commands, loops, functions.
+
+Each handler is short and schedules work on the walker's stack. Commands, redirects and tests
+are in `guard/invocation.py` and `guard/redirects.py`.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from guard.scope import Var
+from guard.walker import HANDLERS, Stdin, Task, Walker
+
+_QUIET_EXITS = frozenset({"exit", "return", "false", "break", "continue"})
+
+
+def _sequence(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    w.visit_children(node, depth, stdin)
+
+
+def _nothing(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    return None
+
+
+def _list(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    """`a && b`, `a || b`: `b` after `&&` is assumed to run; after `||` it may not."""
+    named = [c for c in node.children if c.is_named]
+    ops = [c.type for c in node.children if not c.is_named]
+    if len(named) != 2 or not ops:
+        w.visit_children(node, depth)
+        return
+    left, right = named
+    first = w.visit_task(left, depth + 1)
+    if ops[0] == "||" and not _is_quiet_exit(w, right):
+        later = w.branches([[w.visit_task(right, depth + 1)]], "a command after ||", may_skip=True)
+        w.push(first, *later)
+        return
+    w.push(first, w.visit_task(right, depth + 1))
+
+
+def _is_quiet_exit(w: Walker, node: Node) -> bool:
+    if node.type != "command":
+        return False
+    name = node.child_by_field_name("name")
+    return name is not None and w.text(name) in _QUIET_EXITS
+
+
+def _pipeline(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    """Each part of a pipeline runs in its own subshell; all but the first read a pipe."""
+    parts = [c for c in node.children if c.is_named]
+    for index, part in reversed(list(enumerate(parts))):
+        w.push_subshell([part], depth, stdin if index == 0 else Stdin("pipe"))
+
+
+def _subshell(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    w.push_subshell([c for c in node.children if c.is_named], depth, stdin)
+
+
+def _if(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    condition: list[Task] = []
+    branches: list[list[Task]] = []
+    then_body: list[Task] = []
+    has_else = False
+    seen_then = False
+    for child in node.children:
+        if child.type == "then":
+            seen_then = True
+        elif child.type in ("elif_clause", "else_clause"):
+            has_else = has_else or child.type == "else_clause"
+            branches.append([w.visit_task(child, depth + 1)])
+        elif child.is_named:
+            (then_body if seen_then else condition).append(w.visit_task(child, depth + 1))
+    later = w.branches([then_body, *branches], "an if statement", may_skip=not has_else)
+    w.push(*condition, *later)
+
+
+def _elif(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    # An elif's own condition and body: walked in order within its branch.
+    w.visit_children(node, depth)
+
+
+def _loop(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    """`while`/`until`: the condition runs; the body may run any number of times."""
+    body = node.child_by_field_name("body")
+    parts = [c for c in node.children if c.is_named and c != body]
+    tasks = [w.visit_task(p, depth + 1) for p in parts]
+    why = f"a {node.type.split('_')[0]} loop"
+    later = (
+        [] if body is None else w.branches([[w.visit_task(body, depth + 1)]], why, may_skip=True)
+    )
+    w.push(*tasks, *later)
+
+
+def _for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    variable = node.child_by_field_name("variable")
+    body = node.child_by_field_name("body")
+    values = [c for c in node.children_by_field_name("value")]
+    name = w.text(variable) if variable is not None else ""
+    ev = w.evaluator()
+    options: list[str] = []
+    unknown = ""
+    if not values and not any(c.type == "in" for c in node.children):
+        positional = w.scope.positional
+        if positional is None:
+            unknown = "the loop runs over the positional parameters, not known here"
+        else:
+            options.extend(positional)
+    for value in values:
+        result = ev.value(value)
+        if result.unknown:
+            unknown = unknown or result.unknown
+        for alternative in result.alternatives:
+            options.extend(alternative)
+    w.walk_substitutions(ev, depth)
+    var = (
+        Var(None, f"${name} takes values not known: {unknown}")
+        if unknown
+        else Var(tuple(dict.fromkeys(options)))
+    )
+
+    def bind() -> None:
+        w.scope.assign(name, var)
+
+    if body is not None:
+        w.push(*w.branches([[bind, w.visit_task(body, depth + 1)]], "a for loop", may_skip=True))
+
+
+def _c_for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    body = node.child_by_field_name("body")
+    for child in node.children:
+        if child.is_named and child != body:
+            w.collect_words(child, depth)
+    if body is not None:
+        w.push(*w.branches([[w.visit_task(body, depth + 1)]], "a for loop", may_skip=True))
+
+
+def _case(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    value = node.child_by_field_name("value")
+    items = [c for c in node.children if c.type == "case_item"]
+    if value is not None:
+        w.collect_words(value, depth)
+    branches: list[list[Task]] = []
+    for item in items:
+        body = [
+            c
+            for c in item.children
+            if c.is_named
+            and c.type not in _PATTERN_NODES
+            and item.field_name_for_child(_index(item, c)) != "value"
+        ]
+        branches.append([w.visit_task(c, depth + 1) for c in body])
+    has_default = any(
+        w.text(p) == "*" for item in items for p in item.children_by_field_name("value")
+    )
+    if branches:
+        w.push(*w.branches(branches, "a case statement", may_skip=not has_default))
+
+
+_PATTERN_NODES = frozenset({"extglob_pattern"})
+
+
+def _index(parent: Node, child: Node) -> int:
+    for i, c in enumerate(parent.children):
+        if c == child:
+            return i
+    return -1
+
+
+def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    """A function's body counts: walked where it is defined, without changing the line's scope."""
+    name = node.child_by_field_name("name")
+    body = node.child_by_field_name("body")
+    if name is not None:
+        w.functions.add(w.text(name))
+    if body is not None:
+        w.push_subshell([body], depth)
+
+
+def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    keyword = node.children[0].type if node.children else ""
+    exported = keyword == "export"
+    for child in node.children:
+        if child.type == "variable_assignment":
+            w.assign(child, depth, exported=exported)
+        elif child.type == "variable_name" and exported:
+            name = w.text(child)
+            var = w.scope.lookup(name)
+            w.scope.assign(name, Var(var.options, var.reason, exported=True))
+        elif child.is_named and child.type != "variable_name":
+            w.collect_words(child, depth)
+
+
+def _assignment(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    w.assign(node, depth)
+
+
+def _unset(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    for child in node.children:
+        if child.type == "variable_name":
+            w.scope.vars.pop(w.text(child), None)
+        elif child.is_named:
+            w.collect_words(child, depth)
+
+
+def _words_only(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    w.collect_words(node, depth)
+
+
+for _type, _handler in {
+    "program": _sequence,
+    "compound_statement": _sequence,
+    "do_group": _sequence,
+    "else_clause": _sequence,
+    "elif_clause": _elif,
+    "negated_command": _sequence,
+    "comment": _nothing,
+    "list": _list,
+    "pipeline": _pipeline,
+    "subshell": _subshell,
+    "if_statement": _if,
+    "while_statement": _loop,
+    "for_statement": _for,
+    "select_statement": _for,
+    "c_style_for_statement": _c_for,
+    "case_statement": _case,
+    "function_definition": _function,
+    "declaration_command": _declaration,
+    "variable_assignment": _assignment,
+    "variable_assignments": _sequence,
+    "unset_command": _unset,
+    "arithmetic_expansion": _words_only,
+    "compound_statement_arith": _words_only,
+}.items():
+    HANDLERS[_type] = _handler
+HANDLERS["ERROR"] = _sequence  # already reported as a syntax request; still walk what is inside

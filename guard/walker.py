@@ -1,0 +1,206 @@
+"""The walk over a parsed line: structure, scope changes and the order things run in.
+
+A table maps node types to small handlers. The walk uses an explicit stack of tasks, never the
+Python stack per tree level, so a line nested a thousand levels deep is a `syntax` request, not a
+crash. Commands themselves are read by `guard/invocation.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tree_sitter import Node
+
+from guard.requests import Request
+from guard.scope import Context, Scope, Var
+from guard.words import Evaluator
+
+MAX_TREE_DEPTH = 256
+MAX_TASKS = 50_000
+
+Task = Callable[[], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Stdin:
+    """Where a command's standard input comes from, when that matters (code fed to a shell)."""
+
+    kind: str  # "pipe", "text" (heredoc / here-string), "file", "terminal"
+    text: str | None = None  # for "text": the code, or None when it is not known
+
+
+class Walker:
+    """Walks one source text (a line, or a `-c` string inside it) and appends requests."""
+
+    def __init__(
+        self,
+        src: bytes,
+        ctx: Context,
+        scope: Scope,
+        out: list[Request],
+        *,
+        nesting: int = 0,
+        span: tuple[int, int] | None = None,
+        functions: set[str] | None = None,
+    ) -> None:
+        self.src = src
+        self.ctx = ctx
+        self.scope = scope
+        self.out = out
+        self.nesting = nesting
+        self.fixed_span = span
+        self.functions: set[str] = functions if functions is not None else set()
+        self.stack: list[Task] = []
+        self.tasks = 0
+
+    # -- output -----------------------------------------------------------------------------
+    def span(self, node: Node) -> tuple[int, int]:
+        if self.fixed_span is not None:
+            return self.fixed_span
+        return (node.start_byte, node.end_byte)
+
+    def text(self, node: Node) -> str:
+        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def syntax(self, node: Node, reason: str) -> None:
+        self.out.append(Request("syntax", self.span(node), reason, text=_short(self.text(node))))
+
+    # -- the task loop ----------------------------------------------------------------------
+    def run(self, root: Node) -> None:
+        self.push_visit(root, 0)
+        while self.stack:
+            self.tasks += 1
+            if self.tasks > MAX_TASKS:
+                self.syntax(root, f"the line is too complex to check (more than {MAX_TASKS} steps)")
+                self.stack.clear()
+                break
+            self.stack.pop()()
+
+    def push(self, *tasks: Task) -> None:
+        """Schedule tasks to run in the order given."""
+        self.stack.extend(reversed(tasks))
+
+    def push_visit(self, node: Node, depth: int, stdin: Stdin | None = None) -> None:
+        self.stack.append(lambda: self.visit(node, depth, stdin))
+
+    def visit_task(self, node: Node, depth: int, stdin: Stdin | None = None) -> Task:
+        return lambda: self.visit(node, depth, stdin)
+
+    def visit(self, node: Node, depth: int, stdin: Stdin | None) -> None:
+        if depth > MAX_TREE_DEPTH:
+            self.syntax(node, f"the line is nested more than {MAX_TREE_DEPTH} levels deep")
+            return
+        if not node.is_named:
+            return
+        handler = HANDLERS.get(node.type)
+        if handler is None:
+            self.syntax(node, f"guard does not understand the construct {node.type!r}")
+            return
+        handler(self, node, depth, stdin)
+
+    def visit_children(self, node: Node, depth: int, stdin: Stdin | None = None) -> None:
+        self.push(*[self.visit_task(c, depth + 1, stdin) for c in node.children if c.is_named])
+
+    # -- words ------------------------------------------------------------------------------
+    def evaluator(self) -> Evaluator:
+        return Evaluator(self.src, self.scope)
+
+    def walk_substitutions(self, ev: Evaluator, depth: int) -> None:
+        """Substitutions run in a subshell of the current shell, wherever they stand."""
+        subs = list(ev.substitutions)
+        ev.substitutions.clear()
+        for sub in subs:
+            self.push_subshell([c for c in sub.children if c.is_named], depth + 1)
+
+    def collect_words(self, node: Node, depth: int) -> None:
+        """Walk the substitutions inside words whose values do not matter (conditions, data)."""
+        ev = self.evaluator()
+        ev._collect(node)
+        self.walk_substitutions(ev, depth)
+
+    # -- scopes -----------------------------------------------------------------------------
+    def push_subshell(self, nodes: list[Node], depth: int, stdin: Stdin | None = None) -> None:
+        holder: list[Scope] = []
+
+        def enter() -> None:
+            holder.append(self.scope)
+            self.scope = self.scope.copy()
+
+        def leave() -> None:
+            self.scope = holder[0]
+
+        self.stack.append(leave)
+        self.push(*[self.visit_task(n, depth + 1, stdin) for n in nodes])
+        self.stack.append(enter)
+
+    def branches(self, branches: list[list[Task]], why: str, *, may_skip: bool) -> list[Task]:
+        """Each branch starts from the scope before them; afterwards, what differs is uncertain."""
+        state: dict[str, Scope] = {}
+        results: list[Scope] = []
+
+        def fork() -> None:
+            state["base"] = self.scope
+
+        def start() -> None:
+            self.scope = state["base"].copy()
+
+        def finish() -> None:
+            results.append(self.scope)
+
+        def join() -> None:
+            base = state["base"]
+            outcomes = results + ([base] if may_skip or not results else [])
+            merged = outcomes[0].copy()
+            for other in outcomes[1:]:
+                merged.merge_branch(other, why)
+            self.scope = merged
+
+        tasks: list[Task] = [fork]
+        for branch in branches:
+            tasks.append(start)
+            tasks.extend(branch)
+            tasks.append(finish)
+        tasks.append(join)
+        return tasks
+
+    def assign(self, node: Node, depth: int, *, exported: bool = False) -> None:
+        name_node = node.child_by_field_name("name")
+        value_node = node.child_by_field_name("value")
+        if name_node is None:
+            return
+        name = self.text(name_node)
+        if name_node.type == "subscript":
+            name = self.text(name_node).split("[", 1)[0]
+            self.collect_words(node, depth)
+            self.scope.assign(name, Var(None, f"${name} is an array", exported))
+            return
+        if value_node is None:
+            self.scope.assign(name, Var(("",), exported=exported))
+            return
+        if value_node.type == "array":
+            self.collect_words(value_node, depth)
+            self.scope.assign(name, Var(None, f"${name} is an array", exported))
+            return
+        ev = self.evaluator()
+        value = ev.value(value_node)
+        self.walk_substitutions(ev, depth)
+        if "+=" in self.text(node)[: len(name) + 2]:
+            self.scope.assign(name, Var(None, f"${name} was appended to", exported))
+        elif value.unknown:
+            self.scope.assign(
+                name,
+                Var(None, f"${name} was set to something not known: {value.unknown}", exported),
+            )
+        else:
+            options = tuple(dict.fromkeys(" ".join(a) for a in value.alternatives))
+            self.scope.assign(name, Var(options, exported=exported))
+
+
+def _short(text: str, limit: int = 60) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+Handler = Callable[[Walker, Node, int, "Stdin | None"], None]
+HANDLERS: dict[str, Handler] = {}
