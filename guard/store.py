@@ -290,9 +290,11 @@ class Store:
         than ``idle_seconds``. Look up before ``touch_session``, or idleness is never seen."""
         with self._failures():
             rows = self._con.execute(
-                f"SELECT {_APPROVAL_COLUMNS} FROM approvals WHERE scope = 'always' "
+                # session IS NULL exactly when scope = 'always' (a CHECK says so), and the
+                # session index finds those rows without a scan
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals WHERE session IS NULL "
                 f"UNION ALL SELECT {_APPROVAL_COLUMNS} FROM approvals "
-                "WHERE session = ? AND scope = 'session' AND EXISTS (SELECT 1 FROM sessions "
+                "WHERE session = ? AND EXISTS (SELECT 1 FROM sessions "
                 "WHERE sessions.id = approvals.session AND ? - sessions.last_seen <= ?) "
                 "ORDER BY id",
                 (session, now, idle_seconds),
