@@ -184,7 +184,8 @@ class Store:
         _tighten(self.path)
 
     def close(self) -> None:
-        self._con.close()
+        with self._failures():
+            self._con.close()
 
     def __enter__(self) -> Store:
         return self

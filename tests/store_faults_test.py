@@ -168,6 +168,23 @@ def test_a_store_file_we_may_not_read_says_permission_denied(tmp_path: Path) -> 
     assert_one_line(open_without_privilege(path), path, "cannot open", "ermission denied")
 
 
+def test_a_state_dir_made_read_only_after_the_store_says_it_cannot_open(tmp_path: Path) -> None:
+    directory = tmp_path / "state"
+    path = filled(directory / "guard.db", rows=1)  # closed: no -wal or -shm left to reuse
+    directory.chmod(0o555)
+    message = open_without_privilege(path)
+    directory.chmod(0o755)
+    assert_one_line(message, path, "cannot open", "readonly database", "-wal and -shm")
+
+
+def test_a_shm_file_we_may_not_open_says_the_store_cannot_be_opened(tmp_path: Path) -> None:
+    path = filled(tmp_path / "guard.db", rows=1)
+    shm = Path(f"{path}-shm")
+    shm.touch(mode=0o000)
+    shm.chmod(0o000)
+    assert_one_line(open_without_privilege(path), path, "cannot open", "unable to open")
+
+
 def test_another_users_store_is_refused_even_when_it_is_writable(tmp_path: Path) -> None:
     if os.geteuid() != 0:
         pytest.skip("making a file owned by another user needs root")

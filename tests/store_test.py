@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import sqlite3
 import stat
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -288,3 +290,36 @@ def test_an_audit_row_comes_back_as_it_was_written(store: Store) -> None:
     assert row.detail == '{"timeout": 30, "tty": null}'
     record(store, "ls")
     assert store.log()[0].detail == ""
+
+
+# -- schema upgrades and imports ----------------------------------------------------------------
+
+
+def test_a_later_version_upgrades_an_existing_store_in_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import guard.store as module
+
+    path = tmp_path / "guard.db"
+    with Store.open(path) as old:
+        grant(old, "make *", scope="always", session=None)
+    step = ("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)",)
+    monkeypatch.setattr(module, "MIGRATIONS", (*module.MIGRATIONS, step))
+    monkeypatch.setattr(module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    with Store.open(path) as new:
+        assert patterns(new.list_approvals()) == ["make *"]
+    con = sqlite3.connect(path)
+    try:
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 1
+        assert con.execute("SELECT count(*) FROM notes").fetchone()[0] == 0
+    finally:
+        con.close()
+
+
+def test_opening_the_store_does_not_import_platformdirs_when_guard_state_dir_is_set() -> None:
+    code = ("import sys; from guard.store import Store; Store.open().close(); "
+            "print('platformdirs' in sys.modules)")
+    repo = Path(__file__).resolve().parents[1]
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, env={**os.environ, "PYTHONPATH": str(repo)}, timeout=60)
+    assert done.stdout.strip() == "False"
