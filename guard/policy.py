@@ -1,0 +1,485 @@
+"""Policy files: read, validate and layer the shipped default, the user's and the project's file.
+
+Loading never raises and never loosens on error: every problem found (bad TOML, unknown keys,
+an unreadable file) is kept in `Policy.problems`, and `decide` turns what would have been
+allowed into `ask` while there are any. The format is described in docs/policy.md.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Literal
+
+from guard.patterns import is_relative_path_pattern
+from guard.requests import ACCESSES, DECISIONS, SURFACES, Access, Decision, DynamicRole, Surface
+
+Kind = Literal["default", "user", "project"]
+Report = Callable[[int, str], None]
+ROLES: tuple[DynamicRole, ...] = ("command_name", "path", "redirect", "code", "chdir", "data")
+TOP_KEYS = ("defaults", "workspace", "rules")
+RULE_KEYS = ("surface", "pattern", "action", "access", "role", "reason")
+PROJECT_FILE = ".guard.toml"
+DEFAULT_SOURCE = "guard/default-policy.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One `[[rules]]` entry. An empty `access` or `role` filter means any."""
+
+    surface: Surface
+    pattern: str
+    action: Decision
+    access: tuple[Access, ...] = ()
+    role: tuple[DynamicRole, ...] = ()
+    reason: str = ""
+    source: str = ""
+    line: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class PolicyFile:
+    """What one file says: its valid parts, and one message per problem."""
+
+    source: str
+    rules: tuple[Rule, ...] = ()
+    defaults: tuple[tuple[Surface, Decision, int], ...] = ()  # (surface, action, line)
+    roots: tuple[tuple[str, int], ...] = ()  # (absolute root, line)
+    problems: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The effective policy: every file's rules in order (the last match wins) and defaults."""
+
+    rules: tuple[Rule, ...]
+    defaults: dict[Surface, Decision]
+    default_sources: dict[Surface, str]  # surface -> "file:line" that set its default
+    roots: tuple[str, ...] = ()  # extra workspace roots, absolute
+    root_sources: tuple[str, ...] = ()  # "file:line" for each root
+    problems: tuple[str, ...] = ()  # any problem makes decide() ask instead of allow
+    files: tuple[str, ...] = ()  # the files read, lowest first
+    ignored: tuple[str, ...] = ()  # what an untrusted project file was not allowed to loosen
+
+
+def load_policy(
+    workspace: str | None = None,
+    *,
+    home: str | None = None,
+    user_file: str | None = None,
+    trust_project: bool = True,
+) -> Policy:
+    """The shipped default, then the user's file, then `<workspace>/.guard.toml`.
+
+    With `trust_project=False` the project file may only tighten: its allow rules, allow
+    defaults and extra roots are left out and listed in `Policy.ignored`."""
+    home = home if home is not None else os.path.expanduser("~")
+    layers = [_default_layer()]
+    user = read_policy_file(user_file or user_policy_path(), kind="user", workspace=None, home=home)
+    if user is not None:
+        layers.append(user)
+    ignored: tuple[str, ...] = ()
+    if workspace:
+        path = os.path.join(workspace, PROJECT_FILE)
+        project = read_policy_file(path, kind="project", workspace=workspace, home=home)
+        if project is not None and not trust_project:
+            project, ignored = _tighten_only(project)
+        if project is not None:
+            layers.append(project)
+    return combine(layers, ignored=ignored)
+
+
+def user_policy_path() -> str:
+    """`GUARD_CONFIG`, else `policy.toml` in the platform's user config dir for guard."""
+    if os.environ.get("GUARD_CONFIG"):
+        return os.environ["GUARD_CONFIG"]
+    import platformdirs  # off the hot path when GUARD_CONFIG is set
+
+    return os.path.join(platformdirs.user_config_dir("guard"), "policy.toml")
+
+
+def default_policy_text() -> str:
+    return resources.files("guard").joinpath("default-policy.toml").read_text(encoding="utf-8")
+
+
+def _default_layer() -> PolicyFile:
+    try:
+        text = default_policy_text()
+    except (OSError, UnicodeDecodeError) as error:
+        problem = f"{DEFAULT_SOURCE}: cannot read the shipped policy ({error}); reinstall guard"
+        return PolicyFile(DEFAULT_SOURCE, problems=(problem,))
+    return parse_policy(text, source=DEFAULT_SOURCE, kind="default", workspace=None, home="")
+
+
+def read_policy_file(
+    path: str, *, kind: Kind, workspace: str | None, home: str, source: str | None = None
+) -> PolicyFile | None:
+    """One file, parsed; None when it does not exist (a missing file is no problem)."""
+    source = source if source is not None else display_path(path, home)
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        text = data.decode("utf-8")
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        problem = f"{source}: is a directory, not a policy file; remove it or point to a file"
+        return PolicyFile(source, problems=(problem,))
+    except OSError as error:
+        problem = f"{source}: cannot read ({error.strerror}); fix its permissions or remove it"
+        return PolicyFile(source, problems=(problem,))
+    except UnicodeDecodeError:
+        return PolicyFile(source, problems=(f"{source}: not UTF-8 text; save it as UTF-8",))
+    return parse_policy(text, source=source, kind=kind, workspace=workspace, home=home)
+
+
+def check_policy_file(
+    path: str, *, project: bool | None = None, home: str | None = None
+) -> list[str]:
+    """One `file:line: what is wrong, what to write instead` message per problem in `path`.
+
+    A file named `.guard.toml` is checked as a project file (relative paths allowed)."""
+    project = os.path.basename(path) == PROJECT_FILE if project is None else project
+    workspace = os.path.dirname(os.path.abspath(path)) if project else None
+    home = home if home is not None else os.path.expanduser("~")
+    kind: Kind = "project" if project else "user"
+    layer = read_policy_file(path, kind=kind, workspace=workspace, home=home, source=path)
+    if layer is None:
+        return [f"{path}: no such file; check the path"]
+    return list(layer.problems)
+
+
+def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Policy:
+    """Layer files lowest first: rules concatenate, the last `[defaults]` per surface wins.
+    A surface no file sets asks."""
+    defaults: dict[Surface, Decision] = dict.fromkeys(SURFACES, "ask")
+    sources: dict[Surface, str] = dict.fromkeys(SURFACES, "guard (no file sets it)")
+    roots: dict[str, str] = {}
+    for layer in layers:
+        for surface, action, line in layer.defaults:
+            defaults[surface], sources[surface] = action, f"{layer.source}:{line}"
+        for root, line in layer.roots:
+            roots.setdefault(root, f"{layer.source}:{line}")
+    return Policy(
+        rules=tuple(rule for layer in layers for rule in layer.rules),
+        defaults=defaults,
+        default_sources=sources,
+        roots=tuple(roots),
+        root_sources=tuple(roots.values()),
+        problems=tuple(problem for layer in layers for problem in layer.problems),
+        files=tuple(layer.source for layer in layers),
+        ignored=ignored,
+    )
+
+
+def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
+    src = layer.source
+    dropped = [f"{src}:{r.line}: allow rule" for r in layer.rules if r.action == "allow"]
+    dropped += [f"{src}:{line}: {s} = allow" for s, a, line in layer.defaults if a == "allow"]
+    dropped += [f"{src}:{line}: workspace root {root}" for root, line in layer.roots]
+    kept = PolicyFile(
+        src,
+        rules=tuple(r for r in layer.rules if r.action != "allow"),
+        defaults=tuple(d for d in layer.defaults if d[1] != "allow"),
+        problems=layer.problems,
+    )
+    return kept, tuple(f"{d} ignored: the project file is not trusted" for d in dropped)
+
+
+def display_path(path: str, home: str) -> str:
+    """`path` with the home directory written as `~`."""
+    home = home.rstrip("/")
+    if home and (path == home or path.startswith(home + "/")):
+        return "~" + path[len(home) :]
+    return path
+
+
+def render_policy(policy: Policy) -> str:
+    """The effective policy as text for `guard policy show`: where each part came from."""
+    out = ["files read, lowest first:", *(f"  {f}" for f in policy.files), "defaults:"]
+    for surface in SURFACES:
+        action, source = policy.defaults[surface], policy.default_sources[surface]
+        out.append(f"  {surface:<20} {action:<6} {source}")
+    if policy.roots:
+        out.append("extra workspace roots:")
+        out += [f"  {r}  ({s})" for r, s in zip(policy.roots, policy.root_sources, strict=True)]
+    out.append("rules (within a surface the last matching rule wins):")
+    for surface in SURFACES:
+        rules = [rule for rule in policy.rules if rule.surface == surface]
+        if rules:
+            out.append(f"  {surface}:")
+        for rule in rules:
+            only = ", ".join(rule.access + rule.role)
+            extra = (f" [{only}]" if only else "") + (f" — {rule.reason}" if rule.reason else "")
+            out.append(f"    {rule.action:<6} {rule.pattern}{extra}  ({rule.source}:{rule.line})")
+    for title, items in (("ignored", policy.ignored), ("problems", policy.problems)):
+        if items:
+            out += [f"{title}:", *(f"  {item}" for item in items)]
+    if policy.problems:
+        out.append("  while there are problems, everything that would be allowed asks instead")
+    return "\n".join(out) + "\n"
+
+
+# ---- parsing and validation -------------------------------------------------------------------
+
+
+def parse_policy(
+    text: str, *, source: str, kind: Kind, workspace: str | None, home: str
+) -> PolicyFile:
+    """Parse and validate one file's text. Invalid parts are left out and reported."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        message = str(error)
+        where = re.search(r"\s*\((?:at line (\d+), column \d+|at end of document)\)", message)
+        line = int(where.group(1)) if where and where.group(1) else len(text.splitlines()) or 1
+        what = message[: where.start()] if where else message
+        problem = f"{source}:{line}: not valid TOML ({what}); fix the syntax on that line"
+        return PolicyFile(source, problems=(problem,))
+    lines = _Lines(text)
+    problems: list[str] = []
+
+    def report(line: int, message: str) -> None:
+        problems.append(f"{source}:{line}: {message}")
+
+    for key in data:
+        if key not in TOP_KEYS:
+            report(
+                lines.top_line(key), f"unknown key {_q(key)}; write one of {_one_of(key, TOP_KEYS)}"
+            )
+    defaults = _parse_defaults(data.get("defaults", {}), lines, report)
+    roots = _parse_roots(data.get("workspace", {}), lines, report, kind, workspace, home)
+    raw_rules = data.get("rules", [])
+    if not isinstance(raw_rules, list) or not all(isinstance(r, dict) for r in raw_rules):
+        report(lines.top_line("rules"), "rules must be tables; write each under a [[rules]] header")
+        raw_rules = []
+    rules = []
+    for index, raw in enumerate(raw_rules):
+        rule = _parse_rule(raw, lines.rule_line(index), lines, report, kind, workspace)
+        if rule is not None:
+            rules.append(Rule(*rule, source=source, line=lines.rule_line(index)))
+    return PolicyFile(source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems))
+
+
+def _parse_defaults(
+    raw: object, lines: _Lines, report: Report
+) -> list[tuple[Surface, Decision, int]]:
+    header = lines.table_line("defaults")
+    if not isinstance(raw, dict):
+        report(
+            header, 'defaults must be a table; write [defaults] and lines like command = "allow"'
+        )
+        return []
+    found: list[tuple[Surface, Decision, int]] = []
+    for key, value in raw.items():
+        line = lines.key_line(key, header)
+        if key not in SURFACES:
+            report(
+                line,
+                f"unknown surface {_q(key)} in [defaults]; write one of {_one_of(key, SURFACES)}",
+            )
+        elif not isinstance(value, str):
+            report(line, f'{key} must be a string, not {_type_name(value)}; write {key} = "ask"')
+        elif value not in DECISIONS:
+            report(line, f"unknown action {_q(value)}; write one of {_one_of(value, DECISIONS)}")
+        else:
+            found.append((_surface(key), _decision(value), line))
+    return found
+
+
+def _parse_roots(
+    raw: object, lines: _Lines, report: Report, kind: Kind, workspace: str | None, home: str
+) -> list[tuple[str, int]]:
+    header = lines.table_line("workspace")
+    if not isinstance(raw, dict):
+        report(header, 'workspace must be a table; write [workspace] and roots = ["~/src/lib"]')
+        return []
+    for key in raw:
+        if key != "roots":
+            report(
+                lines.key_line(key, header), f'unknown key {_q(key)} in [workspace]; write "roots"'
+            )
+    value, line = raw.get("roots", []), lines.key_line("roots", header)
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        report(line, 'workspace.roots must be a list of paths; write roots = ["~/src/lib"]')
+        return []
+    roots: list[tuple[str, int]] = []
+    for root in value:
+        if root == "~" or root.startswith("~/"):
+            root = home.rstrip("/") + root[1:]
+        elif not root.startswith("/"):
+            if kind != "project" or not workspace:
+                report(line, f"workspace root {_q(root)} is relative; {_ABSOLUTE}")
+                continue
+            root = os.path.join(workspace, root)
+        roots.append((os.path.normpath(root) or "/", line))
+    return roots
+
+
+_ABSOLUTE = "write an absolute path or one starting with ~/ (only .guard.toml may be relative)"
+_HINTS = {"surface": '"command"', "pattern": '"git push *"', "action": '"ask"'}
+
+
+def _parse_rule(
+    raw: dict[str, object],
+    line: int,
+    lines: _Lines,
+    report: Report,
+    kind: Kind,
+    workspace: str | None,
+) -> tuple[Surface, str, Decision, tuple[Access, ...], tuple[DynamicRole, ...], str] | None:
+    """A valid rule's fields, or None after reporting what is wrong with it."""
+    problems: list[str] = []
+
+    def problem(at: int, message: str) -> None:
+        problems.append(message)
+        report(at, message)
+
+    def at(key: str) -> int:
+        return lines.key_line(key, line)
+
+    for key in raw:
+        if key not in RULE_KEYS:
+            problem(
+                at(key), f"unknown key {_q(key)} in a rule; write one of {_one_of(key, RULE_KEYS)}"
+            )
+    values: dict[str, str] = {}
+    for key, hint in _HINTS.items():
+        value = raw.get(key)
+        if value is None:
+            problem(line, f"rule has no {key}; add {key} = {hint}")
+        elif not isinstance(value, str):
+            problem(
+                at(key), f"{key} must be a string, not {_type_name(value)}; write {key} = {hint}"
+            )
+        else:
+            values[key] = value.strip() if key == "pattern" else value
+    surface, pattern, action = values.get("surface"), values.get("pattern"), values.get("action")
+    if surface is not None and surface not in SURFACES:
+        problem(
+            at("surface"),
+            f"unknown surface {_q(surface)}; write one of {_one_of(surface, SURFACES)}",
+        )
+    if action is not None and action not in DECISIONS:
+        problem(
+            at("action"), f"unknown action {_q(action)}; write one of {_one_of(action, DECISIONS)}"
+        )
+    if pattern == "":
+        problem(at("pattern"), 'empty pattern; write a pattern, or "*" to match everything')
+    access = _parse_filter(raw, "access", ACCESSES, "external_directory", surface, at, problem)
+    role = _parse_filter(raw, "role", ROLES, "dynamic", surface, at, problem)
+    reason = raw.get("reason", "")
+    if not isinstance(reason, str):
+        problem(
+            at("reason"), f'reason must be a string, not {_type_name(reason)}; write reason = "why"'
+        )
+    if surface == "external_directory" and pattern and is_relative_path_pattern(pattern):
+        if kind != "project" or not workspace:
+            problem(at("pattern"), f"path pattern {_q(pattern)} is relative; {_ABSOLUTE}")
+        else:
+            pattern = os.path.join(workspace, pattern)
+    if problems or surface is None or pattern is None or action is None:
+        return None
+    access_ = tuple(a for a in ACCESSES if a in access)
+    role_ = tuple(r for r in ROLES if r in role)
+    return _surface(surface), pattern, _decision(action), access_, role_, str(reason)
+
+
+def _parse_filter(
+    raw: dict[str, object],
+    key: str,
+    allowed: tuple[str, ...],
+    only_on: str,
+    surface: str | None,
+    at: Callable[[str], int],
+    problem: Report,
+) -> list[str]:
+    """The `access` or `role` filter of a rule: a string or a list of strings."""
+    if key not in raw:
+        return []
+    value = raw[key]
+    if surface is not None and surface != only_on:
+        problem(
+            at(key), f'{key} only applies to surface "{only_on}"; remove it or change the surface'
+        )
+        return []
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):
+        problem(
+            at(key),
+            f"{key} must be a string or a non-empty list of strings, not "
+            f'{_type_name(value)}; write {key} = ["{allowed[0]}"]',
+        )
+        return []
+    for item in items:
+        if item not in allowed:
+            problem(at(key), f"unknown {key} {_q(item)}; write one of {_one_of(item, allowed)}")
+    return list(items)
+
+
+class _Lines:
+    """Where things are in a TOML text: tomllib keeps no line numbers, so scan for them."""
+
+    _HEADER = re.compile(r"\s*\[(\[)?\s*([^\]]*?)\s*\]")
+    _KEY = re.compile(r"\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_-]+)\s*[=.]")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.splitlines()
+        self.headers: list[tuple[int, str, bool]] = []  # (line, name, is an [[array]])
+        for number, content in enumerate(self.lines, 1):
+            found = self._HEADER.match(content)
+            if found:
+                self.headers.append((number, found.group(2).strip("\"'"), bool(found.group(1))))
+        self.rules = [line for line, name, array in self.headers if array and name == "rules"]
+
+    def rule_line(self, index: int) -> int:
+        return self.rules[index] if index < len(self.rules) else self.top_line("rules")
+
+    def table_line(self, name: str) -> int:
+        return next((line for line, found, _ in self.headers if found == name), 1)
+
+    def top_line(self, key: str) -> int:
+        """The line of a top-level `key = …` (before any header), else of its `[key]` header."""
+        first_header = self.headers[0][0] if self.headers else len(self.lines) + 1
+        return self._find_key(key, 1, first_header) or self.table_line(key)
+
+    def key_line(self, key: str, start: int) -> int:
+        """The line of `key = …` in the block that begins at line `start`, else `start`."""
+        until = next((line for line, _, _ in self.headers if line > start), len(self.lines) + 1)
+        return self._find_key(key, start, until) or start
+
+    def _find_key(self, key: str, start: int, until: int) -> int | None:
+        for number in range(start, min(until, len(self.lines) + 1)):
+            found = self._KEY.match(self.lines[number - 1])
+            if found and found.group(1).strip("\"'") == key:
+                return number
+        return None
+
+
+def _q(value: str) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _one_of(word: str, choices: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(word, choices, n=1)
+    return ", ".join(choices) + (f' (did you mean "{close[0]}"?)' if close else "")
+
+
+def _type_name(value: object) -> str:
+    names: dict[type, str] = {bool: "true/false", int: "a number", float: "a number"}
+    names.update({str: "a string", list: "a list", dict: "a table"})
+    return names.get(type(value), "a date")
+
+
+def _surface(value: str) -> Surface:
+    return next(s for s in SURFACES if s == value)
+
+
+def _decision(value: str) -> Decision:
+    return next(d for d in DECISIONS if d == value)
