@@ -1,0 +1,49 @@
+"""`guard policy show` and `guard policy check [FILE]`."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("policy", help="show or check policy files")
+    verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
+    show = verbs.add_parser("show", help="print the effective policy and where each rule came from")
+    show.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
+    show.set_defaults(run=_show, error_status=1)
+    check = verbs.add_parser("check", help="validate a policy file (default: the ones in effect)")
+    check.add_argument("file", nargs="?")
+    check.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
+    check.set_defaults(run=_check, error_status=1)
+
+
+def _show(args: argparse.Namespace) -> int:
+    from guard.policy import load_policy, render_policy
+    from guard.workspace import build_context
+
+    ctx = build_context(args.cwd)
+    sys.stdout.write(render_policy(load_policy(ctx.workspace[0], home=ctx.home)))
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    from guard.policy import PROJECT_FILE, check_policy_file, user_policy_path
+    from guard.workspace import build_context
+
+    if args.file:
+        files = [args.file]
+    else:
+        ctx = build_context(args.cwd)
+        files = [
+            f
+            for f in (user_policy_path(), os.path.join(ctx.workspace[0], PROJECT_FILE))
+            if os.path.exists(f)
+        ]
+    problems = [p for f in files for p in check_policy_file(f)]
+    for p in problems:
+        print(p)
+    if not problems:
+        print(f"guard: {', '.join(files) or 'no policy files; the shipped default'} — no problems")
+    return 1 if problems else 0

@@ -1,0 +1,161 @@
+"""Asking a human about a line the policy says to ask about, and remembering the answer.
+
+Builds the question from the verdict (what each choice would approve, exactly), asks on the
+terminal, and turns the answer into approvals: once (nothing stored), for this session (the
+store), or always (a rule appended to the user's or the project's policy file).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from guard import arity
+from guard.errors import GuardError
+from guard.judgement import Judgement
+from guard.paths import display
+from guard.prompt import Answer, Choice, Question
+from guard.requests import Decided
+
+DEFAULT_TIMEOUT = 120.0
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    allowed: bool
+    how: str  # "human", "timeout", "interrupt", "no-terminal", …
+    message: str  # one line for stderr when denied without a human
+    choice: str  # the key picked, or ""
+
+
+def asking(judgement: Judgement) -> list[Decided]:
+    return [d for d in judgement.verdict.decided if d.decision == "ask"]
+
+
+def question_for(
+    judgement: Judgement, env: Mapping[str, str]
+) -> tuple[Question, dict[str, list[arity.Choice]]]:
+    """The question, and for each key the approvals it would store."""
+    home = judgement.context.home
+    asked = asking(judgement)
+    narrow: list[arity.Choice] = []
+    wide: list[arity.Choice] = []
+    rememberable = True
+    for d in asked:
+        options = arity.approval_choices(d.request, home=home, is_dir=_is_dir(d.request.path))
+        if not options:
+            rememberable = False
+            continue
+        narrow.append(options[0])
+        wide.append(options[-1])
+    covers_narrow = tuple(dict.fromkeys(c.label for c in narrow))
+    covers_wide = tuple(dict.fromkeys(c.label for c in wide))
+    choices = [Choice("y", "allow once", "once", ())]
+    grants: dict[str, list[arity.Choice]] = {"y": []}
+    if rememberable and narrow:
+        choices.append(Choice("s", "allow for this session", "session", covers_narrow))
+        grants["s"] = narrow
+        if covers_wide != covers_narrow:
+            choices.append(
+                Choice("d", "allow for this session, directories and below", "session", covers_wide)
+            )
+            grants["d"] = wide
+        choices.append(Choice("a", "always (your policy file)", "always", covers_narrow, "user"))
+        grants["a"] = narrow
+        if judgement.context.workspace:
+            choices.append(
+                Choice(
+                    "p", "always (this project's .guard.toml)", "always", covers_narrow, "project"
+                )
+            )
+            grants["p"] = narrow
+    choices.append(Choice("n", "deny", "deny", ()))
+    lines = tuple(dict.fromkeys(_line(d, home) for d in asked))
+    marks = tuple(d.request.span for d in asked)
+    question = Question(
+        judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
+    )
+    return question, grants
+
+
+def _line(d: Decided, home: str) -> str:
+    r = d.request
+    if r.surface == "command":
+        return "run " + " ".join(r.argv) + (f"  — {d.by}" if d.by.startswith("rule") else "")
+    if r.surface == "external_directory":
+        return f"{r.access} {display(r.path, home)} ({r.via})"
+    if r.surface == "dynamic":
+        return f"unknown: {r.text} — {r.reason}"
+    return f"cannot check: {r.reason}"
+
+
+def _is_dir(path: str) -> bool:
+    return bool(path) and os.path.isdir(path)
+
+
+def _timeout(env: Mapping[str, str]) -> float:
+    try:
+        return float(env.get("GUARD_PROMPT_TIMEOUT", "") or DEFAULT_TIMEOUT)
+    except ValueError:
+        return DEFAULT_TIMEOUT
+
+
+def confirm(judgement: Judgement, *, session: str, env: Mapping[str, str]) -> Outcome:
+    """Ask on the terminal; store what the human granted. Never allows without a human."""
+    from guard.prompt import ask
+
+    question, grants = question_for(judgement, env)
+    answer: Answer = ask(question, env=env)
+    if not answer.allowed or answer.choice is None:
+        return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
+    key = answer.choice.key
+    remember(judgement, session, answer.choice, grants.get(key, []))
+    return Outcome(True, "human", "", key)
+
+
+def remember(
+    judgement: Judgement, session: str, choice: Choice, approvals: list[arity.Choice]
+) -> None:
+    if choice.scope == "session":
+        from guard.store import Store
+
+        now = time.time()
+        try:
+            with Store.open() as store:
+                for a in approvals:
+                    store.grant(
+                        session=session,
+                        scope="session",
+                        surface=a.surface,
+                        pattern=a.pattern,
+                        access=a.access,
+                        granted_by="human",
+                        command=judgement.projection.command,
+                        now=now,
+                    )
+        except GuardError as exc:
+            print_warning(f"{exc} (allowed once; the approval was not saved)")
+    elif choice.scope == "always":
+        from guard.policy_file import append_rules, project_policy_path, user_policy_path
+
+        target = (
+            project_policy_path(judgement.context.workspace[0])
+            if choice.target == "project"
+            else user_policy_path()
+        )
+        try:
+            append_rules(target, approvals, command=judgement.projection.command)
+        except OSError as exc:
+            print_warning(f"guard: could not write {target}: {exc.strerror}; allowed once only")
+
+
+def print_warning(message: str) -> None:
+    import sys
+
+    print(message, file=sys.stderr)
+
+
+def _denied_message(judgement: Judgement) -> str:
+    return "guard: denied: " + "; ".join(judgement.verdict.reasons[:3])

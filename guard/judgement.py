@@ -1,0 +1,83 @@
+"""One command line judged: context, policy, projection, approvals, verdict.
+
+The edge that every front end (`guard explain`, `guard check`, `guarded-bash`, the shell hooks,
+agent adapters) calls. It reads the policy files and the approvals store; a store that cannot
+be read leaves the verdict to the policy alone, with a warning, never with an approval that
+was not given.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from guard.decide import decide
+from guard.errors import GuardError
+from guard.policy import Policy, load_policy
+from guard.project import project
+from guard.requests import Projection, Verdict
+from guard.scope import Context
+from guard.workspace import build_context
+
+IDLE_SECONDS = 12 * 3600
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    context: Context
+    policy: Policy
+    projection: Projection
+    verdict: Verdict
+    warnings: tuple[str, ...]
+
+
+def judge(
+    command: str,
+    *,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    session: str | None = None,
+    positional: tuple[str, ...] | None = None,
+    arg0: str | None = None,
+    use_store: bool = True,
+) -> Judgement:
+    env = dict(os.environ if env is None else env)
+    ctx = build_context(cwd, env, positional=positional, arg0=arg0)
+    policy = load_policy(ctx.workspace[0], home=ctx.home)
+    if policy.roots:
+        ctx = build_context(
+            ctx.cwd,
+            env,
+            workspace=ctx.workspace,
+            extra_roots=policy.roots,
+            positional=positional,
+            arg0=arg0,
+        )
+    projection = project(command, ctx)
+    warnings: list[str] = []
+    approvals: tuple[object, ...] = ()
+    if use_store and session and any(r.surface for r in projection.requests):
+        try:
+            approvals = _approvals(session, env)
+        except GuardError as exc:
+            warnings.append(f"{exc} (approvals are not used for this line)")
+    verdict = decide(policy, projection, approvals, home=ctx.home)  # type: ignore[arg-type]
+    return Judgement(ctx, policy, projection, verdict, tuple(warnings))
+
+
+def _approvals(session: str, env: Mapping[str, str]) -> tuple[object, ...]:
+    from guard.store import Store
+
+    idle = idle_seconds(env)
+    with Store.open() as store:
+        return tuple(store.approvals(session, time.time(), idle))
+
+
+def idle_seconds(env: Mapping[str, str]) -> float:
+    raw = env.get("GUARD_SESSION_IDLE", "")
+    try:
+        return float(raw) if raw else IDLE_SECONDS
+    except ValueError:
+        return IDLE_SECONDS
