@@ -1,0 +1,172 @@
+"""The decision: policy rules and a human's approvals turn a projection into a verdict.
+
+Pure: no files, clock or terminal. For each request the last matching rule of its surface
+decides, else the surface's default. An `ask` becomes `allow` when an approval covers the
+request; nothing overrides `deny`. While the policy has problems, nothing is allowed: what
+would have been allowed asks, with the problem as the reason, and approvals do not apply.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from guard.patterns import command_name, compile_command, compile_path, compile_text, render_argv
+from guard.policy import Policy, Rule, display_path
+from guard.requests import Decided, Decision, Projection, Request, Surface, Verdict, strictest
+
+
+class ApprovalLike(Protocol):
+    """What decide needs of a stored approval (`guard.store.Approval` has these)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def scope(self) -> str: ...
+    @property
+    def surface(self) -> str: ...
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def access(self) -> str | None: ...
+
+
+ROLE_WORDS = {
+    "command_name": "as the command to run",
+    "path": "as a path",
+    "redirect": "as a redirect target",
+    "code": "as shell code",
+    "chdir": "as a directory to enter",
+    "data": "as an argument",
+}
+
+_Index = dict[Surface, tuple[Rule, ...]]
+_INDEXES: dict[int, tuple[Policy, _Index]] = {}
+
+
+def decide(
+    policy: Policy,
+    projection: Projection,
+    approvals: tuple[ApprovalLike, ...],
+    *,
+    home: str,
+) -> Verdict:
+    """The verdict for a whole line: the strictest of its requests, one reason per non-allow."""
+    index = _index(policy)
+    decided: list[Decided] = []
+    reasons: list[str] = []
+    for request in projection.requests:
+        one, why = _decide_one(policy, index, request, approvals, home)
+        decided.append(one)
+        if one.decision != "allow":
+            line = f"{one.decision}: {describe(request, home=home)}{why}"
+            if line not in reasons:
+                reasons.append(line)
+    return Verdict(strictest([d.decision for d in decided]), tuple(reasons), tuple(decided))
+
+
+def _decide_one(
+    policy: Policy,
+    index: _Index,
+    request: Request,
+    approvals: tuple[ApprovalLike, ...],
+    home: str,
+) -> tuple[Decided, str]:
+    rule = _last_match(index.get(request.surface, ()), request, home)
+    decision: Decision
+    if rule is not None:
+        decision, by = rule.action, f"rule {rule.source}:{rule.line}"
+        why = f" ({by}: {rule.reason})" if rule.reason else f" ({by})"
+    elif request.surface in policy.defaults:
+        decision, by, why = policy.defaults[request.surface], "default", ""
+    else:  # a surface this policy does not know: fail closed
+        decision, by, why = "ask", "default", " (no policy for this kind of request)"
+    if policy.problems and decision != "deny":
+        if decision == "allow":
+            decision, by = "ask", "policy problem"
+        more = len(policy.problems) - 1
+        why += f" (policy problem: {policy.problems[0]}" + (f"; and {more} more)" if more else ")")
+    elif decision == "ask":
+        approval = _approved_by(request, approvals, home)
+        if approval is not None:
+            decision, by, why = "allow", f"approval #{approval.id}", ""
+    return Decided(request, decision, by), why
+
+
+def _index(policy: Policy) -> _Index:
+    """The policy's rules by surface, last first; built once per Policy object."""
+    cached = _INDEXES.get(id(policy))
+    if cached is not None and cached[0] is policy:
+        return cached[1]
+    index: _Index = {}
+    for rule in reversed(policy.rules):
+        index[rule.surface] = (*index.get(rule.surface, ()), rule)
+    if len(_INDEXES) > 16:
+        _INDEXES.clear()
+    _INDEXES[id(policy)] = (policy, index)
+    return index
+
+
+def _last_match(rules: tuple[Rule, ...], request: Request, home: str) -> Rule | None:
+    if request.surface == "command":
+        text = render_argv(request.argv)
+        named = ""
+        if request.argv and "/" in request.argv[0]:
+            named = render_argv((command_name(request.argv), *request.argv[1:]))
+        for rule in rules:
+            compiled = compile_command(rule.pattern)
+            if compiled.regex.fullmatch(text):
+                return rule
+            # A rule naming a command catches it run by a path, but only to be stricter:
+            # `allow git *` does not cover `./git`, while `ask rm * -*r*` catches `/bin/rm -r`.
+            stricter = compiled.by_name and rule.action != "allow"
+            if named and stricter and compiled.regex.fullmatch(named):
+                return rule
+        return None
+    for rule in rules:
+        if _other_matches(rule.surface, rule.pattern, rule.access, request, home) and (
+            not rule.role or request.role in rule.role
+        ):
+            return rule
+    return None
+
+
+def _other_matches(
+    surface: str, pattern: str, access: tuple[str, ...], request: Request, home: str
+) -> bool:
+    """Whether a path or text pattern (with its access filter) matches a non-command request."""
+    if surface == "external_directory":
+        if access and request.access not in access:
+            return False
+        return compile_path(pattern, home).fullmatch(request.path) is not None
+    return compile_text(pattern).fullmatch(request.text) is not None
+
+
+def _approved_by(
+    request: Request, approvals: tuple[ApprovalLike, ...], home: str
+) -> ApprovalLike | None:
+    text = render_argv(request.argv) if request.surface == "command" else ""
+    for approval in approvals:
+        if approval.surface != request.surface:
+            continue
+        if request.surface == "command":
+            if compile_command(approval.pattern).regex.fullmatch(text):
+                return approval
+            continue
+        access = (approval.access,) if approval.access is not None else ()
+        if _other_matches(approval.surface, approval.pattern, access, request, home):
+            return approval
+    return None
+
+
+def describe(request: Request, *, home: str = "") -> str:
+    """One human line for what a request would do."""
+    if request.surface == "command":
+        return render_argv(request.argv)
+    if request.surface == "external_directory":
+        via = f" ({request.via})" if request.via else ""
+        path = display_path(request.path, home)
+        return f"{request.access or 'use'} {path}{via} is outside the workspace"
+    if request.surface == "dynamic":
+        where = ROLE_WORDS.get(request.role or "", "")
+        return f"{request.text} cannot be known before it runs" + (f" ({where})" if where else "")
+    return f"cannot check {request.text!r}: {request.reason}" if request.reason else request.text
