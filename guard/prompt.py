@@ -17,7 +17,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from guard import terminal
-from guard.terminal import visible, width
+from guard.terminal import visible, width, wrap
 
 if TYPE_CHECKING:
     from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -187,28 +187,61 @@ def render(
     question: Question,
     *,
     current: int | None,
-    columns: int,
+    size: tuple[int, int],
     markers: bool,
     left: float | None,
     arrows: bool,
 ) -> list[Line]:
-    """The question as screen lines; ``left`` is the seconds until it denies, None once done."""
-    lines: list[Line] = [[("title", visible(question.title))]]
-    for row in command_rows(question.command, question.marks, max(20, columns - len(INDENT) - 1)):
-        lines.append([("", INDENT), *row])
-        if markers and any(style for style, _ in row):
-            lines.append([("marker", INDENT + marker(row))])
-    lines.extend([("", f"  - {visible(why)}")] for why in question.lines)
+    """The question as screen lines for a terminal of ``size`` (rows, columns); ``left`` is the
+    seconds until it denies, None once done. A command or list of reasons too long for the
+    screen is cut down to its marked rows and its top, so the choices always stay in sight."""
+    rows, columns = size
+    limit = max(20, columns - len(INDENT) - 1)
+    command = [
+        [[("", INDENT), *row], *([[("marker", INDENT + marker(row))]] if markers else [])]
+        if any(style for style, _ in row)
+        else [[("", INDENT), *row]]
+        for row in command_rows(question.command, question.marks, limit)
+    ]
+    reasons = [[[("", text)] for text in wrap(f"  - {visible(why)}", limit, "    ")]
+               for why in question.lines]  # fmt: skip
+    choices: list[Line] = []
     for i, c in enumerate(question.choices):
-        if i == current:
-            lines.append([("current", f"  > [{c.key}] {describe(c)}")])
-        else:
-            lines.append([("", f"    [{c.key}] {describe(c)}")])
+        style, lead = ("current", "  > ") if i == current else ("", "    ")
+        choices.extend([(style, t)] for t in wrap(f"{lead}[{c.key}] {describe(c)}", limit, " " * 8))
+    room = max(4, rows - len(choices) - 3)  # the title, the hint, and the line the cursor is on
+    shown = fit(command, max(3, room - min(len(reasons), max(1, room // 3))), "lines")
+    lines: list[Line] = [[("title", visible(question.title))], *shown]
+    lines += fit(reasons, max(1, room - len(shown)), "reasons") + choices
     if left is not None:
         how = "press a key, or up/down and Enter" if arrows else "press a key"
-        hint = f"  (denies in {math.ceil(left)} s) {how}; Esc or ^C denies"
-        lines.append([("hint", hint)])
+        lines.append([("hint", f"  (denies in {math.ceil(left)} s) {how}; Esc or ^C denies")])
     return lines
+
+
+def fit(blocks: list[list[Line]], budget: int, noun: str) -> list[Line]:
+    """As many blocks (a command row with its marker line, a reason) as fit in ``budget`` lines:
+    the marked ones first, then from the top. Each run left out becomes one "..." line."""
+
+    def laid(chosen: list[int]) -> list[Line]:
+        out: list[Line] = []
+        last = -1
+        for i in [*sorted(chosen), len(blocks)]:
+            if i - last > 1:
+                out.append([("hint", f"{INDENT}... {i - last - 1} more {noun}")])
+            out.extend(blocks[i] if i < len(blocks) else [])
+            last = i
+        return out
+
+    if sum(len(b) for b in blocks) <= budget:
+        return [line for block in blocks for line in block]
+    marked = [i for i, b in enumerate(blocks) if any(s == "mark" for ln in b for s, _ in ln)]
+    chosen: list[int] = []
+    for i in dict.fromkeys([*marked, *range(len(blocks))]):
+        if len(laid([*chosen, i])) > budget:
+            break
+        chosen.append(i)
+    return laid(chosen)
 
 
 def _first_deny(choices: tuple[Choice, ...]) -> int | None:
@@ -239,7 +272,7 @@ def _ask_plain(fd: int, mode: terminal.Mode, question: Question) -> Answer:
     lines = render(
         question,
         current=current,
-        columns=terminal.size(fd)[1],
+        size=terminal.size(fd),
         markers=True,
         left=question.timeout,
         arrows=False,
@@ -289,15 +322,15 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
     now: dict[str, Any] = {"current": _first_deny(choices), "moved": False, "deadline": 0.0}
 
     def size() -> Size:
-        rows, cols = terminal.size(fd)
-        return Size(rows=rows, columns=cols)
+        rows, columns = terminal.size(fd)
+        return Size(rows=rows, columns=columns)
 
     def text() -> StyleAndTextTuples:
         left = None if app.is_done else max(0.0, now["deadline"] - time.monotonic())
         lines = render(
             question,
             current=now["current"],
-            columns=size().columns,
+            size=terminal.size(fd),
             markers=no_color,
             left=left,
             arrows=True,
@@ -346,6 +379,7 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
                 Window(
                     FormattedTextControl(text, focusable=True, show_cursor=False),
                     dont_extend_height=True,
+                    wrap_lines=True,
                     always_hide_cursor=True,
                 )
             ),

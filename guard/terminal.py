@@ -178,3 +178,13 @@ def width(text: str) -> int:
         0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
         for c in text
     )
+
+
+def wrap(text: str, limit: int, indent: str) -> list[str]:
+    """``text`` cut into rows of at most ``limit`` columns, rows after the first indented."""
+    rows = [""]
+    for ch in text:
+        if rows[-1].strip() and width(rows[-1]) + width(ch) > limit:
+            rows.append(indent)
+        rows[-1] += ch
+    return rows

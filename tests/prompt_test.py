@@ -29,9 +29,10 @@ from guard.prompt import (
     describe,
     marker,
     problem_with,
+    render,
     summary,
 )
-from guard.terminal import visible, width
+from guard.terminal import visible, width, wrap
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = Path(__file__).with_name("prompt_driver.py")
@@ -245,6 +246,61 @@ def test_a_multi_line_command_is_shown_line_by_line_indented(tmp_path: Path) -> 
     assert '      rm "$f"' in lines
     assert "      ^^^^^^^" in lines
     assert "    done" in lines
+
+
+def tall_question() -> Question:
+    rows = [f"echo {i}" for i in range(200)]
+    rows[150] = "rm -rf ~"
+    command = "\n".join(rows)
+    at = command.index("rm -rf ~")
+    reasons = tuple(f"write /tmp/f{i} (rm)" for i in range(40))
+    return Question(command, ((at, at + 8),), reasons, CHOICES, timeout=30)
+
+
+def test_a_command_taller_than_the_screen_keeps_its_marked_rows_and_the_choices() -> None:
+    lines = [
+        "".join(text for _, text in line)
+        for line in render(
+            tall_question(), current=3, size=(24, 80), markers=True, left=30, arrows=True
+        )
+    ]
+    assert len(lines) <= 23
+    assert lines[:3] == ["guard: this command needs your approval", "    echo 0", "    echo 1"]
+    assert "    rm -rf ~" in lines and "    ^^^^^^^^" in lines
+    assert any(line.startswith("    ... ") and line.endswith(" more lines") for line in lines)
+    assert "  - write /tmp/f0 (rm)" in lines
+    assert any(line.startswith("    ... ") and line.endswith(" more reasons") for line in lines)
+    assert lines[-5:-1] == [
+        "    [y] allow once",
+        "    [s] allow for this session: git push *",
+        "    [a] always (user policy): git push *",
+        "  > [n] deny",
+    ]
+
+
+@pytest.mark.pty
+def test_a_tall_question_still_shows_its_choices_on_the_terminal(tmp_path: Path) -> None:
+    asking = start(tmp_path, tall_question()).shown()
+    lines = screen_lines(asking.screen)
+    asking.press("n").result()
+    assert "    rm -rf ~" in lines
+    assert "  > [n] deny" in lines
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "rows"),
+    [
+        ("  - short", 20, ["  - short"]),
+        (
+            "  - write /a/very/long/path (rm)",
+            14,
+            ["  - write /a/v", "    ery/long/p", "    ath (rm)"],
+        ),
+        ("日本日本日", 8, ["日本日本", "    日"]),
+    ],
+)
+def test_long_lines_wrap_with_an_indent(text: str, limit: int, rows: list[str]) -> None:
+    assert wrap(text, limit, "    ") == rows
 
 
 def test_characters_that_could_hide_the_command_are_shown_escaped(tmp_path: Path) -> None:
