@@ -239,7 +239,7 @@ def parse_bash_argv(
     argv: Sequence[str], *, stdin_is_tty: bool, stderr_is_tty: bool
 ) -> BashInvocation:
     """What bash 5.2 would do when started with this argv (argv[0] included). Never raises."""
-    args = list(argv) if argv else [PROGRAM]  # Linux gives "" for an empty argv; bash uses its name
+    args = list(argv) or [PROGRAM]  # no argv[0] at all (Linux passes "" instead): bash's name
     s = _State(argv0=args[0])
     i = _long_options(args, s)
     if isinstance(i, BashInvocation):
