@@ -631,6 +631,7 @@ SPECS: dict[str, Spec] = {
     # wrappers: run their operand as a command
     "sudo": Spec(
         kind="wrapper",
+        assignments=True,
         operands="command",
         values=_v(
             "-u",

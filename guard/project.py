@@ -16,6 +16,7 @@ from guard.scope import Context, Scope
 from guard.walker import Walker
 
 MAX_INPUT_BYTES = 64 * 1024
+INTERNAL_ERROR = "guard could not check this line (an internal error; please report it)"
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +48,25 @@ def project(command: str, ctx: Context) -> Projection:
             )
         )
     else:
-        walk_source(command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions=set())
+        try:
+            walk_source(command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions=set())
+        except (
+            RecursionError,
+            MemoryError,
+            ValueError,
+            LookupError,
+            TypeError,
+            AttributeError,
+            UnicodeError,
+        ) as exc:  # a bug in guard must not allow the line
+            out.append(
+                Request(
+                    "syntax",
+                    (0, len(data)),
+                    f"{INTERNAL_ERROR}: {type(exc).__name__}: {exc}",
+                    text=command[:80],
+                )
+            )
     out.sort(key=lambda r: r.span)
     return Projection(command, ctx.cwd, ctx.workspace, tuple(_dedupe(out)))
 

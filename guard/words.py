@@ -123,7 +123,7 @@ class Evaluator:
             return self._positional(int(name), kind)
         if name == "#" and self.scope.positional is not None:
             return [_Part((str(len(self.scope.positional)),), kind)]
-        if not (name[0].isalpha() or name[0] == "_"):
+        if not name or not (name[0].isalpha() or name[0] == "_"):
             return [_Part(None, kind, f"${name} is only known while the line runs")]
         var = self.scope.lookup(name)
         return [_Part(var.options, kind, var.reason)]
@@ -283,6 +283,7 @@ _HANDLERS = {
     "number": _word,
     "extglob_pattern": _word,
     "variable_name": _word,
+    "brace_expression": lambda ev, n, d, q: _literal(ev.text(n), q),
     "string": _string,
     "translated_string": lambda ev, n, d, q: (
         _string(ev, n.children[-1], d, q) if n.children else []
