@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from guard.patterns import command_name, compile_command, compile_path, compile_text, render_argv
+from guard.patterns import (
+    command_name,
+    compile_command,
+    compile_path,
+    compile_text,
+    literal_head,
+    render_argv,
+)
 from guard.policy import Policy, Rule, display_path
 from guard.requests import Decided, Decision, Projection, Request, Surface, Verdict, strictest
 
@@ -113,6 +120,9 @@ def _last_match(rules: tuple[Rule, ...], request: Request, home: str) -> Rule | 
         if request.argv and "/" in request.argv[0]:
             named = render_argv((command_name(request.argv), *request.argv[1:]))
         for rule in rules:
+            head = literal_head(rule.pattern)
+            if not (text.startswith(head) or (named and named.startswith(head))):
+                continue
             compiled = compile_command(rule.pattern)
             if compiled.regex.fullmatch(text):
                 return rule
@@ -137,7 +147,11 @@ def _other_matches(
     if surface == "external_directory":
         if access and request.access not in access:
             return False
+        if not request.path.startswith(literal_head(pattern, home, path=True)):
+            return False
         return compile_path(pattern, home).fullmatch(request.path) is not None
+    if not request.text.startswith(literal_head(pattern)):
+        return False
     return compile_text(pattern).fullmatch(request.text) is not None
 
 
@@ -149,7 +163,8 @@ def _approved_by(
         if approval.surface != request.surface:
             continue
         if request.surface == "command":
-            if compile_command(approval.pattern).regex.fullmatch(text):
+            head = literal_head(approval.pattern)
+            if text.startswith(head) and compile_command(approval.pattern).regex.fullmatch(text):
                 return approval
             continue
         access = (approval.access,) if approval.access is not None else ()

@@ -152,6 +152,22 @@ def path_matches(pattern: str, path: str, *, home: str) -> bool:
     return compile_path(pattern, home).fullmatch(path) is not None
 
 
+@lru_cache(maxsize=8192)
+def literal_head(pattern: str, home: str = "", *, path: bool = False) -> str:
+    """What every match of `pattern` starts with: its text before the first wildcard or escape.
+    Comparing it first spares compiling patterns that cannot match (a fresh process pays
+    for each compile). Works for command and text patterns, and path patterns with `path`."""
+    if path:
+        pattern = pattern.rstrip("/") or pattern[:1]
+        if pattern == "~" or pattern.startswith("~/"):
+            pattern = home.rstrip("/") + pattern[1:]
+    cut = min((i for i in (pattern.find(c) for c in "*?\\") if i >= 0), default=len(pattern))
+    head = pattern[:cut]
+    if path:
+        return head.rstrip("/") if cut < len(pattern) else head  # `/tmp/**` matches `/tmp`
+    return head.rstrip(" ")  # `git *` matches `git`
+
+
 def is_relative_path_pattern(pattern: str) -> bool:
     return not (pattern.startswith("/") or pattern == "~" or pattern.startswith("~/"))
 

@@ -14,6 +14,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
 from typing import Literal
 
@@ -108,6 +109,7 @@ def default_policy_text() -> str:
     return resources.files("guard").joinpath("default-policy.toml").read_text(encoding="utf-8")
 
 
+@cache  # the shipped file does not change while guard runs
 def _default_layer() -> PolicyFile:
     try:
         text = default_policy_text()

@@ -9,6 +9,7 @@ from guard.patterns import (
     escape_command,
     escape_path,
     escape_text,
+    literal_head,
     path_matches,
     render_argv,
     text_matches,
@@ -202,3 +203,47 @@ def test_an_escaped_text_matches_exactly_that_text() -> None:
     text = "$(ls *)"
     assert text_matches(escape_text(text), text)
     assert not text_matches(escape_text(text), "$(ls x)")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        *(c[:2] for c in COMMANDS if c[2]),
+        ("git * push *", ("git", "push")),
+        ("echo a?b *", ("echo", "a?b")),
+    ],
+)
+def test_every_command_match_starts_with_the_patterns_literal_head(
+    pattern: str, text: tuple[str, ...]
+) -> None:
+    assert command_matches(pattern, text)
+    assert render_argv(text).startswith(literal_head(pattern))
+
+
+@pytest.mark.parametrize(("pattern", "path"), [c[:2] for c in PATHS if c[2]])
+def test_every_path_match_starts_with_the_patterns_literal_head(pattern: str, path: str) -> None:
+    assert path.startswith(literal_head(pattern, HOME, path=True))
+
+
+@pytest.mark.parametrize(
+    ("pattern", "head"),
+    [
+        ("git push *", "git push"),
+        ("rm * -*r*", "rm"),
+        ("* --force", ""),
+        ("echo \\*", "echo"),
+        ("$(*)", "$("),
+    ],
+)
+def test_the_literal_head_is_the_text_before_the_first_wildcard(pattern: str, head: str) -> None:
+    assert literal_head(pattern) == head
+
+
+@pytest.mark.parametrize(
+    ("pattern", "head"),
+    [("/tmp/**", "/tmp"), ("/etc/", "/etc"), ("~/.ssh/*", "/home/u/.ssh"), ("/**", ""), ("/", "/")],
+)
+def test_the_literal_head_of_a_path_pattern_allows_the_directory_itself(
+    pattern: str, head: str
+) -> None:
+    assert literal_head(pattern, HOME, path=True) == head
