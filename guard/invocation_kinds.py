@@ -178,63 +178,42 @@ def _shell(
     extra: bool,
 ) -> None:
     """`bash -c STRING [$0 [args…]]`, `sh script args`, or code read from standard input."""
+    from guard.bash_argv import parse_bash_argv
+
     via = (argv[0].value or "sh").rsplit("/", 1)[-1]
-    command_mode = False
-    i = 1
-    while i < len(argv):
-        value = argv[i].value
-        if value is None:
-            break
-        if value in ("--", "-"):
-            i += 1
-            break
-        if value in ("--rcfile", "--init-file"):
-            access(
-                w,
-                argv[i + 1] if i + 1 < len(argv) else argv[i],
-                argv[min(i + 1, len(argv) - 1)].value or "",
-                "read",
-                via,
-            )
-            i += 2
-            continue
-        if value.startswith("--"):
-            i += 1
-            continue
-        if value[0] in "-+" and len(value) > 1:
-            takes = 0
-            for letter in value[1:]:
-                if letter == "c":
-                    command_mode = True
-                elif letter in "oO":
-                    takes += 1
-            i += 1 + takes
-            continue
-        break
-    rest = argv[i:]
-    if command_mode:
-        if not rest:
-            return
-        code = rest[0]
-        arg0 = rest[1].value if len(rest) > 1 else None
-        positional = tuple(a.value for a in rest[2:])
-        known = None if any(p is None for p in positional) else tuple(p or "" for p in positional)
+    words = [a.value if a.value is not None else f"\0unknown{i}" for i, a in enumerate(argv)]
+    inv = parse_bash_argv(words, stdin_is_tty=False, stderr_is_tty=False)
+    by_value = {words[i]: argv[i] for i in range(len(argv) - 1, 0, -1)}
+    if inv.mode == "error":
+        dynamic(w, argv[0], "code", f"{via}'s arguments cannot be read: {inv.error}")
+        return
+    if inv.rcfile is not None and inv.rcfile in by_value:
+        access(w, by_value[inv.rcfile], inv.rcfile, "read", via)
+    if inv.mode == "command" and inv.command is not None:
+        code = by_value.get(inv.command, argv[-1])
         if not is_shell(via):
             dynamic(w, code, "code", f"{via} runs code guard cannot read")
             return
-        run_code(w, code.value, code, depth, new_process=True, via=via, positional=known, arg0=arg0)
+        positional = (
+            None if any(p.startswith("\0unknown") for p in inv.positional) else (inv.positional)
+        )
+        arg0 = None if inv.arg0 is None or inv.arg0.startswith("\0unknown") else inv.arg0
+        text = None if code.value is None else inv.command
+        run_code(w, text, code, depth, new_process=True, via=via, positional=positional, arg0=arg0)
         return
-    if rest:
-        script = rest[0]
+    if inv.mode == "script" and inv.script is not None:
+        script = by_value.get(inv.script, argv[-1])
         if script.value is None:
             dynamic(w, script, "path", f"the script {via} runs is not known: {script.reason}")
         else:
             access(w, script, script.value, "execute", via)
-        for arg in rest[1:]:
-            if arg.value is not None and looks_path(arg.value):
+        for value in inv.positional:
+            arg = by_value.get(value)
+            if arg is not None and arg.value is not None and looks_path(arg.value):
                 access(w, arg, arg.value, "read", via)
         return
-    _stdin_code(w, argv[0], stdin, depth, via)
+    if inv.mode in ("stdin", "interactive"):
+        _stdin_code(w, argv[0], stdin, depth, via)
 
 
 def looks_path(text: str) -> bool:
