@@ -11,9 +11,10 @@ import math
 import os
 import threading
 import time
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any, Literal
 
 from guard import terminal
@@ -151,15 +152,19 @@ def describe(choice: Choice) -> str:
     return text
 
 
+@lru_cache(maxsize=4)  # redrawn every half second while the countdown runs
 def command_rows(command: str, marks: tuple[tuple[int, int], ...], limit: int) -> list[Line]:
     """The command as screen rows of ("mark" | "", text) fragments, at most ``limit`` columns
     wide. Marks are UTF-8 byte spans; a character is marked when any of its bytes is."""
-    spans = [(s, max(e, s + 1)) for s, e in marks]
+    marked = bytearray(len(command) * 4 + 1)  # one flag per byte; UTF-8 takes at most 4 a char
+    for s, e in marks:
+        s, e = max(0, s), min(len(marked), max(e, s + 1))
+        marked[s:e] = b"\x01" * max(0, e - s)
     rows: list[Line] = [[]]
     col = pos = 0
     for ch in command:
         size = 1 if 0xDC80 <= ord(ch) <= 0xDCFF else len(ch.encode("utf-8", "surrogatepass"))
-        style = "mark" if any(s < pos + size and pos < e for s, e in spans) else ""
+        style = "mark" if any(marked[pos : pos + size]) else ""
         pos += size
         if ch == "\n":
             rows.append([])
@@ -197,12 +202,12 @@ def render(
     screen is cut down to its marked rows and its top, so the choices always stay in sight."""
     rows, columns = size
     limit = max(20, columns - len(INDENT) - 1)
-    command = [
-        [[("", INDENT), *row], *([[("marker", INDENT + marker(row))]] if markers else [])]
-        if any(style for style, _ in row)
-        else [[("", INDENT), *row]]
-        for row in command_rows(question.command, question.marks, limit)
-    ]
+    command: list[list[Line]] = []
+    for row in command_rows(question.command, question.marks, limit):
+        block = [[("", INDENT), *row]]
+        if markers and any(style for style, _ in row):
+            block.append([("marker", INDENT + marker(row))])
+        command.append(block)
     reasons = [[[("", text)] for text in wrap(f"  - {visible(why)}", limit, "    ")]
                for why in question.lines]  # fmt: skip
     choices: list[Line] = []
@@ -221,21 +226,24 @@ def render(
 
 def fit(blocks: list[list[Line]], budget: int, noun: str) -> list[Line]:
     """As many blocks (a command row with its marker line, a reason) as fit in ``budget`` lines:
-    the marked ones first, then from the top. Each run left out becomes one "..." line."""
+    the marked ones first, then from the top. Each run left out becomes one "..." line that says
+    how many it hides, and how many of those are marked."""
+    if sum(len(b) for b in blocks) <= budget:
+        return [line for block in blocks for line in block]
+    marked = [i for i, b in enumerate(blocks) if any(s == "mark" for ln in b for s, _ in ln)]
 
     def laid(chosen: list[int]) -> list[Line]:
         out: list[Line] = []
         last = -1
         for i in [*sorted(chosen), len(blocks)]:
             if i - last > 1:
-                out.append([("hint", f"{INDENT}... {i - last - 1} more {noun}")])
+                hidden = bisect_left(marked, i) - bisect_right(marked, last)
+                also = f", {hidden} of them marked" if hidden else ""
+                out.append([("hint", f"{INDENT}... {i - last - 1} more {noun}{also}")])
             out.extend(blocks[i] if i < len(blocks) else [])
             last = i
         return out
 
-    if sum(len(b) for b in blocks) <= budget:
-        return [line for block in blocks for line in block]
-    marked = [i for i, b in enumerate(blocks) if any(s == "mark" for ln in b for s, _ in ln)]
     chosen: list[int] = []
     for i in dict.fromkeys([*marked, *range(len(blocks))]):
         if len(laid([*chosen, i])) > budget:

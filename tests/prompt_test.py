@@ -27,6 +27,7 @@ from guard.prompt import (
     ask,
     command_rows,
     describe,
+    fit,
     marker,
     problem_with,
     render,
@@ -276,6 +277,25 @@ def test_a_command_taller_than_the_screen_keeps_its_marked_rows_and_the_choices(
         "    [a] always (user policy): git push *",
         "  > [n] deny",
     ]
+
+
+FIT = [
+    # blocks ("m" = a marked row, "-" = a plain one), budget, what is shown
+    ("---", 3, ["0", "1", "2"]),
+    ("-----", 3, ["0", "1", "... 3 more rows"]),
+    ("--m--", 3, ["... 2 more rows", "2m", "... 2 more rows"]),
+    ("--m--", 4, ["0", "1", "2m", "... 2 more rows"]),
+    ("mmmmmm", 3, ["0m", "1m", "... 4 more rows, 4 of them marked"]),
+]
+
+
+@pytest.mark.parametrize(("kinds", "budget", "shown"), FIT)
+def test_what_does_not_fit_is_cut_to_marked_rows_first_and_says_what_it_hides(
+    kinds: str, budget: int, shown: list[str]
+) -> None:
+    blocks = [[[("mark", f"{i}m") if k == "m" else ("", str(i))]] for i, k in enumerate(kinds)]
+    lines = ["".join(text for _, text in line).strip() for line in fit(blocks, budget, "rows")]
+    assert lines == shown
 
 
 @pytest.mark.pty
