@@ -7,8 +7,6 @@ allowed into `ask` while there are any. The format is described in docs/policy.m
 
 from __future__ import annotations
 
-import difflib
-import json
 import os
 import re
 import tomllib
@@ -386,6 +384,8 @@ def _parse_rule(
             problem(at("pattern"), f"path pattern {_q(pattern)} is relative; {_ABSOLUTE}")
         else:
             pattern = os.path.join(workspace, pattern)
+    if surface == "external_directory" and pattern:
+        pattern = os.path.normpath(pattern)  # request paths are normalised: `/ws/../x` is `/x`
     if problems or surface is None or pattern is None or action is None:
         return None
     access_ = tuple(a for a in ACCESSES if a in access)
@@ -465,10 +465,14 @@ class _Lines:
 
 
 def _q(value: str) -> str:
+    import json  # only for messages about mistakes
+
     return json.dumps(value, ensure_ascii=False)
 
 
 def _one_of(word: str, choices: tuple[str, ...]) -> str:
+    import difflib  # only for messages about mistakes
+
     close = difflib.get_close_matches(word, choices, n=1)
     return ", ".join(choices) + (f' (did you mean "{close[0]}"?)' if close else "")
 

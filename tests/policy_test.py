@@ -176,7 +176,8 @@ def test_relative_path_patterns_in_the_project_file_are_relative_to_the_workspac
         action = "allow"
     """)
     policy = load_policy(str(workspace))
-    assert own_rules(policy.rules) == [("external_directory", f"{workspace}/../shared/**", "allow")]
+    shared = f"{workspace.parent}/shared/**"
+    assert own_rules(policy.rules) == [("external_directory", shared, "allow")]
     assert policy.problems == ()
 
 
@@ -332,6 +333,8 @@ CHECKS = [
     ('[[rules]]\nsurface = "external_directory"\npattern = "tmp/**"\naction = "allow"\n', 3,
      'path pattern "tmp/**" is relative; write an absolute path or one starting with ~/'),
     ('rules = "x"\n', 1, "rules must be tables; write each under a [[rules]] header"),
+    ('[defaults]\ncommand = "ask"\n[rules]\nsurface = "command"\n', 3,
+     "rules must be tables; write each under a [[rules]] header"),
     ('[workspace]\nroots = "~/lib"\n', 2,
      'workspace.roots must be a list of paths; write roots = ["~/src/lib"]'),
     ('[workspace]\nroots = ["lib"]\n', 2, 'workspace root "lib" is relative; write an absolute'),
@@ -439,3 +442,21 @@ def test_show_lists_each_rule_and_default_with_where_it_came_from(
     assert f"  {workspace.parent}/lib  ({workspace}/.guard.toml:2)\n" in shown
     assert f"problems:\n  {workspace}/.guard.toml:4: unknown key \"bogus\"" in shown
     assert "everything that would be allowed asks instead" in shown
+
+
+HOT_PATH = """
+import sys
+from guard.decide import decide
+from guard.policy import load_policy
+load_policy(None)
+print(sorted(m for m in ("platformdirs", "prompt_toolkit", "difflib", "json") if m in sys.modules))
+"""
+
+
+def test_loading_a_valid_policy_imports_nothing_it_does_not_need(user_file: Path) -> None:
+    write(user_file, '[defaults]\ncommand = "allow"\n')
+    done = subprocess.run(
+        [sys.executable, "-c", HOT_PATH], capture_output=True, text=True, cwd="/", timeout=60,
+        env={**os.environ, "PYTHONPATH": str(REPO)}, check=False,
+    )  # fmt: skip
+    assert (done.stdout, done.stderr) == ("[]\n", "")
