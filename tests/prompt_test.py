@@ -188,6 +188,15 @@ def test_arrows_move_the_highlight_and_enter_picks_it(
     assert (key_of(result), result["answer"]["how"]) == (key, how)
 
 
+@pytest.mark.pty
+def test_pasted_text_does_not_answer(tmp_path: Path) -> None:
+    asking = start(tmp_path).shown().press("\x1b[200~y\r\x1b[201~")  # bracketed paste of "y⏎"
+    with pytest.raises(pexpect.TIMEOUT):
+        asking.child.expect("guard: (allowed|denied)", timeout=0.7)
+    result = asking.press("n").result()
+    assert (key_of(result), result["answer"]["how"]) == ("n", "key")
+
+
 def test_enter_without_a_deny_choice_denies(tmp_path: Path) -> None:
     question = Question("make", (), (), (ONCE, SESSION), timeout=30)
     result = start(tmp_path, question).shown().press("\r").result()
