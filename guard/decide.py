@@ -181,7 +181,9 @@ def describe(request: Request, *, home: str = "") -> str:
         via = f" ({request.via})" if request.via else ""
         path = display_path(request.path, home)
         return f"{request.access or 'use'} {path}{via} is outside the workspace"
+    if request.reason:  # the projection says best why this part cannot be known or checked
+        return request.reason
     if request.surface == "dynamic":
         where = ROLE_WORDS.get(request.role or "", "")
         return f"{request.text} cannot be known before it runs" + (f" ({where})" if where else "")
-    return f"cannot check {request.text!r}: {request.reason}" if request.reason else request.text
+    return f"cannot check {request.text!r}"

@@ -412,3 +412,23 @@ def test_several_problems_are_counted_in_the_reason() -> None:
 def test_a_request_on_a_surface_the_policy_does_not_know_asks() -> None:
     policy = Policy((), {}, {})
     assert verdict_of(policy, command("ls")) == "ask"
+
+
+@pytest.mark.parametrize(
+    ("request_", "reason"),
+    [
+        (Request("dynamic", (0, 1), "$DIR is not set", text="$DIR", role="path"),
+         "ask: $DIR is not set"),
+        (Request("dynamic", (0, 1), "", text="$DIR", role="path"),
+         "ask: $DIR cannot be known before it runs (as a path)"),
+        (Request("dynamic", (0, 1), "", text="$X", role=None),
+         "ask: $X cannot be known before it runs"),
+        (Request("syntax", (0, 1), "syntax error near 'x'", text="x"),
+         "ask: syntax error near 'x'"),
+        (Request("syntax", (0, 1), "", text="cat 'x"), "ask: cannot check \"cat 'x\""),
+    ],
+)  # fmt: skip
+def test_an_unknown_or_unparsable_part_is_explained_by_the_projections_reason(
+    shipped: Policy, request_: Request, reason: str
+) -> None:
+    assert decide(shipped, line(request_), (), home=HOME).reasons == (reason,)
