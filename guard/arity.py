@@ -34,7 +34,7 @@ ARITY: dict[str, int] = {
         _words(
             "ls cat head tail less more grep rg ag wc sort uniq diff stat file du df tree which "
             "echo printf pwd date make pytest jest vitest ruff mypy black eslint prettier tsc "
-            "mkdir touch cp mv ln tar zip unzip curl wget"
+            "mkdir touch cp mv ln tar zip unzip"
         ),
         1,
     ),

@@ -46,6 +46,8 @@ PREFIXES = [
     (("mytool", "--all"), "mytool --all"),
     (("mytool", "./x.sh"), "mytool ./x.sh"),
     (("mytool",), "mytool"),
+    (("curl", "https://example.com/x"), "curl https://example.com/x"),
+    (("curl", "-s", "https://example.com/x"), "curl -s https://example.com/x"),
 ]
 
 
