@@ -40,7 +40,8 @@ class Context:
 class Scope:
     """The mutable state of one shell while the walker goes through a line."""
 
-    vars: dict[str, Var]
+    vars: dict[str, Var]  # set in the line (or unset: options None, reason "… is not set")
+    env: Mapping[str, str]  # the environment the line starts with, read on lookup
     cwd: str | None  # None: unknown, see cwd_reason
     cwd_reason: str
     oldpwd: str | None
@@ -51,10 +52,12 @@ class Scope:
 
     @classmethod
     def start(cls, ctx: Context) -> Scope:
-        env_vars = {k: Var((v,), exported=True) for k, v in ctx.env.items()}
-        env_vars.setdefault("HOME", Var((ctx.home,), exported=True))
+        env_vars: dict[str, Var] = {}
+        if "HOME" not in ctx.env:
+            env_vars["HOME"] = Var((ctx.home,), exported=True)
         return cls(
             vars=env_vars,
+            env=ctx.env,
             cwd=ctx.cwd,
             cwd_reason="",
             oldpwd=ctx.env.get("OLDPWD"),
@@ -67,6 +70,7 @@ class Scope:
     def copy(self) -> Scope:
         return Scope(
             dict(self.vars),
+            self.env,
             self.cwd,
             self.cwd_reason,
             self.oldpwd,
@@ -79,8 +83,17 @@ class Scope:
     def child_process(self, positional: tuple[str, ...] | None, arg0: str | None) -> Scope:
         """The scope a new shell process (`bash -c`) starts with: exported variables only."""
         exported = {k: v for k, v in self.vars.items() if v.exported}
+        hidden = {k: Var(None, f"${k} is not set") for k, v in self.vars.items() if not v.exported}
         return Scope(
-            exported, self.cwd, self.cwd_reason, self.oldpwd, [], positional, arg0, self.user_home
+            exported | hidden,
+            self.env,
+            self.cwd,
+            self.cwd_reason,
+            self.oldpwd,
+            [],
+            positional,
+            arg0,
+            self.user_home,
         )
 
     def lookup(self, name: str) -> Var:
@@ -91,13 +104,18 @@ class Scope:
         if name == "OLDPWD" and self.oldpwd is not None:
             return Var((self.oldpwd,))
         found = self.vars.get(name)
-        if found is None:
-            return Var(None, f"${name} is not set")
-        return found
+        if found is not None:
+            return found
+        if name in self.env:
+            return Var((self.env[name],), exported=True)
+        return Var(None, f"${name} is not set")
+
+    def unset(self, name: str) -> None:
+        self.vars[name] = Var(None, f"${name} is not set")
 
     def assign(self, name: str, var: Var) -> None:
-        old = self.vars.get(name)
-        if old is not None and old.exported and not var.exported:
+        old = self.lookup(name)
+        if old.exported and not var.exported:
             var = Var(var.options, var.reason, exported=True)
         self.vars[name] = var
 
@@ -112,11 +130,12 @@ class Scope:
         if self.cwd != before.cwd:
             self.cwd = None
             self.cwd_reason = f"the directory depends on {why}"
-        for name, var in list(self.vars.items()):
-            old = before.vars.get(name)
+        for name in set(self.vars) | set(before.vars):
+            var = self.lookup(name)
+            old = before.lookup(name)
             if old == var:
                 continue
-            if old is None or old.options is None or var.options is None:
+            if old.options is None or var.options is None:
                 self.vars[name] = Var(None, f"${name} depends on {why}", var.exported)
                 continue
             merged = tuple(dict.fromkeys(old.options + var.options))

@@ -197,7 +197,7 @@ def _assignment(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
 def _unset(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     for child in node.children:
         if child.type == "variable_name":
-            w.scope.vars.pop(w.text(child), None)
+            w.scope.unset(w.text(child))
         elif child.is_named:
             w.collect_words(child, depth)
 

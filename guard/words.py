@@ -20,6 +20,7 @@ from guard.scope import MAX_ALTERNATIVES, Scope, Var
 MAX_DEPTH = 64
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 GLOB_CHARS = frozenset("*?[")
+_SPECIAL_IN_WORD = frozenset("\\{~*?[")
 PROCESS_SUBSTITUTION_VALUE = "/dev/fd/63"
 
 
@@ -60,6 +61,13 @@ class Evaluator:
         self.substitutions: list[Node] = []
 
     def value(self, node: Node) -> Value:
+        kind = node.type
+        if kind == "word" or kind == "number":
+            text = self.text(node)
+            if not (_SPECIAL_IN_WORD & set(text)):  # the common case: a plain word is itself
+                return Value(((text,),))
+        elif kind == "raw_string":
+            return Value(((self.text(node)[1:-1],),))
         parts = self._parts(node, 0, quoted=False)
         return _assemble(parts, self.scope)
 
@@ -309,6 +317,9 @@ def _assemble(parts: list[_Part], scope: Scope) -> Value:
         combos *= max(1, len(p.options or ()))
         if combos > MAX_ALTERNATIVES:
             return Value((), unknown="the word has too many possible values")
+    if all(p.kind == "q" for p in parts) and all(len(p.options or ()) == 1 for p in parts):
+        text = "".join((p.options or ("",))[0] for p in parts)  # one quoted string: no expansion
+        return Value((tuple(text.split("\0")),))
     alternatives: list[tuple[str, ...]] = []
     glob = False
     for choice in product(*[p.options or ("",) for p in parts]):
