@@ -6,8 +6,8 @@ own; shells and `eval` run strings, parsed again; everything else is read with i
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import product
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -19,9 +19,10 @@ from guard.scope import MAX_ALTERNATIVES
 from guard.walker import HANDLERS, Stdin, Walker
 
 
-@dataclass(frozen=True, slots=True)
-class Arg:
-    """One argv element: its value (None when unknown), where it came from, and why unknown."""
+class Arg(NamedTuple):
+    """One argv element: its value (None when unknown), where it came from, and why unknown.
+
+    A named tuple rather than a dataclass: the walker makes one per word, on the hot path."""
 
     value: str | None
     span: tuple[int, int]
@@ -35,23 +36,23 @@ class Arg:
 
 
 def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
-    from guard.redirects import redirect_stdin, visit_redirect
-
     words: list[Node] = []
     redirects: list[Node] = []
     assignments: list[Node] = []
-    for child in node.children:
-        if child.type == "variable_assignment":
+    for child in node.named_children:
+        kind = child.type
+        if kind == "command_name":
+            words.append(child.named_children[0] if child.named_child_count else child)
+        elif kind == "variable_assignment":
             assignments.append(child)
-        elif child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
+        elif kind in _REDIRECTS:
             redirects.append(child)
-        elif child.type == "command_name":
-            words.append(child.children[0] if child.children else child)
-        elif child.is_named and child.type != "comment":
+        elif kind != "comment":
             words.append(child)
-    stdin = redirect_stdin(w, redirects, stdin)
-    for r in redirects:
-        visit_redirect(w, r, depth)
+    if redirects:
+        stdin = redirect_stdin(w, redirects, stdin)
+        for r in redirects:
+            visit_redirect(w, r, depth)
     if not words:
         for a in assignments:
             w.assign(a, depth)
@@ -62,10 +63,13 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         if assigned is not None:
             ev.value(assigned)
     columns: list[list[tuple[Arg, ...]]] = []
+    fixed = w.fixed_span
+    src = w.src
     for word in words:
         value = ev.value(word)
-        span = w.span(word)
-        source = w.text(word)
+        start, end = word.start_byte, word.end_byte
+        span = fixed or (start, end)
+        source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
             columns.append([(Arg(None, span, source, value.unknown),)])
         else:
@@ -89,6 +93,9 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
                 role="command_name",
             )
         )
+        return
+    if combos == 1:
+        run_argv(w, [arg for col in columns for arg in col[0]], stdin, w.span(node), depth)
         return
     seen: set[tuple[str, ...]] = set()
     for choice in product(*columns):
@@ -121,12 +128,11 @@ def run_argv(
         access(w, name, name.value, "execute", base)
     if name.value in w.functions:
         return
-    spec = spec_for(name.value)
-    if spec is None:
-        spec = Spec()
-    from guard.invocation_kinds import KINDS
-
-    KINDS[spec.kind](w, spec, argv, stdin, span, depth, extra_unknown)
+    spec = spec_for(name.value) or _UNKNOWN_COMMAND
+    if spec.kind == "plain" or spec.kind == "wrapper":
+        plain(w, spec, argv, stdin, span, depth, extra_unknown)
+    else:
+        KINDS[spec.kind](w, spec, argv, stdin, span, depth, extra_unknown)
 
 
 def plain(
@@ -230,7 +236,13 @@ def access(w: Walker, arg: Arg, text: str, mode: Access, via: str) -> None:
 
 
 HANDLERS["command"] = command_node
+_REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
+_UNKNOWN_COMMAND = Spec()
 
 
 def is_shell(name: str) -> bool:
     return name.rsplit("/", 1)[-1] in POSIX_SHELLS
+
+# Late imports: these modules build on the names above.
+from guard.invocation_kinds import KINDS  # noqa: E402
+from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402
