@@ -165,11 +165,11 @@ def test_everyday_commands_stay_quiet(shipped: Policy, argv: tuple[str, ...]) ->
         (path("/etc/hosts"), "ask"),
         (path("/home/u/.bashrc", "write", "redirect"), "ask"),
         (path("/usr/bin/tool", "execute"), "ask"),
-        (path("/tmp/build.log", "write"), "allow"),
-        (path("/tmp"), "allow"),
-        (path("/tmp/scratch", "chdir", "cd"), "allow"),
+        (path("/tmp/build.log", "write"), "ask"),
+        (path("/tmp"), "ask"),
+        (path("/tmp/tmux-0/default", "write", "redirect"), "ask"),
         (path("/tmp/downloaded", "execute"), "ask"),
-        (path("/private/tmp/x", "write"), "allow"),
+        (path("/private/tmp/x", "write"), "ask"),
         (path("/tmpfoo/x", "write"), "ask"),
         (dynamic("$(date)", "data"), "allow"),
         (dynamic("$(find . -name x)", "path"), "ask"),
@@ -180,7 +180,7 @@ def test_everyday_commands_stay_quiet(shipped: Policy, argv: tuple[str, ...]) ->
         (syntax('cat "unterminated'), "ask"),
     ],
 )
-def test_reach_and_unknowns_ask_but_tmp_and_plain_data_do_not(
+def test_reach_and_unknowns_ask_but_plain_data_does_not(
     shipped: Policy, request_: Request, expected: str
 ) -> None:
     assert verdict_of(shipped, request_) == expected
@@ -432,3 +432,20 @@ def test_an_unknown_or_unparsable_part_is_explained_by_the_projections_reason(
     shipped: Policy, request_: Request, reason: str
 ) -> None:
     assert decide(shipped, line(request_), (), home=HOME).reasons == (reason,)
+
+
+def test_the_commented_tmp_rules_in_the_shipped_policy_allow_scratch_work_when_copied(
+    tmp_path: Path,
+) -> None:
+    from guard.policy import default_policy_text, load_policy
+
+    text = default_policy_text()
+    block = text[text.index("# [[rules]]") : text.index("# ---- unknown values")]
+    rules = "\n".join(line[2:] if line.startswith("# ") else line.lstrip("#")
+                      for line in block.splitlines())
+    user = tmp_path / "policy.toml"
+    user.write_text(rules)
+    policy = load_policy(None, home="/home/u", user_file=str(user))
+    assert not policy.problems
+    assert verdict_of(policy, path("/tmp/build.log", "write")) == "allow"
+    assert verdict_of(policy, path("/tmp/downloaded", "execute")) == "ask"
