@@ -64,7 +64,7 @@ def question_for(
             grants["d"] = wide
         choices.append(Choice("a", "always (your policy file)", "always", covers_narrow, "user"))
         grants["a"] = narrow
-        if judgement.context.workspace:
+        if judgement.project_trusted:  # an untrusted project file gets nothing added
             choices.append(
                 Choice(
                     "p", "always (this project's .guard.toml)", "always", covers_narrow, "project"
@@ -147,6 +147,12 @@ def remember(
         )
         try:
             append_rules(target, approvals, command=judgement.projection.command)
+            if choice.target == "project":
+                from guard.trust import trust
+
+                trust(target)  # it was trusted (or absent) before; the human added this rule
+        except GuardError as exc:
+            print_warning(f"{exc} (allowed once; the rule may not count until trusted)")
         except OSError as exc:
             print_warning(f"guard: could not write {target}: {exc.strerror}; allowed once only")
 

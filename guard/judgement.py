@@ -15,10 +15,11 @@ from dataclasses import dataclass
 
 from guard.decide import decide
 from guard.errors import GuardError
-from guard.policy import Policy, load_policy
+from guard.policy import PROJECT_FILE, Policy, load_policy
 from guard.project import project
 from guard.requests import Projection, Verdict
 from guard.scope import Context
+from guard.trust import is_trusted
 from guard.workspace import build_context
 
 IDLE_SECONDS = 12 * 3600
@@ -30,7 +31,9 @@ class Judgement:
     policy: Policy
     projection: Projection
     verdict: Verdict
-    warnings: tuple[str, ...]
+    warnings: tuple[str, ...]  # printed with every verdict (the store could not be read …)
+    notes: tuple[str, ...] = ()  # shown by explain and doctor (an untrusted project file …)
+    project_trusted: bool = True  # the project's .guard.toml is absent or trusted as it is
 
 
 def judge(
@@ -45,7 +48,8 @@ def judge(
 ) -> Judgement:
     env = dict(os.environ if env is None else env)
     ctx = build_context(cwd, env, positional=positional, arg0=arg0)
-    policy = load_policy(ctx.workspace[0], home=ctx.home)
+    trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
+    policy = load_policy(ctx.workspace[0], home=ctx.home, trust_project=trusted)
     if policy.roots:
         ctx = build_context(
             ctx.cwd,
@@ -64,7 +68,9 @@ def judge(
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
     verdict = decide(policy, projection, approvals, home=ctx.home)  # type: ignore[arg-type]
-    return Judgement(ctx, policy, projection, verdict, tuple(warnings))
+    return Judgement(
+        ctx, policy, projection, verdict, tuple(warnings), (note,) if note else (), trusted
+    )
 
 
 def _approvals(session: str, env: Mapping[str, str]) -> tuple[object, ...]:

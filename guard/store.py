@@ -114,6 +114,13 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             answer TEXT)""",
         "CREATE INDEX pending_state ON pending (state, id)",
     ),
+    (
+        # Project policy files a human has trusted, by content: a changed file is untrusted.
+        """CREATE TABLE trusted_policies (
+            path TEXT PRIMARY KEY,
+            sha256 TEXT NOT NULL,
+            trusted_at REAL NOT NULL)""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -359,6 +366,26 @@ class Store:
             AuditRow(i, t, s, c, cmd, d, tuple(json.loads(r)), h, detail or "")
             for i, t, s, c, cmd, d, r, h, detail in rows
         )
+
+    # -- trusted project policy files -------------------------------------------------------
+
+    def trust_policy(self, path: str, sha256: str, now: float) -> None:
+        """Record that a human trusts the project policy file at `path` with this content."""
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO trusted_policies (path, sha256, trusted_at) VALUES (?, ?, ?) "
+                "ON CONFLICT (path) DO UPDATE SET sha256 = excluded.sha256, "
+                "trusted_at = excluded.trusted_at",
+                (path, sha256, now),
+            )
+
+    def trusted_policy(self, path: str) -> str | None:
+        """The content hash a human trusted for `path`, or None."""
+        with self._failures():
+            row = self._con.execute(
+                "SELECT sha256 FROM trusted_policies WHERE path = ?", (path,)
+            ).fetchone()
+        return None if row is None else str(row[0])
 
     # -- upkeep -----------------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     command = " ".join(args.command)
     result = judge(command, cwd=args.cwd, session=session)
-    for warning in result.warnings:
+    for warning in result.warnings + result.notes:
         print(warning, file=sys.stderr)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=False))
@@ -82,7 +82,7 @@ def as_json(result: Judgement) -> dict[str, Any]:
         "decision": v.decision,
         "reasons": list(v.reasons),
         "requests": [_request_json(d) for d in v.decided],
-        "warnings": list(result.warnings),
+        "warnings": list(result.warnings + result.notes),
     }
 
 

@@ -17,6 +17,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     check.add_argument("file", nargs="?")
     check.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
     check.set_defaults(run=_check, error_status=1)
+    trust = verbs.add_parser(
+        "trust", help="trust this project's .guard.toml as it is now (its allow rules count)"
+    )
+    trust.add_argument("file", nargs="?", help="the project file (default: the workspace's)")
+    trust.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
+    trust.set_defaults(run=_trust, error_status=1)
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -47,3 +53,22 @@ def _check(args: argparse.Namespace) -> int:
     if not problems:
         print(f"guard: {', '.join(files) or 'no policy files; the shipped default'} — no problems")
     return 1 if problems else 0
+
+
+def _trust(args: argparse.Namespace) -> int:
+    from guard.policy import PROJECT_FILE, check_policy_file
+    from guard.trust import trust
+    from guard.workspace import build_context
+
+    path = args.file or os.path.join(build_context(args.cwd).workspace[0], PROJECT_FILE)
+    problems = check_policy_file(path)
+    if problems:
+        for p in problems:
+            print(p)
+        print(f"guard: {path} has problems; fix them before trusting it", file=sys.stderr)
+        return 1
+    with open(path, encoding="utf-8", errors="replace") as f:
+        sys.stdout.write(f.read())
+    trust(path)
+    print(f"guard: trusted {path} as shown above; a change to it makes it untrusted again")
+    return 0
