@@ -30,6 +30,11 @@ Kind = Literal[
     "trap",
     "exec",
     "command",
+    "alias",
+    "bind",
+    "assigns",
+    "positional",
+    "printf",
 ]
 
 
@@ -725,6 +730,21 @@ SPECS: dict[str, Spec] = {
         for n in ("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh", "rbash")
     },
     "eval": Spec(kind="eval", operands="code"),
+    "alias": Spec(kind="alias", operands="data"),
+    "bind": Spec(kind="bind", operands="data"),
+    "read": Spec(
+        kind="assigns", operands="data", values=_v("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u")
+    ),
+    "mapfile": Spec(
+        kind="assigns", operands="data", values=_v("-d", "-n", "-O", "-s", "-u", "-C", "-c")
+    ),
+    "readarray": Spec(
+        kind="assigns", operands="data", values=_v("-d", "-n", "-O", "-s", "-u", "-C", "-c")
+    ),
+    "getopts": Spec(kind="assigns", operands="data"),
+    "printf": Spec(kind="printf", operands="data"),
+    "set": Spec(kind="positional", operands="data"),
+    "shift": Spec(kind="positional", operands="data"),
     "source": Spec(kind="source"),
     ".": Spec(kind="source"),
     "trap": Spec(kind="trap"),

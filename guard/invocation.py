@@ -57,11 +57,12 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         for a in assignments:
             w.assign(a, depth)
         return
-    ev = w.evaluator()
     for a in assignments:  # prefix assignments: values for the command's environment only
-        assigned = a.child_by_field_name("value")
-        if assigned is not None:
-            ev.value(assigned)
+        name_node = a.child_by_field_name("name")
+        value_node = a.child_by_field_name("value")
+        if name_node is not None and value_node is not None:
+            w.assigned_value(a, w.text(name_node), value_node, depth)
+    ev = w.evaluator()
     columns: list[list[tuple[Arg, ...]]] = []
     fixed = w.fixed_span
     src = w.src
@@ -121,6 +122,9 @@ def run_argv(
     name = argv[0]
     if name.value is None:
         dynamic(w, name, "command_name", f"the command name is not known: {name.reason}")
+        return
+    if name.glob:
+        dynamic(w, name, "command_name", f"the command name is a pattern: {name.value}")
         return
     w.out.append(Request("command", span, f"runs {name.value}", argv=tuple(a.shown for a in argv)))
     directory, _, base = name.value.rpartition("/")
@@ -242,6 +246,7 @@ _UNKNOWN_COMMAND = Spec()
 
 def is_shell(name: str) -> bool:
     return name.rsplit("/", 1)[-1] in POSIX_SHELLS
+
 
 # Late imports: these modules build on the names above.
 from guard.invocation_kinds import KINDS  # noqa: E402

@@ -94,6 +94,14 @@ def _cd(
         dynamic(w, arg, "chdir", f"cd goes to a pattern: {arg.value}")
         w.scope.change_dir(None, f"cd {arg.source} went to a pattern")
         return
+    cdpath = w.scope.lookup("CDPATH")
+    searched = cdpath.options != ("",) and not (
+        cdpath.options is None and cdpath.reason.endswith("is not set")
+    )
+    if searched and not arg.value.startswith(("/", "./", "../")) and arg.value not in (".", ".."):
+        dynamic(w, arg, "chdir", f"cd {arg.value} searches $CDPATH, so where it goes is not known")
+        w.scope.change_dir(None, f"cd {arg.source} searched $CDPATH")
+        return
     _enter(w, arg, arg.value)
 
 
@@ -205,7 +213,7 @@ def _shell(
         script = by_value.get(inv.script, argv[-1])
         if script.value is None:
             dynamic(w, script, "path", f"the script {via} runs is not known: {script.reason}")
-        else:
+        elif not _from_input(w, script, stdin, depth, via):
             access(w, script, script.value, "execute", via)
         for value in inv.positional:
             arg = by_value.get(value)
@@ -266,7 +274,24 @@ def _source(
     if script.value is None:
         dynamic(w, script, "code", f"the file sourced is not known: {script.reason}")
         return
+    if _from_input(w, script, stdin, depth, argv[0].value or "source"):
+        return
     access(w, script, script.value, "execute", argv[0].value or "source")
+
+
+def _from_input(w: Walker, script: Arg, stdin: Stdin | None, depth: int, via: str) -> bool:
+    """A script path that is a pipe or stdin (`source /dev/stdin`, `bash <(curl …)`): its code
+    is what arrives there. True when handled."""
+    from guard import paths
+
+    value = script.value or ""
+    if not paths.is_plumbing(paths.normalise(value)) and not value.startswith("/proc/"):
+        return False
+    if value == "/dev/stdin" and stdin is not None and stdin.kind == "text" and stdin.text:
+        run_code(w, stdin.text, script, depth, new_process=via not in ("source", "."), via=via)
+    else:
+        dynamic(w, script, "code", f"{via} runs code from {value}, not known before it runs")
+    return True
 
 
 def _trap(
@@ -364,6 +389,142 @@ def _command(
     run_argv(w, argv[i:], stdin, span, depth, extra_unknown=extra)
 
 
+def _alias(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`alias name='code'`: the code runs whenever the name is typed later."""
+    for arg in argv[1:]:
+        if arg.value is None:
+            dynamic(w, arg, "code", f"an alias is set to something not known: {arg.reason}")
+        elif "=" in arg.value and not arg.value.startswith("-"):
+            _later(w, arg.value.split("=", 1)[1], arg, depth, "alias")
+
+
+def _bind(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`bind -x 'KEYSEQ: code'`: the code runs when the keys are pressed."""
+    for i, arg in enumerate(argv[1:], 1):
+        if arg.value is not None and arg.value.startswith("-x"):
+            target = (
+                Arg(arg.value[2:], arg.span, arg.source)
+                if arg.value != "-x"
+                else (argv[i + 1] if i + 1 < len(argv) else None)
+            )
+            if target is None:
+                continue
+            if target.value is None:
+                dynamic(w, target, "code", f"bind -x runs code not known: {target.reason}")
+            elif ":" in target.value:
+                _later(
+                    w, target.value.split(":", 1)[1].strip().strip("\"'"), target, depth, "bind -x"
+                )
+
+
+def _later(w: Walker, code: str, arg: Arg, depth: int, via: str) -> None:
+    saved = w.scope
+    w.scope = w.scope.copy()
+    try:
+        run_code(w, code, arg, depth, new_process=False, via=via)
+    finally:
+        w.scope = saved
+
+
+def _assigns(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`read x`, `mapfile arr`, `getopts o name`: variables set from input nobody can know."""
+    from guard.scope import Var
+
+    via = argv[0].value or "read"
+    names: list[str] = []
+    i = 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is not None and value.startswith("-") and len(value) > 1:
+            i += 1 + _takes_next(value, spec)
+            continue
+        if value is not None:
+            names.append(value)
+        i += 1
+    if via == "getopts":
+        names = names[1:2]
+    for name in names:
+        w.scope.assign(name, Var(None, f"${name} is set by {via} from input"))
+    if via == "read" and not names:
+        w.scope.assign("REPLY", Var(None, "$REPLY is set by read from input"))
+    if via in ("mapfile", "readarray") and not names:
+        w.scope.assign("MAPFILE", Var(None, "$MAPFILE is set from input"))
+    for i, arg in enumerate(argv[1:], 1):  # `read -a arr`
+        if arg.value == "-a" and i + 1 < len(argv) and argv[i + 1].value:
+            name = argv[i + 1].value or ""
+            w.scope.assign(name, Var(None, f"${name} is set by {via} from input"))
+
+
+def _takes_next(cluster: str, spec: Spec) -> int:
+    """1 when the last option of a cluster like `-rp` takes the next argument as its value."""
+    for j, letter in enumerate(cluster[1:], 1):
+        if "-" + letter in spec.values:
+            return 1 if j == len(cluster) - 1 else 0
+    return 0
+
+
+def _printf(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`printf -v name FORMAT …` sets a variable; otherwise printf only prints."""
+    from guard.scope import Var
+
+    for i, arg in enumerate(argv[1:], 1):
+        if arg.value == "-v" and i + 1 < len(argv):
+            name = argv[i + 1].value or ""
+            w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
+        elif arg.value is not None and arg.value.startswith("-v") and len(arg.value) > 2:
+            name = arg.value[2:]
+            w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
+
+
+def _positional(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`set -- …` and `shift` change $1 …: from here on they are not known."""
+    if argv[0].value == "shift" or any(
+        a.value is None or not (a.value or "-").startswith(("-", "+")) or a.value == "--"
+        for a in argv[1:]
+    ):
+        w.scope.positional = None
+
+
 KINDS: dict[str, KindHandler] = {
     "plain": plain,
     "wrapper": plain,
@@ -379,4 +540,9 @@ KINDS: dict[str, KindHandler] = {
     "find": _find,
     "exec": _exec,
     "command": _command,
+    "alias": _alias,
+    "bind": _bind,
+    "assigns": _assigns,
+    "printf": _printf,
+    "positional": _positional,
 }

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from guard.scope import Var
+from guard.scope import Scope, Var
 from guard.walker import HANDLERS, Stdin, Task, Walker
 
 _QUIET_EXITS = frozenset({"exit", "return", "false", "break", "continue"})
@@ -173,7 +173,17 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     if name is not None:
         w.functions.add(w.text(name))
     if body is not None:
-        w.push_subshell([body], depth)
+        holder: list[Scope] = []
+
+        def enter() -> None:  # a function gets its own $1 …, not the line's
+            holder.append(w.scope)
+            w.scope = w.scope.copy()
+            w.scope.positional = None
+
+        def leave() -> None:
+            w.scope = holder[0]
+
+        w.push(enter, w.visit_task(body, depth + 1), leave)
 
 
 def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:

@@ -182,19 +182,34 @@ class Walker:
             self.collect_words(value_node, depth)
             self.scope.assign(name, Var(None, f"${name} is an array", exported))
             return
+        options = self.assigned_value(node, name, value_node, depth)
+        if "+=" in self.text(node)[: len(name) + 2]:
+            self.scope.assign(name, Var(None, f"${name} was appended to", exported))
+        elif isinstance(options, str):
+            self.scope.assign(name, Var(None, options, exported))
+        else:
+            self.scope.assign(name, Var(options, exported=exported))
+
+    def assigned_value(
+        self, node: Node, name: str, value_node: Node, depth: int
+    ) -> tuple[str, ...] | str:
+        """The values an assignment gives (or why unknown); special variables are projected."""
+        from guard.invocation import Arg
+        from guard.variables import assigned
+
         ev = self.evaluator()
         value = ev.value(value_node)
         self.walk_substitutions(ev, depth)
-        if "+=" in self.text(node)[: len(name) + 2]:
-            self.scope.assign(name, Var(None, f"${name} was appended to", exported))
-        elif value.unknown:
-            self.scope.assign(
-                name,
-                Var(None, f"${name} was set to something not known: {value.unknown}", exported),
+        if value.unknown:
+            result: tuple[str, ...] | str = (
+                f"${name} was set to something not known: {value.unknown}"
             )
         else:
-            options = tuple(dict.fromkeys(" ".join(a) for a in value.alternatives))
-            self.scope.assign(name, Var(options, exported=exported))
+            result = tuple(dict.fromkeys(" ".join(a) for a in value.alternatives))
+        single = result[0] if isinstance(result, tuple) and len(result) == 1 else None
+        arg = Arg(single, self.span(value_node), self.text(value_node), value.unknown)
+        assigned(self, name, single, arg, depth)
+        return result
 
 
 def _short(text: str, limit: int = 60) -> str:

@@ -317,6 +317,12 @@ def _assemble(parts: list[_Part], scope: Scope) -> Value:
         combos *= max(1, len(p.options or ()))
         if combos > MAX_ALTERNATIVES:
             return Value((), unknown="the word has too many possible values")
+    if any(p.kind == "e" for p in parts):
+        ifs = scope.lookup("IFS")
+        if ifs.options != (" \t\n",) and not (
+            ifs.options is None and ifs.reason.endswith("is not set")
+        ):
+            return Value((), unknown="IFS was changed, so how the word splits is not known")
     if all(p.kind == "q" for p in parts) and all(len(p.options or ()) == 1 for p in parts):
         text = "".join((p.options or ("",))[0] for p in parts)  # one quoted string: no expansion
         return Value((tuple(text.split("\0")),))

@@ -1,0 +1,94 @@
+"""Variables whose values are code or programs: what setting them means.
+
+`PROMPT_COMMAND='rm -rf ~'` runs later; `GIT_SSH_COMMAND`, `EDITOR` and friends are run by the
+tools that read them; `PATH`, `LD_PRELOAD`, `BASH_ENV` name programs and libraries that will be
+executed. Setting one of these, as an assignment, an `export` or a command's prefix, is
+projected as the code it carries or the paths it makes executable.
+"""
+
+from __future__ import annotations
+
+from guard.invocation import Arg, access, dynamic
+from guard.walker import Walker
+
+# Values that are shell code, run later by the shell or by a tool through `sh -c`.
+CODE = frozenset(
+    {
+        "PROMPT_COMMAND",
+        "GIT_SSH_COMMAND",
+        "GIT_EDITOR",
+        "GIT_SEQUENCE_EDITOR",
+        "GIT_PAGER",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_ASKPASS",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "MANPAGER",
+        "LESSOPEN",
+        "LESSCLOSE",
+        "BROWSER",
+        "FCEDIT",
+        "RSYNC_RSH",
+        "CVS_RSH",
+    }
+)
+# Prompt strings: expanded (and so their `$( )` run) every time a prompt is shown.
+PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
+# Values that are files or directories whose programs or libraries will be executed.
+EXECUTABLE_PATHS = frozenset(
+    {
+        "PATH",
+        "LD_PRELOAD",
+        "LD_LIBRARY_PATH",
+        "LD_AUDIT",
+        "BASH_ENV",
+        "ENV",
+        "ZDOTDIR",
+        "PYTHONPATH",
+        "PYTHONSTARTUP",
+        "PYTHONHOME",
+        "PERL5LIB",
+        "PERL5OPT",
+        "RUBYLIB",
+        "RUBYOPT",
+        "NODE_PATH",
+        "GIT_EXEC_PATH",
+        "GIT_TEMPLATE_DIR",
+    }
+)
+
+
+def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
+    """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
+    if name in CODE:
+        _code(w, name, value, arg, depth)
+    elif name in PROMPTS:
+        if value is None or "$(" in value or "`" in value:
+            dynamic(w, arg, "code", f"{name} runs the commands in it every time a prompt shows")
+    elif name in EXECUTABLE_PATHS:
+        _paths(w, name, value, arg)
+
+
+def _code(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
+    from guard.invocation_kinds import run_code
+
+    saved = w.scope
+    w.scope = w.scope.copy()
+    try:
+        run_code(w, value, arg, depth, new_process=name != "PROMPT_COMMAND", via=name)
+    finally:
+        w.scope = saved
+
+
+def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
+    if value is None:
+        dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
+        return
+    separators = value.replace(" ", ":") if name == "LD_PRELOAD" else value
+    known = set(w.scope.env.get(name, "").split(":")) if name == "PATH" else set()
+    for element in separators.split(":"):
+        if element and element not in known:
+            access(w, arg, element, "execute", name)
