@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from guard.decide import decide
@@ -45,11 +45,15 @@ def judge(
     positional: tuple[str, ...] | None = None,
     arg0: str | None = None,
     use_store: bool = True,
+    policy_loader: Callable[..., Policy] | None = None,
 ) -> Judgement:
+    """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
+    policies in memory, such as the shell hooks' resident checker, returns its copy from there."""
     env = dict(os.environ if env is None else env)
     ctx = build_context(cwd, env, positional=positional, arg0=arg0)
     trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
-    policy = load_policy(ctx.workspace[0], home=ctx.home, trust_project=trusted)
+    load = policy_loader or load_policy
+    policy = load(ctx.workspace[0], home=ctx.home, trust_project=trusted)
     if policy.roots:
         ctx = build_context(
             ctx.cwd,
