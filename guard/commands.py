@@ -11,10 +11,11 @@ this shell or a child; "command" starts a command this one runs (wrappers).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-Role = Literal["read", "write", "execute", "chdir", "data", "path", "code", "command"]
+Role = Literal["read", "write", "execute", "chdir", "data", "path", "code", "command", "git-config"]
 Kind = Literal[
     "plain",
     "wrapper",
@@ -35,6 +36,8 @@ Kind = Literal[
     "assigns",
     "positional",
     "printf",
+    "coproc",
+    "tmux",
 ]
 
 
@@ -531,7 +534,6 @@ SPECS: dict[str, Spec] = {
         operands="path",
         subcommands=True,
         values=_v(
-            "-c",
             "-m",
             "--message",
             "-b",
@@ -563,6 +565,8 @@ SPECS: dict[str, Spec] = {
             "--work-tree": "chdir",
             "-F": "read",
             "--file": "read",
+            "-c": "git-config",
+            "--config-env": "git-config",
         },
     ),
     "make": Spec(
@@ -665,8 +669,8 @@ SPECS: dict[str, Spec] = {
         kind="wrapper",
         operands="command",
         assignments=True,
-        values=_v("-u", "--unset", "-S", "--split-string", "-a", "--argv0"),
-        options={"-C": "chdir", "--chdir": "chdir"},
+        values=_v("-u", "--unset", "-a", "--argv0"),
+        options={"-C": "chdir", "--chdir": "chdir", "-S": "code", "--split-string": "code"},
     ),
     "nice": Spec(kind="wrapper", operands="command", values=_v("-n", "--adjustment")),
     "nohup": _WRAPPER,
@@ -731,6 +735,17 @@ SPECS: dict[str, Spec] = {
     },
     "eval": Spec(kind="eval", operands="code"),
     "alias": Spec(kind="alias", operands="data"),
+    "coproc": Spec(kind="coproc", operands="command"),
+    "script": Spec(
+        operands="write",
+        values=_v("-E", "--echo", "-T", "-t", "-m", "-B", "-O", "-I"),
+        options={"-c": "code", "--command": "code"},
+    ),
+    "unshare": _WRAPPER,
+    "nsenter": _WRAPPER,
+    "systemd-run": _WRAPPER,
+    "firejail": _WRAPPER,
+    "tmux": Spec(kind="tmux", operands="data"),
     "bind": Spec(kind="bind", operands="data"),
     "read": Spec(
         kind="assigns", operands="data", values=_v("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u")
@@ -766,6 +781,16 @@ SYSTEM_BIN_DIRS = (
     "/usr/libexec",
     "/usr/lib/git-core",
     "/opt/homebrew/bin",
+)
+
+# `git -c KEY=VALUE`: keys whose values are commands git runs (an alias starting with `!` too).
+GIT_CODE_KEYS = re.compile(
+    r"^(core\.(sshcommand|pager|editor|fsmonitor|hookspath|askpass)|sequence\.editor|"
+    r"diff\..*\.(command|textconv)|diff\.external|merge\..*\.driver|filter\..*\.(clean|smudge|"
+    r"process)|credential\.helper|gpg\.program|gpg\..*\.program|pager\..*|alias\..*|"
+    r"uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|"
+    r"protocol\..*|url\..*|include\.path|includeif\..*)$",
+    re.IGNORECASE,
 )
 
 # `test -f PATH`, `[[ -d PATH ]]`: operators whose operand is a path.

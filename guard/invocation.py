@@ -159,8 +159,6 @@ def plain(
             continue
         arg = argv[use.index]
         if use.role == "code":
-            from guard.invocation_kinds import run_code
-
             run_code(
                 w,
                 arg.value if use.value is None else use.value,
@@ -169,6 +167,9 @@ def plain(
                 new_process=True,
                 via=via,
             )
+            continue
+        if use.role == "git-config":
+            _git_config(w, arg, use.value if use.value is not None else arg.value, depth)
             continue
         if use.role not in ACCESS_ROLES:
             continue
@@ -188,6 +189,20 @@ def plain(
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _git_config(w: Walker, arg: Arg, setting: str | None, depth: int) -> None:
+    """`git -c core.sshCommand=… ` and `-c alias.x='!…'` make git run commands."""
+    from guard.commands import GIT_CODE_KEYS
+
+    if setting is None:
+        dynamic(w, arg, "code", f"a git setting is not known: {arg.reason}")
+        return
+    key, _, value = setting.partition("=")
+    if GIT_CODE_KEYS.match(key):
+        if key.lower().startswith("alias.") and not value.startswith("!"):
+            return  # a plain alias names git subcommands, not shell code
+        run_code(w, value.lstrip("!"), arg, depth, new_process=True, via=f"git -c {key}")
 
 
 def _dd(w: Walker, argv: list[Arg]) -> None:
@@ -249,5 +264,5 @@ def is_shell(name: str) -> bool:
 
 
 # Late imports: these modules build on the names above.
-from guard.invocation_kinds import KINDS  # noqa: E402
+from guard.invocation_kinds import KINDS, run_code  # noqa: E402
 from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402

@@ -5,6 +5,7 @@ Each kind is one function with the same signature; `KINDS` maps a spec's kind to
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 from guard.commands import FILE_TEST_OPERATORS, Spec
@@ -369,6 +370,12 @@ def _exec(
     depth: int,
     extra: bool,
 ) -> None:
+    if (
+        len(argv) > 1
+        and argv[1].value
+        and re.fullmatch(r"\{[A-Za-z_][A-Za-z0-9_]*\}", argv[1].value)
+    ):
+        argv = [argv[0], *argv[2:]]  # `exec {fd}> file`: the fd variable, not a command
     plain(w, spec, argv, stdin, span, depth, extra)
 
 
@@ -525,6 +532,74 @@ def _positional(
         w.scope.positional = None
 
 
+def _coproc(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`coproc CMD …` and `coproc NAME { …; }`: the command runs in the background."""
+    rest = argv[1:]
+    if len(rest) >= 2 and rest[1].value == "{":
+        rest = rest[2:]
+    run_argv(w, rest, None, span, depth)
+
+
+_TMUX_RUNS = frozenset(
+    {
+        "new-session",
+        "new",
+        "new-window",
+        "neww",
+        "split-window",
+        "splitw",
+        "respawn-pane",
+        "respawnp",
+        "respawn-window",
+        "respawnw",
+        "run-shell",
+        "run",
+        "if-shell",
+        "if",
+        "display-popup",
+        "popup",
+    }
+)
+_TMUX_TYPES = frozenset({"send-keys", "send", "paste-buffer", "pasteb", "set-buffer", "setb"})
+
+
+def _tmux(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """tmux runs shell commands given to it, and send-keys types into another terminal."""
+    verbs = [i for i, a in enumerate(argv[1:], 1) if a.value in _TMUX_RUNS | _TMUX_TYPES]
+    if not verbs:
+        return
+    i = verbs[0]
+    verb = argv[i].value or ""
+    if verb in _TMUX_TYPES:
+        dynamic(
+            w,
+            argv[i],
+            "code",
+            f"tmux {verb} types into another terminal, where it runs unchecked by this line",
+        )
+        return
+    operands = [a for a in argv[i + 1 :] if a.value is None or not a.value.startswith("-")]
+    if operands:
+        last = operands[-1]
+        run_code(w, last.value, last, depth, new_process=True, via=f"tmux {verb}")
+
+
 KINDS: dict[str, KindHandler] = {
     "plain": plain,
     "wrapper": plain,
@@ -545,4 +620,6 @@ KINDS: dict[str, KindHandler] = {
     "assigns": _assigns,
     "printf": _printf,
     "positional": _positional,
+    "coproc": _coproc,
+    "tmux": _tmux,
 }

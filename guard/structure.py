@@ -239,6 +239,12 @@ for _type, _handler in {
     "variable_assignments": _sequence,
     "unset_command": _unset,
     "arithmetic_expansion": _words_only,
+    # `(( … ))` as a command: only its substitutions run anything
+    "binary_expression": _words_only,
+    "unary_expression": _words_only,
+    "postfix_expression": _words_only,
+    "parenthesized_expression": _words_only,
+    "ternary_expression": _words_only,
     "compound_statement_arith": _words_only,
 }.items():
     HANDLERS[_type] = _handler

@@ -283,8 +283,9 @@ def test_oversized_input_is_a_syntax_request() -> None:
 
 
 def test_a_line_nested_1200_levels_deep_is_a_syntax_request_not_a_crash() -> None:
-    line = "(" * 1200 + "ls" + ")" * 1200
+    line = "( " * 1200 + "ls" + " )" * 1200
     assert "syntax" in surfaces(line)
+    run("(" * 1200 + "ls" + ")" * 1200)  # arithmetic, nested as deep: no crash either
     line = "$(" * 300 + "ls" + ")" * 300
     assert "syntax" in surfaces("echo " + line)
 
@@ -359,6 +360,15 @@ BYPASSES = [
     ("export PATH=/srv/bin:$PATH; ls", ("external_directory", "/srv/bin")),
     ("LD_PRELOAD=/srv/x.so ls", ("external_directory", "/srv/x.so")),
     ("BASH_ENV=/srv/env.sh bash -c true", ("external_directory", "/srv/env.sh")),
+    # commands that run other commands in their own ways
+    ("coproc rm -rf /srv", ("external_directory", "/srv")),
+    ("coproc X { rm -rf /srv; }", ("external_directory", "/srv")),
+    ('env -S "rm -rf /srv"', ("external_directory", "/srv")),
+    ('script -qc "rm -rf /srv" /dev/null', ("external_directory", "/srv")),
+    ('tmux new-window "rm -rf /srv"', ("external_directory", "/srv")),
+    ('tmux send-keys -t 1 "rm -rf ~" Enter', ("dynamic", "code")),
+    ("git -c core.sshCommand='rm -rf /srv' fetch", ("external_directory", "/srv")),
+    ("git -c alias.x='!rm -rf /srv' x", ("external_directory", "/srv")),
 ]
 
 
@@ -393,3 +403,8 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         if r.surface == "dynamic"
     }
     assert "path" in roles
+
+
+@pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit"])
+def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
+    assert surfaces(line) <= {"command"}
