@@ -135,12 +135,14 @@ def check_script(inv: BashInvocation, args: list[str]) -> int | None:
     try:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
         data = read_bounded(fd, input_limit())
-        text = invocation_line(path, inv.positional) + "\n" + _text(data)
+        number = fd_number(inv.script)
+        text = _text(data)
+        if number is None:  # /dev/fd/N is no place: there, only the contents count
+            text = invocation_line(path, inv.positional) + "\n" + text
         if not allowed(text, inv):
             return REFUSED
         if not regular:
             feed = feed_fd(data, fd, more=len(data) >= input_limit())
-            number = fd_number(inv.script)
             if number is None:  # a named pipe or a device: bash reads the checked bytes instead
                 args[len(args) - len(inv.positional) - 1] = f"/dev/fd/{feed}"
                 os.set_inheritable(feed, True)
