@@ -1,28 +1,65 @@
-"""`guard`'s command line: parse, dispatch, map errors to exit codes; a module per subcommand."""
+"""`guard`'s command line: parse, dispatch, map errors to exit codes; a module per subcommand.
+
+Only the module of the subcommand asked for is imported: `guard check` runs on every line a
+shell hook or guarded-bash sees, and importing every subcommand would cost it time.
+"""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from guard.errors import GuardError
 
 USAGE_ERROR = 2
+# subcommand name -> module in guard.cli (a module may register several subcommands)
+MODULES = {
+    "explain": "explain",
+    "check": "check",
+    "policy": "policy",
+    "approvals": "approvals",
+    "log": "log",
+    "init": "init",
+    "doctor": "doctor",
+    "serve": "serve",
+    "hook": "hook",
+    "install-shell": "install_shell",
+    "watch": "watch",
+    "approve": "watch",  # guard/cli/watch.py registers approve and deny with guard watch
+    "deny": "watch",
+}
+ALL_MODULES = (
+    "explain",
+    "check",
+    "policy",
+    "approvals",
+    "log",
+    "init",
+    "doctor",
+    "serve",
+    "hook",
+    "install_shell",
+    "watch",
+)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from guard.cli import approvals, check, explain, log, policy
-
+    args_list = list(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="guard",
         description="Projects shell command lines onto what they would do; asks before they run.",
     )
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
-    for module in (explain, check, policy, approvals, log):
-        module.add_parser(sub)
-    _add_lazy(sub)
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    first = args_list[0] if args_list else ""
+    wanted = MODULES.get(first)
+    modules = [_load(wanted)] if wanted else [_load(name) for name in ALL_MODULES]
+    for module in modules:
+        if module is not None:
+            module.add_parser(sub)
+    args = parser.parse_args(args_list)
     if args.subcommand is None:
         parser.print_help(sys.stderr)
         return USAGE_ERROR
@@ -39,15 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _add_lazy(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Subcommands that live in modules added by later features, when present."""
-    import importlib
-
-    for name in ("init", "doctor", "hook", "install_shell", "watch", "serve"):
-        try:
-            module = importlib.import_module(f"guard.cli.{name}")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"guard.cli.{name}":
-                raise
-            continue
-        module.add_parser(sub)
+def _load(name: str) -> ModuleType | None:
+    """A subcommand module, or None when this install does not have it."""
+    try:
+        return importlib.import_module(f"guard.cli.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"guard.cli.{name}":
+            raise
+        return None
