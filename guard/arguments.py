@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from guard.commands import Role, Spec
 
@@ -20,11 +21,10 @@ _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 ACCESS_ROLES = frozenset({"read", "write", "execute", "chdir", "path"})
 
 
-@dataclass(frozen=True, slots=True)
-class Use:
-    index: int
+class Use(NamedTuple):
+    at: int  # the argv index
     role: Role
-    value: str | None = None  # the path when it is only part of argv[index]; else argv[index]
+    value: str | None = None  # the path when it is only part of argv[at]; else argv[at]
 
 
 @dataclass(slots=True)
@@ -139,7 +139,7 @@ def _operand_roles(
     role = flag_role or spec.operands
     for index in ops:
         out.uses.append(Use(index, role))
-    out.uses.sort(key=lambda u: u.index)
+    out.uses.sort(key=lambda u: u.at)
 
 
 def _option_role(name: str) -> Role:

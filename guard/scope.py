@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 MAX_ALTERNATIVES = 32
 
 
-@dataclass(frozen=True, slots=True)
-class Var:
+class Var(NamedTuple):
     """A shell variable's possible values; ``options is None`` means nobody can know it."""
 
     options: tuple[str, ...] | None

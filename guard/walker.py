@@ -8,7 +8,7 @@ crash. Commands themselves are read by `guard/invocation.py`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -22,8 +22,7 @@ MAX_TASKS = 50_000
 Task = Callable[[], None]
 
 
-@dataclass(frozen=True, slots=True)
-class Stdin:
+class Stdin(NamedTuple):
     """Where a command's standard input comes from, when that matters (code fed to a shell)."""
 
     kind: str  # "pipe", "text" (heredoc / here-string), "file", "terminal"

@@ -9,8 +9,8 @@ unknown, with the reason. Command substitutions met on the way are handed back f
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from itertools import product
+from typing import NamedTuple
 
 from tree_sitter import Node
 
@@ -24,8 +24,7 @@ _SPECIAL_IN_WORD = frozenset("\\{~*?[")
 PROCESS_SUBSTITUTION_VALUE = "/dev/fd/63"
 
 
-@dataclass(frozen=True, slots=True)
-class Value:
+class Value(NamedTuple):
     """What a word expands to: alternatives, each a tuple of fields; or unknown with a reason."""
 
     alternatives: tuple[tuple[str, ...], ...]
@@ -45,8 +44,7 @@ class Value:
 
 # A part of a word before expansion: its possible texts and how it was quoted.
 # kind "c": unquoted literal (brace/tilde/glob apply), "q": quoted, "e": unquoted expansion.
-@dataclass(frozen=True, slots=True)
-class _Part:
+class _Part(NamedTuple):
     options: tuple[str, ...] | None
     kind: str
     reason: str = ""
