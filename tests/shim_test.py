@@ -287,3 +287,25 @@ def test_no_prompt_library_is_imported_when_nobody_is_asked(work: Path) -> None:
     assert done.returncode == 0
     assert "guard.cli.check" in imported  # the profile is there: the line was judged
     assert not {name for name in imported if name.startswith("prompt_toolkit")}
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize(("key", "status", "ran"), [("y", 0, True), ("n", REFUSED, False)])
+def test_with_a_terminal_in_front_a_human_answers_for_the_line(
+    key: str, status: int, ran: bool, work: Path
+) -> None:
+    import pexpect
+
+    child = pexpect.spawn(
+        SHIM, ["-c", "touch ../marker && echo made"], cwd=str(work),
+        env={**os.environ, "TERM": "dumb"}, encoding="utf-8", timeout=30,
+    )  # fmt: skip
+    child.delaybeforesend = None
+    child.expect("needs your approval")
+    child.expect("deny")
+    child.send(key)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == status
+    assert (work.parent / "marker").exists() == ran
+    assert ("made" in str(child.before)) == ran
