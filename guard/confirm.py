@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from guard import arity
 from guard.errors import GuardError
@@ -18,6 +20,9 @@ from guard.judgement import Judgement
 from guard.paths import display
 from guard.prompt import Answer, Choice, Question
 from guard.requests import Decided
+
+if TYPE_CHECKING:
+    from guard.store import Store
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -102,12 +107,33 @@ def _timeout(env: Mapping[str, str]) -> float:
         return DEFAULT_TIMEOUT
 
 
+# How `ask` says that this process's terminal cannot be used; the approver is asked instead.
+NO_TTY = ("no-terminal", "not-foreground", "noninteractive")
+
+
+def approver_mode(env: Mapping[str, str]) -> str:
+    """``GUARD_APPROVER``: "auto" (the approver when the terminal cannot be used), "always"
+    (never the terminal: agents that drive a pty could answer there), or "never"."""
+    value = env.get("GUARD_APPROVER", "").strip().lower()
+    if value in ("", "auto"):
+        return "auto"
+    if value in ("never", "off", "no", "0", "false"):
+        return "never"
+    return "always"  # "always", or a value we do not know: keep away from the agent's terminal
+
+
 def confirm(judgement: Judgement, *, session: str, env: Mapping[str, str]) -> Outcome:
-    """Ask on the terminal; store what the human granted. Never allows without a human."""
+    """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
+    ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
     from guard.prompt import ask
 
     question, grants = question_for(judgement, env)
+    mode = approver_mode(env)
+    if mode == "always":
+        return _ask_approver(judgement, question, grants, session, env)
     answer: Answer = ask(question, env=env)
+    if answer.how in NO_TTY and mode == "auto":
+        return _ask_approver(judgement, question, grants, session, env)
     if not answer.allowed or answer.choice is None:
         return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
     key = answer.choice.key
@@ -115,46 +141,79 @@ def confirm(judgement: Judgement, *, session: str, env: Mapping[str, str]) -> Ou
     return Outcome(True, "human", "", key)
 
 
+def _ask_approver(
+    judgement: Judgement,
+    question: Question,
+    grants: dict[str, list[arity.Choice]],
+    session: str,
+    env: Mapping[str, str],
+) -> Outcome:
+    """The human at `guard watch` answers; it also stores what they granted."""
+    from guard.approver_client import request_approval
+
+    return request_approval(judgement, question, grants, session=session, env=env)
+
+
 def remember(
     judgement: Judgement, session: str, choice: Choice, approvals: list[arity.Choice]
 ) -> None:
+    workspace = judgement.context.workspace
+    for problem in save_grant(
+        judgement.projection.command, workspace[0] if workspace else "", session, choice, approvals
+    ):
+        print_warning(problem)
+
+
+def save_grant(
+    command: str,
+    workspace: str,
+    session: str,
+    choice: Choice,
+    approvals: Sequence[arity.Choice],
+    *,
+    granted_by: str = "human",
+    store: Store | None = None,
+) -> list[str]:
+    """Store what ``choice`` grants: session approvals in the store (``store``, else the
+    default one), always rules in the user's or the project's policy file. Returns one line per
+    problem; the caller decides where to show them (the line is still allowed once)."""
+    problems: list[str] = []
     if choice.scope == "session":
         from guard.store import Store
 
         now = time.time()
         try:
-            with Store.open() as store:
+            with nullcontext(store) if store is not None else Store.open() as opened:
                 for a in approvals:
-                    store.grant(
+                    opened.grant(
                         session=session,
                         scope="session",
                         surface=a.surface,
                         pattern=a.pattern,
                         access=a.access,
-                        granted_by="human",
-                        command=judgement.projection.command,
+                        granted_by=granted_by,
+                        command=command,
                         now=now,
                     )
         except GuardError as exc:
-            print_warning(f"{exc} (allowed once; the approval was not saved)")
+            problems.append(f"{exc} (allowed once; the approval was not saved)")
     elif choice.scope == "always":
         from guard.policy_file import append_rules, project_policy_path, user_policy_path
 
         target = (
-            project_policy_path(judgement.context.workspace[0])
-            if choice.target == "project"
-            else user_policy_path()
+            project_policy_path(workspace) if choice.target == "project" else user_policy_path()
         )
         try:
-            append_rules(target, approvals, command=judgement.projection.command)
+            append_rules(target, approvals, command=command)
             if choice.target == "project":
                 from guard.trust import trust
 
                 trust(target)  # it was trusted (or absent) before; the human added this rule
         except GuardError as exc:
-            print_warning(f"{exc} (allowed once; the rule may not count until trusted)")
+            problems.append(f"{exc} (allowed once; the rule may not count until trusted)")
         except OSError as exc:
-            print_warning(f"guard: could not write {target}: {exc.strerror}; allowed once only")
+            problems.append(f"guard: could not write {target}: {exc.strerror}; allowed once only")
+    return problems
 
 
 def print_warning(message: str) -> None:

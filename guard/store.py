@@ -419,6 +419,49 @@ class Store:
                         con.execute("ROLLBACK")
                 raise
 
+    # -- pending requests for the approver (guard watch) ------------------------------------
+
+    def add_pending(self, *, session: str, command: str, projection: str, created: float) -> int:
+        """Queue a request that waits for a human at the approver; returns its id."""
+        with self._write() as con:
+            cursor = con.execute(
+                "INSERT INTO pending (session, command, projection, created) VALUES (?, ?, ?, ?)",
+                (session, command, projection, created),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def settle_pending(self, pending_id: int, state: str, answer: str) -> None:
+        """Mark a waiting request answered, denied, timed out or withdrawn."""
+        with self._write() as con:
+            con.execute(
+                "UPDATE pending SET state = ?, answer = ? WHERE id = ? AND state = 'waiting'",
+                (state, answer, pending_id),
+            )
+
+    def abandon_pending(self, answer: str) -> int:
+        """Close every request still waiting (left by an approver that died); how many."""
+        with self._write() as con:
+            return con.execute(
+                "UPDATE pending SET state = 'abandoned', answer = ? WHERE state = 'waiting'",
+                (answer,),
+            ).rowcount
+
+    def log_since(
+        self, after_id: int, session: str | None = None, limit: int = 1000
+    ) -> tuple[AuditRow, ...]:
+        """Audit rows newer than ``after_id``, oldest first: for following the log."""
+        where = "id > ?" + ("" if session is None else " AND session = ?")
+        args: tuple[object, ...] = (after_id,) if session is None else (after_id, session)
+        with self._failures():
+            rows = self._con.execute(
+                f"SELECT {_AUDIT_COLUMNS} FROM audit WHERE {where} ORDER BY id LIMIT ?",
+                (*args, limit),
+            ).fetchall()
+        return tuple(
+            AuditRow(i, t, s, c, cmd, d, tuple(json.loads(r)), h, detail or "")
+            for i, t, s, c, cmd, d, r, h, detail in rows
+        )
+
 
 def _user_version(con: sqlite3.Connection) -> int:
     return int(con.execute("PRAGMA user_version").fetchone()[0])
