@@ -19,7 +19,9 @@ from guard.words import Evaluator
 MAX_TREE_DEPTH = 256
 MAX_TASKS = 50_000
 
-Task = Callable[[], None]
+# A task is a node to visit (with its depth and standard input), or a step to run.
+Visit = tuple[Node, int, "Stdin | None"]
+Task = Callable[[], None] | Visit
 
 
 class Stdin(NamedTuple):
@@ -67,24 +69,30 @@ class Walker:
 
     # -- the task loop ----------------------------------------------------------------------
     def run(self, root: Node) -> None:
-        self.push_visit(root, 0)
-        while self.stack:
+        stack = self.stack
+        stack.append((root, 0, None))
+        visit = self.visit
+        while stack:
             self.tasks += 1
             if self.tasks > MAX_TASKS:
                 self.syntax(root, f"the line is too complex to check (more than {MAX_TASKS} steps)")
-                self.stack.clear()
+                stack.clear()
                 break
-            self.stack.pop()()
+            task = stack.pop()
+            if type(task) is tuple:
+                visit(*task)
+            else:
+                task()  # type: ignore[operator]
 
     def push(self, *tasks: Task) -> None:
         """Schedule tasks to run in the order given."""
         self.stack.extend(reversed(tasks))
 
     def push_visit(self, node: Node, depth: int, stdin: Stdin | None = None) -> None:
-        self.stack.append(lambda: self.visit(node, depth, stdin))
+        self.stack.append((node, depth, stdin))
 
     def visit_task(self, node: Node, depth: int, stdin: Stdin | None = None) -> Task:
-        return lambda: self.visit(node, depth, stdin)
+        return (node, depth, stdin)
 
     def visit(self, node: Node, depth: int, stdin: Stdin | None) -> None:
         if depth > MAX_TREE_DEPTH:
@@ -99,7 +107,8 @@ class Walker:
         handler(self, node, depth, stdin)
 
     def visit_children(self, node: Node, depth: int, stdin: Stdin | None = None) -> None:
-        self.push(*[self.visit_task(c, depth + 1, stdin) for c in node.children if c.is_named])
+        depth += 1
+        self.stack.extend([(c, depth, stdin) for c in reversed(node.named_children)])
 
     # -- words ------------------------------------------------------------------------------
     def evaluator(self) -> Evaluator:
