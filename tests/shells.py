@@ -1,0 +1,120 @@
+"""Real interactive bash and zsh in a pseudo-terminal, with guard's hook loaded, for the tests.
+
+A shell starts in a workspace directory of the test's own, with the environment the conftest
+fixture set up (HOME, XDG dirs, GUARD_STATE_DIR, GUARD_CONFIG) plus GUARD_WORKSPACE, and reads
+only the rc file written here. Its prompt ends in `@@ ` after the last status, so `run` can wait
+for it and tell what a line printed and how it ended.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pexpect
+
+PROMPT = "@@ "
+PROMPT_RE = re.compile(r"<(\d+)>@@ ")
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def guard_program(tmp: Path) -> str:
+    """The guard program of this checkout: the venv's script, or a wrapper around python -m."""
+    script = Path(sys.executable).parent / "guard"
+    if script.exists():
+        return str(script)
+    wrapper = tmp / "guard-bin" / "guard"
+    wrapper.parent.mkdir(exist_ok=True)
+    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m guard "$@"\n')
+    wrapper.chmod(0o755)
+    return str(wrapper)
+
+
+def hook(shell: str, program: str) -> str:
+    from guard.cli.init import render
+
+    return render(shell, program)
+
+
+def have(shell: str) -> bool:
+    return shutil.which(shell) is not None
+
+
+class Shell:
+    """One interactive shell. `before` and `after` are rc text around the hook."""
+
+    def __init__(
+        self,
+        shell: str,
+        workspace: Path,
+        *,
+        before: str = "",
+        after: str = "",
+        load: bool = True,
+        env: dict[str, str] | None = None,
+        timeout: float = 15,
+    ) -> None:
+        self.shell = shell
+        self.workspace = workspace
+        home = Path(os.environ["HOME"])
+        self.program = guard_program(workspace.parent)
+        rc = home / f"rc.{shell}"
+        hook_file = home / f"hook.{shell}"
+        hook_file.write_text(hook(shell, self.program))
+        prompt = "PS1='<$?>@@ '" if shell == "bash" else "PS1='<%?>@@ '"
+        loading = f'. "{hook_file}"\n' if load else ""
+        rc.write_text(f"{prompt}\nPS2='> '\nunset PROMPT_COMMAND\n{before}\n{loading}{after}\n")
+        self.hook_file = hook_file
+        full = dict(os.environ)
+        full.update(
+            {
+                "GUARD_WORKSPACE": str(workspace),
+                "GUARD_PROMPT_TIMEOUT": "2",
+                "TERM": "dumb",
+                "HISTFILE": str(home / f".{shell}_history"),
+                "PATH": f"{Path(self.program).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+            }
+        )
+        full.update(env or {})
+        if shell == "bash":
+            argv = ["--noprofile", "--rcfile", str(rc), "-i"]
+        else:
+            full["ZDOTDIR"] = str(home / "zdot")
+            (home / "zdot").mkdir(exist_ok=True)
+            (home / "zdot" / ".zshrc").write_text(rc.read_text())
+            argv = ["-i", "-o", "NO_GLOBAL_RCS"]
+        self.child = pexpect.spawn(
+            shell, argv, cwd=str(workspace), env=full, encoding="utf-8", timeout=timeout,
+            dimensions=(40, 200),
+        )
+        self.child.delaybeforesend = None
+        self.child.expect(PROMPT_RE)
+
+    def send(self, line: str) -> None:
+        self.child.send(line + "\r")
+
+    def run(self, line: str) -> tuple[str, int]:
+        """Type `line`, wait for the next prompt; what was printed (without the echo) and $?."""
+        self.send(line)
+        self.child.expect(PROMPT_RE)
+        out = self.child.before.replace("\r\n", "\n")
+        echoed = line.replace("\n", "\n> ")
+        if out.startswith(echoed):
+            out = out[len(echoed) :]
+        return out.strip("\n"), int(self.child.match.group(1))
+
+    def expect(self, pattern: str, timeout: float | None = None) -> str:
+        self.child.expect(pattern, timeout=timeout if timeout is not None else -1)
+        return self.child.before
+
+    def prompt(self) -> tuple[str, int]:
+        self.child.expect(PROMPT_RE)
+        return self.child.before.replace("\r\n", "\n"), int(self.child.match.group(1))
+
+    def close(self) -> None:
+        if self.child.isalive():
+            self.child.sendeof()
+            self.child.close(force=True)
