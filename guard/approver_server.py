@@ -289,13 +289,11 @@ class Approver:
     def _arrive(self, conn: _Conn, ask: Ask) -> None:
         approval = self._approved(ask)
         if approval:
-            self._reply(
-                conn.sock,
-                {"type": "answer", "id": 0, "allowed": True, "key": "", "how": "approval"},
-            )
-            self._drop(conn)
             self._audit(ask, "allow", "approval", {"approval": approval, "pid": conn.pid})
             self._tell("allowed", 0, f"allowed by session approval #{approval} — {ask.command}")
+            answer = {"type": "answer", "id": 0, "allowed": True, "key": "", "how": "approval"}
+            self._reply(conn.sock, answer)
+            self._drop(conn)
             return
         projection = json.dumps(
             {"cwd": ask.cwd, "workspace": ask.workspace, "lines": ask.question.lines}
