@@ -337,16 +337,22 @@ def rc_text(inv: BashInvocation, env: Mapping[str, str], *, fd: int, own: str) -
 
 
 def hook_text(own: str) -> str:
-    """Load guard's bash hook, or end the shell: an interactive shell without it would run
-    every typed line unchecked."""
-    guard = shlex.quote(os.path.join(os.path.dirname(os.path.abspath(own)), "guard"))
+    """guard's bash hook, run through eval so that even a broken hook cannot end the rc early,
+    then a check that it is in place; without it the shell stops instead of running lines
+    unchecked (bash older than 4.4 has no PS0, and the hook declines to load there)."""
+    from guard.cli.init import guard_program, render
+
+    guard = os.path.join(os.path.dirname(os.path.abspath(own)), "guard")
+    if not os.access(guard, os.X_OK):
+        guard = guard_program()
     return (
-        f'if __guard_hook=$({guard} init bash) && eval "$__guard_hook"; then\n'
-        "  unset __guard_hook\n"
+        f"__guard_hook={shlex.quote(render('bash', guard))}\n"
+        'if builtin eval "$__guard_hook" && builtin declare -F __guard_ps0 >/dev/null; then\n'
+        "    unset __guard_hook\n"
         "else\n"
-        "  echo 'guard: the shell hook did not load, so this shell stops rather than run lines"
-        " unchecked; run guard init bash to see why' >&2\n"
-        f"  exit {REFUSED}\n"
+        "    builtin echo 'guard: the shell hook did not load, so this shell stops rather than"
+        " run lines unchecked; run guard init bash to see why' >&2\n"
+        f"    builtin exit {REFUSED}\n"
         "fi"
     )
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pexpect
 import pytest
 
 BIN = Path(sys.executable).parent
@@ -294,8 +295,6 @@ def test_no_prompt_library_is_imported_when_nobody_is_asked(work: Path) -> None:
 def test_with_a_terminal_in_front_a_human_answers_for_the_line(
     key: str, status: int, ran: bool, work: Path
 ) -> None:
-    import pexpect
-
     child = pexpect.spawn(
         SHIM, ["-c", "touch ../marker && echo made"], cwd=str(work),
         env={**os.environ, "TERM": "dumb"}, encoding="utf-8", timeout=30,
@@ -309,3 +308,71 @@ def test_with_a_terminal_in_front_a_human_answers_for_the_line(
     assert child.exitstatus == status
     assert (work.parent / "marker").exists() == ran
     assert ("made" in str(child.before)) == ran
+
+
+def interactive(work: Path, *args: str) -> pexpect.spawn:
+    child = pexpect.spawn(
+        SHIM, list(args), cwd=str(work), encoding="utf-8", timeout=30,
+        env={**os.environ, "TERM": "dumb", "GUARD_HOOK_TIMEOUT": "20"},
+    )  # fmt: skip
+    child.delaybeforesend = None
+    return child
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize(
+    ("args", "startup_file", "marker"),
+    [
+        ((), ".bashrc", "from-bashrc"),
+        (("-i",), ".bashrc", "from-bashrc"),
+        (("-l",), ".bash_profile", "from-profile"),
+        (("--login",), ".profile", "from-profile"),
+        (("--rcfile", "custom-rc"), "custom-rc", "from-custom"),
+        (("--norc",), None, "no-rc"),
+    ],
+)
+def test_an_interactive_shell_reads_the_startup_files_then_checks_every_line(
+    args: tuple[str, ...], startup_file: str | None, marker: str, work: Path, tmp_path: Path
+) -> None:
+    """A typed allowed line runs; a denied one is dropped whole; the user's files ran first."""
+    home = Path(os.environ["HOME"])
+    write_policy(
+        f'[[rules]]\nsurface = "external_directory"\npattern = "{tmp_path}/**"\naction = "deny"\n'
+    )
+    for name in (".bashrc", ".bash_profile", ".profile"):  # the ones bash must not read
+        if name != ".bash_profile" or startup_file != ".profile":  # it would come first
+            (home / name).write_text("MARK=wrong-file\n")
+    if startup_file:
+        path = work / startup_file if startup_file == "custom-rc" else home / startup_file
+        path.write_text(f"MARK={marker}\nPS1='guarded$ '\n")
+    child = interactive(work, *args)
+    if startup_file is None:
+        child.sendline("PS1='guarded$ '")
+    child.expect_exact("guarded$ ")
+    child.sendline('echo "mark=${MARK-no-rc}"')
+    child.expect_exact(f"mark={marker}")
+    child.expect_exact("guarded$ ")
+    child.sendline("echo before; touch ../marker; echo after")
+    child.expect_exact("guarded$ ")
+    shown = str(child.before).splitlines()
+    assert any(line.startswith("guard: ") for line in shown), shown
+    assert "before" not in [line.strip() for line in shown]  # only the typed line says it
+    child.sendline("exit 0")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert not (tmp_path / "marker").exists()
+
+
+@pytest.mark.pty
+def test_an_interactive_shell_whose_hook_cannot_load_stops_before_reading_a_line(
+    work: Path, tmp_path: Path
+) -> None:
+    (Path(os.environ["HOME"]) / ".bashrc").write_text("readonly PS0=''\n")
+    child = interactive(work)
+    child.sendline("touch ../marker")
+    child.expect_exact("guard: the shell hook did not load")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == REFUSED
+    assert not (tmp_path / "marker").exists()
