@@ -376,3 +376,42 @@ def test_an_interactive_shell_whose_hook_cannot_load_stops_before_reading_a_line
     child.close()
     assert child.exitstatus == REFUSED
     assert not (tmp_path / "marker").exists()
+
+
+@pytest.mark.pty
+def test_an_interactive_shell_keeps_the_other_options_and_the_arguments(work: Path) -> None:
+    (Path(os.environ["HOME"]) / ".bashrc").write_text("PS1='guarded$ '\n")
+    child = interactive(work, "-O", "extglob", "-s", "a", "-b")
+    child.expect_exact("guarded$ ")
+    child.sendline('shopt -q extglob && echo "args:$0:$#:$1:$2"')
+    child.expect_exact(f"args:{SHIM}:2:a:-b")
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+
+
+@pytest.mark.pty
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs the native launcher")
+def test_a_login_shell_named_by_argv0_reads_the_profile_and_checks_lines(
+    work: Path, tmp_path: Path
+) -> None:
+    subprocess.run(
+        [str(BIN / "guard"), "install-shell", "--dir", str(tmp_path / "bin")],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    home = Path(os.environ["HOME"])
+    (home / ".bash_profile").write_text("PS1='login$ '\n")
+    (home / ".bashrc").write_text("PS1='not-login$ '\n")
+    child = pexpect.spawn(
+        "/bin/bash", ["-c", f"exec -a -bash {tmp_path / 'bin' / 'bash'}"], cwd=str(work),
+        encoding="utf-8", timeout=30, env={**os.environ, "TERM": "dumb"},
+    )  # fmt: skip
+    child.delaybeforesend = None
+    child.expect_exact("login$ ")
+    child.sendline("touch ../marker")
+    child.expect("needs your approval")  # the policy asks; the human says no
+    child.expect("deny")
+    child.send("n")
+    child.expect_exact("login$ ")
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    assert not (tmp_path / "marker").exists()
