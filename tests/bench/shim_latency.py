@@ -6,9 +6,10 @@ medians against bare bash. The target (issue 4) is at most 40 ms added, median. 
 passes or fails: it prints figures.
 
 Variants: the console script as installed (`guarded-bash`), the same through the native
-launcher when a C compiler is there, and a bare `python -c pass` for the interpreter's own
-start-up. Each runs in a temporary workspace with its own config and state, so the real home is
-never touched; the audit log grows by one row per run.
+launcher when a C compiler is there, a bare `python -c pass` for the interpreter's own start-up,
+and `guard check -- true`, the same judgement without the shim, to tell the two costs apart.
+Each runs in a temporary workspace with its own config and state, so the real home is never
+touched; the audit log grows by one row per run.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ def main() -> None:
         variants = {
             "bash -c true": ["/bin/bash", "-c", "true"],
             "python -c pass": [sys.executable, "-c", "pass"],
+            "guard check -- true": [str(BIN / "guard"), "check", "--", "true"],
             "guarded-bash -c true": [str(BIN / "guarded-bash"), "-c", "true"],
         }
         native = launcher(tmp, env)
