@@ -76,7 +76,7 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
     exec_shell(shell, interactive_argv(inv, args[0], own=own))
 
 
-def real_shell(env: dict[str, str] | os._Environ[str], *, own: str) -> str:
+def real_shell(env: Mapping[str, str], *, own: str) -> str:
     """The bash to exec: `GUARD_REAL_SHELL` (absolute) or /bin/bash, and not guarded-bash."""
     shell = env.get("GUARD_REAL_SHELL") or DEFAULT_SHELL
     if not os.path.isabs(shell):
