@@ -124,7 +124,8 @@ def exchange(path: str, *messages: object, raw: bytes = b"") -> list[object]:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(20)
         sock.connect(path)
-        sock.sendall(raw + b"".join(encode(m) for m in messages))  # type: ignore[arg-type]
+        if raw or messages:
+            sock.sendall(raw + b"".join(encode(m) for m in messages))  # type: ignore[arg-type]
         lines, replies = Lines(), []
         while data := sock.recv(65536):
             replies += lines.feed(data)

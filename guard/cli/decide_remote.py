@@ -10,6 +10,7 @@ import argparse
 import os
 import socket
 from collections.abc import Mapping
+from contextlib import suppress
 
 from guard.errors import GuardError
 
@@ -63,7 +64,8 @@ def control(message: Mapping[str, object], env: Mapping[str, str]) -> dict[str, 
                 "`guard watch` first (with the same GUARD_APPROVER_CONTROL)"
             ) from None
         lines = Lines()
-        sock.sendall(encode(message))
+        with suppress(OSError):  # refused at once: the reason is waiting to be read
+            sock.sendall(encode(message))
         while True:
             data = sock.recv(65536)
             if not data:
