@@ -18,6 +18,7 @@ import pexpect
 
 PROMPT = "@@ "
 PROMPT_RE = re.compile(r"<(\d+)>@@ ")
+NOISE = re.compile(r"\x1b\[\?2004[hl]|\r")
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -64,7 +65,11 @@ class Shell:
         rc = home / f"rc.{shell}"
         hook_file = home / f"hook.{shell}"
         hook_file.write_text(hook(shell, self.program))
-        prompt = "PS1='<$?>@@ '" if shell == "bash" else "PS1='<%?>@@ '"
+        prompt = (
+            "PS1='<$?>@@ '"
+            if shell == "bash"
+            else "PS1='<%?>@@ '\nunsetopt prompt_sp\nzle_bracketed_paste=()"
+        )
         loading = f'. "{hook_file}"\n' if load else ""
         rc.write_text(f"{prompt}\nPS2='> '\nunset PROMPT_COMMAND\n{before}\n{loading}{after}\n")
         self.hook_file = hook_file
@@ -100,7 +105,7 @@ class Shell:
         """Type `line`, wait for the next prompt; what was printed (without the echo) and $?."""
         self.send(line)
         self.child.expect(PROMPT_RE)
-        out = self.child.before.replace("\r\n", "\n")
+        out = NOISE.sub("", self.child.before)
         echoed = line.replace("\n", "\n> ")
         if out.startswith(echoed):
             out = out[len(echoed) :]
@@ -112,7 +117,7 @@ class Shell:
 
     def prompt(self) -> tuple[str, int]:
         self.child.expect(PROMPT_RE)
-        return self.child.before.replace("\r\n", "\n"), int(self.child.match.group(1))
+        return NOISE.sub("", self.child.before), int(self.child.match.group(1))
 
     def close(self) -> None:
         if self.child.isalive():

@@ -48,8 +48,9 @@ def render(shell: str, program: str) -> str:
     """The hook with `program` as the guard it runs."""
     lines = hook_text(shell).splitlines(keepends=True)
     for i, line in enumerate(lines):
-        if line.startswith(BIN_LINE):
-            lines[i] = f"__guard_bin={shlex.quote(program)}\n"
+        head, found, _ = line.partition(BIN_LINE)
+        if found and head in ("", "typeset -g "):
+            lines[i] = f"{head}__guard_bin={shlex.quote(program)}\n"
             return "".join(lines)
     raise GuardError(f"guard: the shipped {shell} hook has no {BIN_LINE.strip()} line; reinstall")
 

@@ -1,0 +1,206 @@
+# guard's hook for interactive zsh 5.x: every command line is checked before any of it runs, and
+# a line that is not allowed is dropped whole. Load it from ~/.zshrc with
+#
+#     eval "$(guard init zsh)"
+#
+# How it works (docs/shell-hooks.md has the rest):
+# - zsh hands preexec the complete line (history expansion done, multi-line joined) before any
+#   of it runs. __guard_preexec, first in preexec_functions, sends it to a resident checker
+#   (`guard serve`, a coproc started at the prompt) and waits for allow, deny or ask. On ask it
+#   runs `guard check`, which asks on the terminal.
+# - To drop a line it sets INT traps aside for the rest of the function (localtraps) and sends
+#   the shell SIGINT: the whole line is dropped, function definitions included.
+# - `fc` and `r` run history lines without preexec; the functions below check them.
+# Anything that fails (no checker, no answer within GUARD_HOOK_TIMEOUT seconds, default 5) falls
+# back to running `guard check`; if that fails too the line is dropped. Never run unchecked.
+
+if [[ -n ${ZSH_VERSION-} && -o interactive ]]; then
+
+typeset -g __guard_bin=guard # `guard init zsh` writes the absolute path of the guard program here
+typeset -g __guard_hook_version=1
+typeset -g __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS-}$RANDOM}}
+typeset -g __guard_pid=${__guard_pid-} __guard_in=${__guard_in-} __guard_out=${__guard_out-}
+typeset -gi __guard_gen
+
+__guard_preexec() {
+    # Runs in the shell itself, before any of the line in $1 runs (zsh passes an empty $1 when
+    # history is off; $3 is then the text to run).
+    emulate -L zsh
+    setopt localtraps
+    local line=${1:-$3} decision= relay= text= id=$$.$RANDOM$RANDOM
+    if [[ -z $line ]]; then
+        print -ru2 -- "guard: zsh did not pass this line to its hook; it was not run"
+    elif __guard_start && __guard_send line $line $id && __guard_receive $id; then
+        case $decision in
+        (allow)
+            [[ -z $text ]] || print -ru2 -- $text
+            return 0
+            ;;
+        (deny)
+            print -ru2 -- $text
+            ;;
+        (*)
+            __guard_confirm $line && return 0
+            ;;
+        esac
+    else
+        __guard_confirm $line && return 0
+    fi
+    trap - INT
+    kill -INT $$ 2>/dev/null || command kill -INT $$
+}
+
+__guard_confirm() {
+    # The policy says ask, or the checker could not answer: `guard check` decides, asking on the
+    # terminal when it must.
+    $__guard_bin check --session $__guard_session --cwd $PWD -- $1
+}
+
+__guard_send() {
+    # Send one request to the checker: $1 mode, $2 the line, $3 id; the environment follows.
+    emulate -L zsh
+    local name
+    local -a env
+    for name in ${(k)parameters[(R)*export*]}; do
+        env+=("$name=${(P)name}")
+    done
+    print -rN -- 1 "$3" zsh "$__guard_session" "$PWD" '' "$__guard_gen" '' "$1" "$2" $env '' \
+        2>/dev/null >&$__guard_in
+}
+
+__guard_receive() {
+    # Wait for the answer to request $1; sets the caller's decision, relay and text. With no
+    # answer within the timeout the checker is stopped (the next prompt starts another).
+    emulate -L zsh
+    local reply wait=${GUARD_HOOK_TIMEOUT:-5} n=0
+    [[ $wait == <->(.<->|) ]] || wait=5
+    while (( n++ < 100 )); do
+        if ! IFS= read -r -d '' -t $wait -u $__guard_out reply; then
+            kill $__guard_pid 2>/dev/null
+            return 1
+        fi
+        [[ $reply == "$1 "* ]] || continue
+        reply=${reply#"$1 "}
+        decision=${reply%% *}
+        reply=${reply#* }
+        relay=${reply%% *}
+        text=${reply#* }
+        return 0
+    done
+    return 1
+}
+
+__guard_start() {
+    # Start the checker unless it runs: a coproc whose pipes are copied to fds of our own,
+    # without job control (no job, no messages) and disowned.
+    emulate -L zsh
+    setopt nomonitor
+    if [[ -n $__guard_pid && -n $__guard_in ]] && kill -0 $__guard_pid 2>/dev/null; then
+        return 0
+    fi
+    [[ -z $__guard_in ]] || exec {__guard_in}>&-
+    [[ -z $__guard_out ]] || exec {__guard_out}<&-
+    __guard_in= __guard_out= __guard_pid=
+    coproc $__guard_bin serve 2>/dev/null
+    __guard_pid=$!
+    exec {__guard_in}>&p {__guard_out}<&p
+    disown %+ 2>/dev/null
+    return 0
+}
+
+__guard_precmd() {
+    # Keep the guard first among the preexec hooks, and the checker running while the user types.
+    local st=$?
+    __guard_gen+=1
+    [[ ${preexec_functions[1]-} == __guard_preexec ]] ||
+        preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
+    __guard_start
+    return $st
+}
+
+__guard_check_line() {
+    # Check line $1, which runs outside preexec (fc, r); succeeds when it may run.
+    emulate -L zsh
+    local decision= relay= text= id=$$.$RANDOM$RANDOM
+    if __guard_start && __guard_send line $1 $id && __guard_receive $id; then
+        case $decision in
+        (allow)
+            [[ -z $text ]] || print -ru2 -- $text
+            return 0
+            ;;
+        (deny)
+            print -ru2 -- $text
+            return 1
+            ;;
+        esac
+    fi
+    __guard_confirm $1
+}
+
+fc() {
+    # fc and r run history lines without preexec. The builtin does the work; the "editor" it
+    # calls is one of ours, which checks the text and fails to stop a denied one.
+    emulate -L zsh
+    local ename= arg __guard_fc_editor
+    local -a pass
+    local -i i=1
+    while (( i <= $# )); do
+        arg=${@[i]}
+        case $arg in
+        (--|-<->*|[^-]*) pass+=("${(@)@[i,-1]}"); break ;;
+        (-e) ename=${@[i+1]-}; (( i++ )) ;;
+        (-e?*) ename=${arg#-e} ;;
+        (-s) ename=- ;;
+        (-[mt]) pass+=($arg ${@[i+1]-}); (( i++ )) ;;
+        (-*[lpPRWAa]*) builtin fc "$@"; return ;;
+        (*) pass+=($arg) ;;
+        esac
+        (( i++ ))
+    done
+    if [[ $ename == - ]]; then
+        builtin fc -e __guard_fc_run $pass
+    else
+        __guard_fc_editor=${ename:-${FCEDIT:-${EDITOR:-vi}}}
+        builtin fc -e __guard_fc_edit $pass
+    fi
+}
+
+r() {
+    fc -e - "$@"
+}
+
+__guard_fc_edit() {
+    eval "$__guard_fc_editor"' "$1"' || return
+    __guard_fc_run $1
+}
+
+__guard_fc_run() {
+    __guard_check_line "$(<$1)"
+}
+
+guard() {
+    # `guard doctor` learns this shell's hook state from here; everything else goes to guard.
+    if [[ ${1-} == doctor ]]; then
+        shift
+        $__guard_bin doctor --shell-state <(__guard_state) "$@"
+    else
+        $__guard_bin "$@"
+    fi
+}
+
+__guard_state() {
+    # What `guard doctor` checks: NAME, a NUL, the value, a NUL.
+    emulate -L zsh
+    local alive=no
+    [[ -n $__guard_pid ]] && kill -0 $__guard_pid 2>/dev/null && alive=yes
+    print -rN -- shell zsh hook_version $__guard_hook_version pid $$ session $__guard_session \
+        preexec_functions "${preexec_functions[*]}" precmd_functions "${precmd_functions[*]}" \
+        checker "$__guard_pid" checker_alive $alive \
+        functions "$(functions __guard_preexec __guard_precmd __guard_send __guard_receive \
+            __guard_confirm __guard_check_line fc r)"
+}
+
+preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
+(( ${precmd_functions[(Ie)__guard_precmd]} )) || precmd_functions+=(__guard_precmd)
+
+fi
