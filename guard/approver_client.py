@@ -32,7 +32,7 @@ def request_approval(
     *,
     session: str,
     env: Mapping[str, str],
-    origin: str = "check",
+    origin: str = "guard check",
 ) -> Outcome:
     """Ask the human at the approver; allowed only when they answered with an allowing key."""
     try:

@@ -190,7 +190,7 @@ def test_with_guard_approver_always_an_ask_goes_to_the_human_at_guard_watch(
     assert running.stdin is not None
     running.stdin.write(given(bash("cat /etc/hosts", cwd=str(workspace))))
     running.stdin.close()
-    human.expect_exact("from claude-code")
+    human.expect_exact("via claude-code")
     human.expect_exact("[n] deny")
     human.send(key)
     assert running.stdout is not None

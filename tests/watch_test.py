@@ -132,7 +132,7 @@ def test_the_screen_shows_what_the_request_touches_and_where_it_comes_from(world
     human = watch(world)
     waiting = agent(world, touch(world, "m"))
     for shown in (
-        "request #1 (1 of 1) from check",
+        "request #1 (1 of 1) via guard check",
         "session   ppid-",
         f"workspace {world.workspace}",
         f"cwd       {world.workspace}",
@@ -349,3 +349,33 @@ def test_guard_log_follow_streams_new_rows(world: World) -> None:
     finally:
         follower.send_signal(signal.SIGINT)
         follower.wait(timeout=10)
+
+
+def test_a_sandboxed_agent_without_a_store_gets_its_session_approvals_from_the_approver(
+    world: World,
+) -> None:
+    human = watch(world)
+    command = touch(world, "m")
+    sandboxed = {"GUARD_SESSION": "boxed", "GUARD_STATE_DIR": "/dev/null/guard"}  # unusable
+    first = agent(world, command, **sandboxed)
+    human.expect(SHOWN)
+    human.send("s")
+    code, err = finish(first)
+    assert code == 0
+    assert "approvals are not used for this line" in err  # it cannot read any store
+    world.marker("m").unlink()
+    assert finish(agent(world, command, **sandboxed))[0] == 0
+    assert world.marker("m").exists()
+    human.expect("allowed by session approval #1")  # answered without asking
+    quit_watch(human)
+
+
+def test_closing_the_approvers_terminal_denies_what_waits(world: World) -> None:
+    human = watch(world)
+    waiting = agent(world, touch(world, "m"))
+    human.expect(SHOWN)
+    human.close(force=False)  # the terminal window closes: SIGHUP
+    code, err = finish(waiting)
+    assert (code, world.marker("m").exists()) == (1, False)
+    assert "the approver stopped before anyone answered" in err
+    assert not world.request.exists()  # it cleaned up after itself

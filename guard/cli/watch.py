@@ -12,8 +12,10 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import termios
 import time
 from collections.abc import Mapping
+from contextlib import suppress
 from types import FrameType
 from typing import TYPE_CHECKING
 
@@ -73,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
                 screen.status()
             approver.close()  # deny what still waits while the screen can still say so
             screen.bye()
+    except termios.error:
+        pass  # the terminal went away (it was closed: SIGHUP); what waited has been denied
     finally:
         if not screen.closed:
             approver.close()
@@ -185,9 +189,9 @@ class Screen:
             ]
             line = f"  {len(parts)} waiting: " + "  ".join(parts)
         if self.live:
-            terminal.write(self.fd, "\r\x1b[K" + line)
+            self._write("\r\x1b[K" + line)
         elif line.split(":")[0] != self._status.split(":")[0]:
-            terminal.write(self.fd, line + "\n")
+            self._write(line + "\n")
         self._status = line
 
     # -- drawing -------------------------------------------------------------------------------
@@ -216,13 +220,18 @@ class Screen:
         position = [x.id for x in self.approver.queue].index(w.id) + 1
         total = len(self.approver.queue)
         lines = request_lines(w, time.monotonic(), terminal.size(self.fd), position, total)
-        terminal.discard_typeahead(self.fd)  # keys typed before it was shown do not answer it
+        with suppress(OSError, termios.error):  # keys typed before it was shown do not answer it
+            terminal.discard_typeahead(self.fd)
         self._print(*lines)
 
     def _print(self, *lines: str) -> None:
         clear = "\r\x1b[K" if self.live else ""
-        terminal.write(self.fd, clear + "".join(line + "\n" for line in lines))
+        self._write(clear + "".join(line + "\n" for line in lines))
         self._status = ""
+
+    def _write(self, text: str) -> None:
+        with suppress(OSError):  # a terminal that went away must not stop the denials
+            terminal.write(self.fd, text)
 
 
 def request_lines(
@@ -235,7 +244,7 @@ def request_lines(
     ask = w.ask
     left = max(0.0, w.deadline - now)
     head = (
-        f"guard: request #{w.id} ({position} of {total}) from {visible(ask.origin or 'an agent')}"
+        f"guard: request #{w.id} ({position} of {total}) via {visible(ask.origin or 'an agent')}"
         f", waiting {w.waited(now):.0f} s, denied in {left:.0f} s unless answered"
     )
     where = [
