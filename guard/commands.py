@@ -781,6 +781,9 @@ SYSTEM_BIN_DIRS = (
     "/usr/libexec",
     "/usr/lib/git-core",
     "/opt/homebrew/bin",
+    "/usr/lib/openssh",
+    "/usr/libexec/openssh",
+    "/usr/lib/ssh",
 )
 
 # `git -c KEY=VALUE`: keys whose values are commands git runs (an alias starting with `!` too).

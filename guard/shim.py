@@ -61,6 +61,10 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
         exec_shell(shell, args)
     if inv.mode == "command":
         assert inv.command is not None
+        from guard.ssh_transfer import is_transfer_command, parent_is_sshd
+
+        if is_transfer_command(inv.command) and parent_is_sshd():
+            exec_shell(shell, args)  # sshd's own file transfer for the user who logged in
         if not allowed(inv.command, inv):
             return REFUSED
         exec_shell(shell, args)

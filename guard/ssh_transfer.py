@@ -1,0 +1,52 @@
+"""sshd's file-transfer servers, run through the user's login shell.
+
+When guarded-bash is a user's login shell, sshd runs `scp -t/-f`, `rsync --server`,
+`git-upload-pack`, `git-receive-pack` and `sftp-server` through it with `-c`. Their paths come
+from the remote user who has just authenticated as this user: guard lets them through when,
+and only when, the shim's parent is sshd itself and the line is exactly one such command.
+Anyone else asking for the same line (an agent running `scp -t ~/.bashrc` to write a file
+through scp's protocol) is judged like any other line.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+
+_SERVERS = {
+    "scp": ("-t", "-f"),
+    "rsync": ("--server",),
+    "git-upload-pack": (),
+    "git-receive-pack": (),
+    "git-upload-archive": (),
+    "sftp-server": (),
+    "internal-sftp": (),
+}
+_SSHD_NAMES = frozenset({"sshd", "sshd-session"})
+_SHELL_SYNTAX = set(";&|<>()$`\\\n*?[]{}~#!")
+
+
+def is_transfer_command(command: str) -> bool:
+    """One simple command that is an sshd transfer server, with no shell syntax around it."""
+    if _SHELL_SYNTAX & set(command.replace("'", "").replace('"', "")):
+        return False
+    try:
+        argv = shlex.split(command)
+    except ValueError:
+        return False
+    if not argv:
+        return False
+    name = os.path.basename(argv[0])
+    if name not in _SERVERS:
+        return False
+    needed = _SERVERS[name]
+    return not needed or any(flag in argv[1:] for flag in needed)
+
+
+def parent_is_sshd(proc: str = "/proc") -> bool:
+    """Whether this process was started by sshd (its parent's name, as the kernel has it)."""
+    try:
+        with open(os.path.join(proc, str(os.getppid()), "comm"), encoding="utf-8") as f:
+            return f.read().strip() in _SSHD_NAMES
+    except OSError:
+        return False
