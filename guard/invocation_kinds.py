@@ -515,21 +515,24 @@ def _printf(
             w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
 
 
-def _positional(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
-    """`set -- …` and `shift` change $1 …: from here on they are not known."""
-    if argv[0].value == "shift" or any(
-        a.value is None or not (a.value or "-").startswith(("-", "+")) or a.value == "--"
-        for a in argv[1:]
-    ):
-        w.scope.positional = None
+def _positional(w: Walker, spec: Spec, argv: list[Arg], stdin: Stdin | None,
+                span: tuple[int, int], depth: int, extra: bool) -> None:
+    """`shift [n]` and `set -- …` change $1 …: followed when known, else unknown from here."""
+    pos = w.scope.positional
+    if argv[0].value == "shift":
+        count = argv[1].value if len(argv) > 1 else "1"
+        if pos is not None and count is not None and count.isdigit():
+            w.scope.positional = pos[int(count):]
+        else:
+            w.scope.positional = None
+        return
+    rest = argv[1:]
+    for i, arg in enumerate(rest):
+        if arg.value == "--" or arg.value is None or not arg.value.startswith(("-", "+")):
+            new = rest[i + 1 :] if arg.value == "--" else rest[i:]
+            values = tuple(a.value for a in new)
+            w.scope.positional = None if None in values else tuple(v or "" for v in values)
+            return
 
 
 def _coproc(

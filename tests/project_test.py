@@ -383,15 +383,14 @@ def test_code_and_paths_hidden_in_the_shell_s_corners_are_seen(
     assert found, [(r.surface, r.path or r.role, r.reason) for r in run(line).requests]
 
 
-def test_positional_arguments_changed_in_the_line_are_unknown() -> None:
+def test_positional_arguments_changed_in_the_line_are_followed_or_unknown() -> None:
     ctx = Context(cwd=W, env={"HOME": H}, workspace=(W,), home=H, positional=("ok",))
-    roles = {
-        r.role
-        for r in project("set -- /etc/shadow; cat $1", ctx).requests
-        if r.surface == "dynamic"
-    }
+    found = {r.path for r in project("set -- /etc/shadow; cat $1", ctx).requests if r.path}
+    assert found == {"/etc/shadow"}
+    roles = {r.role for r in project("set -- $(pick); cat $1", ctx).requests
+             if r.surface == "dynamic"}
     assert "path" in roles
-    roles = {r.role for r in project("shift; cat $1", ctx).requests if r.surface == "dynamic"}
+    roles = {r.role for r in project("shift $n; cat $1", ctx).requests if r.surface == "dynamic"}
     assert "path" in roles
 
 
@@ -408,3 +407,12 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
 @pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit"])
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
     assert surfaces(line) <= {"command"}
+
+
+def test_shift_and_set_follow_known_positional_arguments() -> None:
+    ctx = Context(cwd=W, env={"HOME": H}, workspace=(W,), home=H, positional=("a", "/etc/x"))
+    found = {r.path for r in project("shift; cat $1", ctx).requests if r.path}
+    assert found == {"/etc/x"}
+    found = {r.path for r in project("set -- /srv/y; cat $1", ctx).requests if r.path}
+    assert found == {"/srv/y"}
+    assert not [r for r in project('shift && exec "$@"', ctx).requests if r.surface == "dynamic"]
