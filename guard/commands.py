@@ -12,8 +12,7 @@ this shell or a child; "command" starts a command this one runs (wrappers).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Role = Literal["read", "write", "execute", "chdir", "data", "path", "code", "command", "git-config"]
 Kind = Literal[
@@ -41,15 +40,14 @@ Kind = Literal[
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class Spec:
+class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     kind: Kind = "plain"
     operands: Role = "path"  # role of operands not covered by first/last
     first: Role | None = None  # role of the first operand (a pattern, a mode, a script)
     last: Role | None = None  # role of the last operand when there are two or more
     values: frozenset[str] = frozenset()  # options that take a value (role "data")
-    options: dict[str, Role] = field(default_factory=dict)  # options whose value has a role
-    flags: dict[str, Role] = field(default_factory=dict)  # flags that change the operand role
+    options: dict[str, Role] = {}  # noqa: RUF012  # options whose value has a role
+    flags: dict[str, Role] = {}  # noqa: RUF012  # flags that change the operand role
     skip: int = 0  # wrappers: operands before the command (timeout's DURATION)
     assignments: bool = False  # wrappers: NAME=value operands before the command (env)
     bare_reads_cwd: bool = False  # with no operands it reads the current directory

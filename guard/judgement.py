@@ -65,13 +65,14 @@ def judge(
         )
     projection = project(command, ctx)
     warnings: list[str] = []
-    approvals: tuple[object, ...] = ()
-    if use_store and session and any(r.surface for r in projection.requests):
-        try:
+    verdict = decide(policy, projection, (), home=ctx.home)
+    if use_store and session and any(d.decision == "ask" for d in verdict.decided):
+        try:  # approvals only ever turn an ask into an allow: read them only when one asks
             approvals = _approvals(session, env)
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
-    verdict = decide(policy, projection, approvals, home=ctx.home)  # type: ignore[arg-type]
+        else:
+            verdict = decide(policy, projection, approvals, home=ctx.home)  # type: ignore[arg-type]
     return Judgement(
         ctx, policy, projection, verdict, tuple(warnings), (note,) if note else (), trusted
     )

@@ -139,9 +139,9 @@ def default_store_path() -> Path:
                 f"set it to one — {FALLBACK}"
             )
         return base / "guard.db"
-    import platformdirs  # off the hot path when GUARD_STATE_DIR is set
+    from guard.dirs import user_state_dir
 
-    return Path(platformdirs.user_state_dir("guard")) / "guard.db"
+    return Path(user_state_dir()) / "guard.db"
 
 
 class Store:

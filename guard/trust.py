@@ -8,7 +8,6 @@ makes it untrusted again. A store that cannot be read means untrusted: fail clos
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 
@@ -16,6 +15,8 @@ from guard.errors import GuardError
 
 
 def digest(path: str) -> str | None:
+    import hashlib
+
     try:
         with open(path, "rb") as f:
             return hashlib.sha256(f.read()).hexdigest()

@@ -1,0 +1,33 @@
+"""Where guard keeps the user's policy and state: platformdirs' answer, found cheaply on Linux.
+
+On Linux platformdirs follows the XDG base directory spec, which takes two lines; importing it
+costs a few milliseconds on every check, so it is imported only on other systems.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def user_config_dir() -> str:
+    if sys.platform.startswith("linux"):
+        return os.path.join(_xdg("XDG_CONFIG_HOME", ".config"), "guard")
+    import platformdirs
+
+    return platformdirs.user_config_dir("guard")
+
+
+def user_state_dir() -> str:
+    if sys.platform.startswith("linux"):
+        return os.path.join(_xdg("XDG_STATE_HOME", os.path.join(".local", "state")), "guard")
+    import platformdirs
+
+    return platformdirs.user_state_dir("guard")
+
+
+def _xdg(name: str, fallback: str) -> str:
+    given = os.environ.get(name, "").strip()
+    if given and os.path.isabs(given):
+        return given
+    return os.path.join(os.path.expanduser("~"), fallback)
