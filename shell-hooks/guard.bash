@@ -35,32 +35,45 @@ if ! builtin declare -F __guard_ps0 >/dev/null; then
 __guard_ps0() {
     # PS0's command substitution: a copy of the shell, before any of the line runs. It cannot
     # change the shell; to drop the line it signals it. It prints nothing on standard output.
-    builtin trap '' PIPE
-    builtin trap '__guard_stop "guard: interrupted; the line was not run"; exit 130' INT
+    # `trap -p` shows the shell's INT trap only until this copy sets a trap of its own, so the
+    # request (which carries it) goes first; the checker answers whether the shell has one.
+    local decision='' relay=t text='' problem='' id=$BASHPID.$RANDOM$RANDOM
     unset HISTTIMEFORMAT
-    local decision='' relay='' text='' problem='' id=$BASHPID.$RANDOM$RANDOM
     __guard_history_problem
-    if [[ -n $problem ]]; then
-        __guard_stop "guard: $problem, so guard cannot see this line; it was not run. Run \`guard doctor\`"
-        return
-    fi
-    if __guard_send history '' "$id" && __guard_receive "$id"; then
-        case $decision in
-        allow)
-            [[ -z $text ]] || builtin printf '%s\n' "$text" >&2
-            return 0
-            ;;
-        deny)
-            __guard_stop "$text"
+    if [[ -z $problem && -n ${__guard_pid-} ]] && builtin kill -0 "$__guard_pid" 2>/dev/null &&
+        __guard_send history '' "$id"; then
+        __guard_traps
+        if __guard_receive "$id"; then
+            case $decision in
+            allow)
+                [[ -z $text ]] || builtin printf '%s\n' "$text" >&2
+                return 0
+                ;;
+            deny)
+                __guard_stop "$relay" "$text"
+                return
+                ;;
+            ask)
+                __guard_confirm "$text"
+                return
+                ;;
+            esac
+        fi
+    else
+        [[ -n $(builtin trap -p INT) ]] || relay=-
+        __guard_traps
+        if [[ -n $problem ]]; then
+            __guard_stop "$relay" "guard: $problem, so guard cannot see this line; it was not run. Run \`guard doctor\`"
             return
-            ;;
-        ask)
-            __guard_confirm "$text"
-            return
-            ;;
-        esac
+        fi
     fi
     __guard_fallback
+}
+
+__guard_traps() {
+    # A dead checker must not kill this copy (SIGPIPE), and ^C means: drop the line.
+    builtin trap '' PIPE
+    builtin trap '__guard_stop "$relay" "guard: interrupted; the line was not run"; exit 130' INT
 }
 
 __guard_history_problem() {
@@ -74,7 +87,7 @@ __guard_history_problem() {
         problem="history is off (set +o history); no line can run until a new shell: press ^D"
     elif ! builtin shopt -q cmdhist; then
         problem="shopt cmdhist is off"
-    elif [[ ${HISTSIZE-} =~ ^[[:space:]]*[+]?0+[[:space:]]*$ ]]; then
+    elif __guard_zero "${HISTSIZE-}"; then
         problem="HISTSIZE is 0"
     elif [[ :${HISTCONTROL-}: == *:ignorespace:* || :${HISTCONTROL-}: == *:ignoredups:* || :${HISTCONTROL-}: == *:ignoreboth:* ]]; then
         problem="HISTCONTROL keeps lines out of the history list"
@@ -99,7 +112,7 @@ __guard_receive() {
     # Wait for the answer to request $1; sets the caller's decision, relay and text. On no answer
     # within the timeout the checker is stopped (the prompt starts another) and this fails.
     local reply n=0 wait=${GUARD_HOOK_TIMEOUT:-5}
-    [[ $wait =~ ^[0-9]+([.][0-9]+)?$ ]] || wait=5
+    [[ $wait == [0-9]* && $wait != *[!0-9.]* && $wait != *.*.* && $wait != *. ]] || wait=5
     [[ -n ${__guard_out-} ]] || return 1
     while ((n++ < 100)); do
         if ! IFS= builtin read -r -d '' -t "$wait" -u "$__guard_out" reply; then
@@ -120,7 +133,7 @@ __guard_receive() {
 __guard_confirm() {
     # The policy says ask: `guard check` asks on the terminal and records the answer.
     "$__guard_bin" check --session "$__guard_session" --cwd "$PWD" -- "$1" >&2 && return 0
-    __guard_stop ""
+    __guard_stop "$relay" ""
 }
 
 __guard_fallback() {
@@ -131,17 +144,23 @@ __guard_fallback() {
     number=${entry%%[!0-9]*}
     entry=${entry#"$number"?}
     entry=${entry# }
-    if [[ -z $number || ! ${__guard_last-} =~ ^[0-9]+$ ]] || ((number <= __guard_last)); then
-        __guard_stop "guard: this line did not reach bash's history list, so guard cannot see it; it was not run"
+    if ! __guard_number "$number" || ! __guard_number "${__guard_last-}" || ((number <= __guard_last)); then
+        __guard_stop "$relay" "guard: this line did not reach bash's history list, so guard cannot see it; it was not run"
         return
     fi
     __guard_confirm "$entry"
 }
 
 __guard_stop() {
-    # Drop the line: print $1 (if any) and signal the shell, whose USR2 handler interrupts it.
-    [[ -z ${1-} ]] || builtin printf '%s\n' "$1" >&2
-    builtin kill -USR2 "$$" 2>/dev/null || command kill -USR2 "$$"
+    # Drop the line: print $2 (if any) and interrupt the shell: with SIGINT, or through the USR2
+    # handler when $1 is t (the shell has an INT trap, which would swallow SIGINT, or nobody
+    # could tell). Only SIGINT keeps DEBUG-trap preexec hooks from seeing the dropped line.
+    [[ -z ${2-} ]] || builtin printf '%s\n' "$2" >&2
+    if [[ $1 == t ]]; then
+        builtin kill -USR2 "$$" 2>/dev/null || command kill -USR2 "$$"
+    else
+        builtin kill -INT "$$" 2>/dev/null || command kill -INT "$$"
+    fi
 }
 
 __guard_relay() {
@@ -177,7 +196,7 @@ __guard_keep_history() {
     # out are renamed so that bash ignores them; their effect is applied here, after the line ran.
     local - number=${HISTCMD-} text='' pattern patterns='' word words=''
     builtin set -f
-    if [[ $number =~ ^[0-9]+$ && ${__guard_last-} =~ ^[0-9]+$ ]] && ((--number > __guard_last)); then
+    if __guard_number "$number" && __guard_number "${__guard_last-}" && ((--number > __guard_last)); then
         __guard_patterns
         if [[ -n $__guard_nohist$patterns || $HISTCONTROL == *__guard_ignore* ]]; then
             text=$(HISTTIMEFORMAT='' builtin history 1)
@@ -207,13 +226,24 @@ __guard_keep_history() {
         done
         [[ $HISTIGNORE == "$words" ]] || HISTIGNORE=$words
     fi
-    if [[ ${HISTSIZE-} =~ ^[[:space:]]*[+]?0+[[:space:]]*$ ]]; then
+    if __guard_zero "${HISTSIZE-}"; then
         __guard_nohist=size
         HISTSIZE=1
     elif [[ $__guard_nohist == size && ${HISTSIZE-} != 1 ]]; then
         __guard_nohist=''
     fi
     builtin shopt -q cmdhist || builtin shopt -s cmdhist
+}
+
+__guard_number() {
+    [[ -n $1 && $1 != *[!0-9]* ]]
+}
+
+__guard_zero() {
+    # Whether $1 is zero as bash reads HISTSIZE (no regular expressions: they set BASH_REMATCH).
+    local value=${1//[[:space:]]/}
+    value=${value#+}
+    [[ -n $value && -z ${value//0/} ]]
 }
 
 __guard_patterns() {
@@ -256,6 +286,12 @@ __guard_start() {
     [[ -n ${__guard_checker_PID-} && -n ${__guard_checker[1]-} ]] || return 1
     __guard_pid=$__guard_checker_PID
     exec {__guard_in}>&"${__guard_checker[1]}" {__guard_out}<&"${__guard_checker[0]}"
+    # A reader of our own on the checker's input (Linux): a write to it never raises SIGPIPE,
+    # which would end PS0's substitution early and let the line run.
+    [[ -z ${__guard_keep-} ]] || { exec {__guard_keep}<&-; } 2>/dev/null
+    __guard_keep=''
+    { exec {__guard_keep}<"/proc/$__guard_pid/fd/0"; } 2>/dev/null || __guard_keep=''
+
     builtin disown "$__guard_pid" 2>/dev/null
     return 0
 }
@@ -344,12 +380,12 @@ __guard_state() {
         promptvars "$(builtin shopt -p promptvars)" usr2_trap "$(builtin trap -p USR2)" \
         checker "${__guard_pid-}" checker_alive "$alive" \
         functions "$(builtin declare -f __guard_ps0 __guard_precmd __guard_stop __guard_relay \
-            __guard_send __guard_receive __guard_confirm __guard_fallback fc)"
+            __guard_send __guard_receive __guard_confirm __guard_fallback __guard_traps fc)"
 }
 
-builtin readonly -f __guard_ps0 __guard_history_problem __guard_send __guard_receive \
+builtin readonly -f __guard_ps0 __guard_traps __guard_history_problem __guard_send __guard_receive \
     __guard_confirm __guard_fallback __guard_stop __guard_relay __guard_precmd \
-    __guard_keep_history __guard_patterns __guard_unwanted __guard_start __guard_check_line \
+    __guard_keep_history __guard_number __guard_zero __guard_patterns __guard_unwanted __guard_start __guard_check_line \
     fc __guard_fc_edit __guard_fc_run __guard_state
 
 fi

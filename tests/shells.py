@@ -92,7 +92,12 @@ class Shell:
             (home / "zdot" / ".zshrc").write_text(rc.read_text())
             argv = ["-i", "-o", "NO_GLOBAL_RCS"]
         self.child = pexpect.spawn(
-            shell, argv, cwd=str(workspace), env=full, encoding="utf-8", timeout=timeout,
+            shell,
+            argv,
+            cwd=str(workspace),
+            env=full,
+            encoding="utf-8",
+            timeout=timeout,
             dimensions=(40, 200),
         )
         self.child.delaybeforesend = None
@@ -123,3 +128,63 @@ class Shell:
         if self.child.isalive():
             self.child.sendeof()
             self.child.close(force=True)
+
+
+DENY_TOUCH = """[[rules]]
+surface = "command"
+pattern = "touch denied*"
+action = "deny"
+"""
+
+# A stand-in for bash-preexec (https://github.com/rcaloras/bash-preexec), which no package
+# registry reachable from CI carries. It does what matters here the way bash-preexec 0.6 does:
+# it installs itself at the first prompt, puts its precmd first and its "interactive mode" marker
+# last in PROMPT_COMMAND (and keeps them there), and its DEBUG trap calls the preexec functions
+# with `history 1` for the first command after a prompt, unless standard output is not a
+# terminal or the command is one of PROMPT_COMMAND's. Set BASH_PREEXEC to the real file to test
+# against that instead.
+BASH_PREEXEC_STANDIN = r"""
+__bp_imported=defined
+__bp_mode=
+__bp_precmd() {
+    local s=$?
+    __bp_place
+    local f; for f in "${precmd_functions[@]}"; do "$f"; done
+    return $s
+}
+__bp_interactive() { __bp_mode=on; }
+__bp_place() {
+    local pc=${PROMPT_COMMAND//__bp_install/}
+    pc=${pc//__bp_precmd/}; pc=${pc//__bp_interactive/}
+    PROMPT_COMMAND=__bp_precmd$'\n'$pc$'\n'__bp_interactive
+}
+__bp_preexec() {
+    [[ -t 1 && -n $__bp_mode && -z ${COMP_LINE-} ]] || return 0
+    if [[ $'\n'${PROMPT_COMMAND[*]}$'\n' == *$'\n'"$BASH_COMMAND"$'\n'* ]]; then
+        __bp_mode=
+        return 0
+    fi
+    __bp_mode=
+    local line; line=$(HISTTIMEFORMAT= builtin history 1)
+    line=${line#*[0-9][* ] }
+    local f; for f in "${preexec_functions[@]}"; do "$f" "$line"; done
+}
+__bp_install() {
+    trap '__bp_preexec' DEBUG
+    __bp_place
+    __bp_interactive
+}
+PROMPT_COMMAND=${PROMPT_COMMAND:+$PROMPT_COMMAND$'\n'}__bp_install
+"""
+
+
+def bash_preexec(home: Path) -> str:
+    """rc text that loads bash-preexec (the real one if BASH_PREEXEC names it) and records each
+    preexec call in ~/preexec.log."""
+    real = os.environ.get("BASH_PREEXEC", "")
+    source = Path(real).read_text() if real else BASH_PREEXEC_STANDIN
+    path = home / "bash-preexec.sh"
+    path.write_text(source)
+    log = home / "preexec.log"
+    record = f'__rec() {{ printf "%s\\n" "$1" >> "{log}"; }}\npreexec_functions+=(__rec)\n'
+    return f'. "{path}"\n{record}'

@@ -21,7 +21,7 @@ BIN_LINE = "__guard_bin=guard "
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "init",
-        help="print the shell hook: eval \"$(guard init bash)\" in ~/.bashrc (or zsh, ~/.zshrc)",
+        help='print the shell hook: eval "$(guard init bash)" in ~/.bashrc (or zsh, ~/.zshrc)',
     )
     p.add_argument("shell", choices=sorted(SHELLS))
     p.set_defaults(run=run, error_status=1)

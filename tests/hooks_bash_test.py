@@ -1,0 +1,309 @@
+"""The bash hook, driven through a real interactive bash in a pseudo-terminal.
+
+Every test works in a workspace of its own (GUARD_WORKSPACE) under a user policy that denies
+`touch denied*`; a marker file shows whether a line ran."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from shells import DENY_TOUCH, Shell, bash_preexec, guard_program, hook
+
+pytestmark = pytest.mark.pty
+
+DENIED_SHAPE = "touch denied1; f() { :; }; for i in 1; do touch marker2; done"
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    policy = Path(os.environ["GUARD_CONFIG"])
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(DENY_TOUCH)
+    return ws
+
+
+@pytest.fixture
+def bash(workspace: Path) -> Iterator[Shell]:
+    shell = Shell("bash", workspace)
+    yield shell
+    shell.close()
+
+
+def allow_sourcing(path: Path) -> None:
+    policy = Path(os.environ["GUARD_CONFIG"])
+    rule = f'surface = "external_directory"\npattern = "{path}"\naction = "allow"\n'
+    policy.write_text(policy.read_text() + "\n[[rules]]\n" + rule)
+
+
+def start(workspace: Path, **kwargs: object) -> Shell:
+    return Shell("bash", workspace, **kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("line", "output", "status"),
+    [
+        ("echo hi", "hi", 0),
+        ("false", "", 1),
+        ("printf 'a\\nb\\n'", "a\nb", 0),
+        ("(exit 7)", "", 7),
+        ("echo one | tr o 0; echo two", "0ne\ntwo", 0),
+    ],
+)
+def test_an_allowed_line_runs_with_its_output_and_status(
+    bash: Shell, line: str, output: str, status: int
+) -> None:
+    assert bash.run(line) == (output, status)
+
+
+def test_the_status_of_the_last_line_survives_the_prompt_hook(bash: Shell) -> None:
+    bash.run("false")
+    assert bash.run("echo $?") == ("1", 0)
+
+
+def test_a_denied_line_runs_nothing_at_all(bash: Shell, workspace: Path) -> None:
+    out, status = bash.run(DENIED_SHAPE)
+    assert status == 130
+    assert out.startswith("guard: denied:") and out.count("\n") == 0
+    assert list(workspace.iterdir()) == []
+    assert bash.run("declare -F f || echo no function") == ("no function", 0)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "for i in 1\ndo touch marker\ndone; touch denied",
+        "echo $(touch marker) | touch denied",
+        "touch marker && { touch denied; }",
+        "g() { touch marker; }; g; touch denied",
+    ],
+)
+def test_every_shape_of_a_denied_line_is_dropped_whole(
+    bash: Shell, workspace: Path, line: str
+) -> None:
+    assert bash.run(line)[1] == 130
+    assert list(workspace.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("key", "runs", "says"),
+    [
+        ("y", True, "guard: allowed once"),
+        ("s", True, "guard: allowed for this session"),
+        ("a", True, "guard: allowed always"),
+        ("n", False, "guard: denied"),
+        ("\x03", False, "guard: denied"),
+        ("", False, "no answer within 2 s"),
+    ],
+)
+def test_each_answer_to_the_question_does_what_it_says(
+    bash: Shell, workspace: Path, key: str, runs: bool, says: str
+) -> None:
+    bash.send("cat /etc/hostname > marker")
+    bash.expect("denies in 2 s")
+    if key:
+        bash.child.send(key)
+    out, status = bash.prompt()
+    assert says in out
+    assert (workspace / "marker").exists() is runs
+    assert status == (0 if runs else 130)
+
+
+def test_a_session_approval_stops_the_second_question(bash: Shell, workspace: Path) -> None:
+    bash.send("cat /etc/hostname > marker")
+    bash.expect("denies in")
+    bash.child.send("s")
+    bash.prompt()
+    out, status = bash.run("cat /etc/hostname > marker2")
+    assert (out, status) == ("", 0)
+    assert (workspace / "marker2").exists()
+
+
+def test_always_writes_the_rule_to_the_user_policy_file(bash: Shell) -> None:
+    bash.send("cat /etc/hostname > marker")
+    bash.expect("denies in")
+    bash.child.send("a")
+    bash.prompt()
+    policy = Path(os.environ["GUARD_CONFIG"]).read_text()
+    assert 'pattern = "/etc/hostname"' in policy and 'action = "allow"' in policy
+    assert bash.run("cat /etc/hostname > marker2")[1] == 0
+
+
+HISTORY_CASES = [
+    ("HISTCONTROL=ignorespace", " touch denied", " touch marker", "touch marker"),
+    ("HISTCONTROL=ignoreboth", " touch denied", " touch marker", "touch marker"),
+    ("HISTCONTROL=ignoredups", "touch denied", "touch marker", "touch marker"),
+    ("HISTIGNORE='touch*:ls'", "touch denied", "touch marker", "touch marker"),
+    ("HISTSIZE=0", "touch denied", "touch marker", "touch marker"),
+]
+
+
+@pytest.mark.parametrize(("setting", "denied", "allowed", "hidden"), HISTORY_CASES)
+def test_lines_the_history_settings_keep_out_are_still_checked_and_still_kept_out(
+    workspace: Path, setting: str, denied: str, allowed: str, hidden: str
+) -> None:
+    shell = start(workspace, before=setting)
+    try:
+        shell.run("echo first")
+        shell.run(allowed)
+        assert shell.run(allowed)[1] == 0
+        for _ in range(2):
+            out, status = shell.run(denied)
+            assert status == 130 and "guard: denied" in out
+        assert sorted(p.name for p in workspace.iterdir()) == ["marker"]
+        listing, _ = shell.run("history")
+        if setting.startswith("HISTSIZE"):
+            assert "touch" not in listing
+        elif "dups" in setting:
+            assert listing.count("touch marker") == 1
+        else:
+            assert hidden not in listing
+    finally:
+        shell.close()
+
+
+def test_set_plus_o_history_is_refused_because_it_would_blind_the_hook(bash: Shell) -> None:
+    out, status = bash.run("set +o history")
+    assert status == 130 and "set +o history" in out
+    assert bash.run("echo still seen") == ("still seen", 0)
+
+
+def test_with_history_turned_off_anyway_no_line_runs(bash: Shell, workspace: Path) -> None:
+    bash.run('h() { set +o "$1"; }')
+    bash.run("h history")
+    out, status = bash.run("touch marker")
+    assert status == 130 and "history is off" in out
+    assert list(workspace.iterdir()) == []
+
+
+def test_a_user_int_trap_neither_lets_a_denied_line_through_nor_gets_lost(
+    workspace: Path,
+) -> None:
+    shell = start(workspace, before="trap 'echo user trap' INT")
+    try:
+        assert shell.run(DENIED_SHAPE)[1] == 130
+        assert list(workspace.iterdir()) == []
+        assert shell.run("trap -p INT") == ("trap -- 'echo user trap' SIGINT", 0)
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "PROMPT_COMMAND='echo -n'",
+        "PROMPT_COMMAND=('echo -n' 'true')",
+        "",
+    ],
+)
+def test_loading_twice_registers_once(workspace: Path, setup: str) -> None:
+    shell = start(workspace, before=setup, load=False)
+    allow_sourcing(shell.hook_file)
+    try:
+        for _ in range(2):
+            assert shell.run(f'. "{shell.hook_file}"') == ("", 0)
+        out, _ = shell.run('printf "%s|" "${PROMPT_COMMAND[@]}"; echo; echo "$PS0"')
+        assert out.count("__guard_precmd") == 1
+        assert out.count("$(__guard_ps0)") == 1
+        assert shell.run(DENIED_SHAPE)[1] == 130
+    finally:
+        shell.close()
+
+
+def test_loading_prints_nothing_and_adds_only_guard_names(workspace: Path) -> None:
+    shell = start(workspace, load=False)
+    allow_sourcing(shell.hook_file)
+    try:
+        shell.run("compgen -v | sort > vars0; compgen -A function | sort > fns0")
+        assert shell.run(f'. "{shell.hook_file}"') == ("", 0)
+        shell.run("compgen -v | sort > vars1; compgen -A function | sort > fns1")
+
+        def added(name: str) -> set[str]:
+            before = (workspace / f"{name}0").read_text().split()
+            return set((workspace / f"{name}1").read_text().split()) - set(before)
+
+        others = {v for v in added("vars") if not v.startswith("__guard_")}
+        assert others == {"PS0", "PROMPT_COMMAND"}
+        assert {f for f in added("fns") if not f.startswith("__guard_")} == {"fc", "guard"}
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize("order", ["before", "after"])
+def test_bash_preexec_sees_allowed_lines_and_never_a_denied_one(
+    workspace: Path, order: str
+) -> None:
+    home = Path(os.environ["HOME"])
+    rc = bash_preexec(home)
+    shell = start(workspace, **{order: rc})  # type: ignore[arg-type]
+    try:
+        assert shell.run("echo one") == ("one", 0)
+        assert shell.run(DENIED_SHAPE)[1] == 130
+        assert shell.run("echo two") == ("two", 0)
+        assert list(workspace.iterdir()) == []
+        assert (home / "preexec.log").read_text().splitlines() == ["echo one", "echo two"]
+    finally:
+        shell.close()
+
+
+def test_a_killed_checker_leaves_the_next_line_checked(bash: Shell, workspace: Path) -> None:
+    pid = int(bash.run("echo $__guard_pid")[0])
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.1)
+    assert bash.run("touch denied")[1] == 130
+    assert bash.run("touch marker") == ("", 0)
+    assert sorted(p.name for p in workspace.iterdir()) == ["marker"]
+    assert int(bash.run("echo $__guard_pid")[0]) != pid
+
+
+def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
+    workspace: Path,
+) -> None:
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5"})
+    try:
+        pid = int(shell.run("echo $__guard_pid")[0])
+        os.kill(pid, signal.SIGSTOP)
+        assert shell.run("touch denied")[1] == 130
+        assert shell.run("touch marker") == ("", 0)
+        assert sorted(p.name for p in workspace.iterdir()) == ["marker"]
+    finally:
+        shell.close()
+        with __import__("contextlib").suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_fc_runs_history_lines_only_after_checking_them(bash: Shell, workspace: Path) -> None:
+    bash.run("touch denied1")
+    out, status = bash.run("fc -s touch")
+    assert "guard: denied" in out and status != 0
+    assert list(workspace.iterdir()) == []
+    bash.run("fc -s denied=allowed touch")
+    assert sorted(p.name for p in workspace.iterdir()) == ["allowed1"]
+
+
+def test_fc_with_an_editor_checks_what_the_editor_left(bash: Shell, workspace: Path) -> None:
+    bash.run("echo x")
+    out, status = bash.run("fc -e \"sed -i 's/echo x/touch denied/'\"")
+    assert "guard: denied" in out and status != 0
+    assert list(workspace.iterdir()) == []
+
+
+def test_the_checker_is_no_job_of_the_shell(bash: Shell) -> None:
+    assert bash.run("jobs") == ("", 0)
+
+
+def test_the_hook_passes_shellcheck(tmp_path: Path) -> None:
+    if shutil.which("shellcheck") is None:
+        pytest.skip("shellcheck is not installed (CI installs it: apt-get install shellcheck)")
+    path = tmp_path / "guard.bash"
+    path.write_text(hook("bash", guard_program(tmp_path)))
+    done = subprocess.run(["shellcheck", str(path)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stdout
