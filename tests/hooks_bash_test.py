@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shells import DENY_TOUCH, Shell, bash_preexec, guard_program, hook
+from shells import DENY_TOUCH, Shell, allow_sourcing, bash_preexec, guard_program, hook
 
 pytestmark = pytest.mark.pty
 
@@ -36,12 +36,6 @@ def bash(workspace: Path) -> Iterator[Shell]:
     shell = Shell("bash", workspace)
     yield shell
     shell.close()
-
-
-def allow_sourcing(path: Path) -> None:
-    policy = Path(os.environ["GUARD_CONFIG"])
-    rule = f'surface = "external_directory"\npattern = "{path}"\naction = "allow"\n'
-    policy.write_text(policy.read_text() + "\n[[rules]]\n" + rule)
 
 
 def start(workspace: Path, **kwargs: object) -> Shell:

@@ -130,6 +130,13 @@ class Shell:
             self.child.close(force=True)
 
 
+def allow_sourcing(path: Path) -> None:
+    """Let the user policy allow running `path` (sourcing the hook a second time)."""
+    policy = Path(os.environ["GUARD_CONFIG"])
+    rule = f'surface = "external_directory"\npattern = "{path}"\naction = "allow"\n'
+    policy.write_text(policy.read_text() + "\n[[rules]]\n" + rule)
+
+
 DENY_TOUCH = """[[rules]]
 surface = "command"
 pattern = "touch denied*"

@@ -1,0 +1,263 @@
+"""The zsh hook, driven through a real interactive zsh in a pseudo-terminal.
+
+Every test works in a workspace of its own (GUARD_WORKSPACE) under a user policy that denies
+`touch denied*`; a marker file shows whether a line ran. zsh gives a hook no way to set the
+status of a line it drops, so the tests look at the message and the markers, not at `$?`."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from shells import DENY_TOUCH, Shell, allow_sourcing, have
+
+pytestmark = [
+    pytest.mark.pty,
+    pytest.mark.skipif(not have("zsh"), reason="zsh is not installed (CI installs it)"),
+]
+
+DENIED_SHAPE = "touch denied1; f() { :; }; for i in 1; do touch marker2; done"
+RECORDER = 'rec() { print -r -- "$1" >> ~/preexec.log }\npreexec_functions+=(rec)'
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    policy = Path(os.environ["GUARD_CONFIG"])
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(DENY_TOUCH)
+    return ws
+
+
+@pytest.fixture
+def zsh(workspace: Path) -> Iterator[Shell]:
+    shell = Shell("zsh", workspace)
+    yield shell
+    shell.close()
+
+
+def start(workspace: Path, **kwargs: object) -> Shell:
+    return Shell("zsh", workspace, **kwargs)  # type: ignore[arg-type]
+
+
+def markers(workspace: Path) -> list[str]:
+    return sorted(p.name for p in workspace.iterdir())
+
+
+@pytest.mark.parametrize(
+    ("line", "output", "status"),
+    [
+        ("echo hi", "hi", 0),
+        ("false", "", 1),
+        ("print -l a b", "a\nb", 0),
+        ("(exit 7)", "", 7),
+        ("echo one | tr o 0; echo two", "0ne\ntwo", 0),
+    ],
+)
+def test_an_allowed_line_runs_with_its_output_and_status(
+    zsh: Shell, line: str, output: str, status: int
+) -> None:
+    assert zsh.run(line) == (output, status)
+
+
+def test_a_denied_line_runs_nothing_at_all(zsh: Shell, workspace: Path) -> None:
+    out, _ = zsh.run(DENIED_SHAPE)
+    assert out.startswith("guard: denied:") and out.count("\n") == 0
+    assert markers(workspace) == []
+    assert zsh.run("whence -w f") == ("f: none", 1)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "for i in 1\ndo touch marker\ndone; touch denied",
+        "echo $(touch marker) | touch denied",
+        "g() { touch marker }; g; touch denied",
+        " touch marker; touch denied",
+    ],
+)
+def test_every_shape_of_a_denied_line_is_dropped_whole(
+    zsh: Shell, workspace: Path, line: str
+) -> None:
+    assert "guard: denied" in zsh.run(line)[0]
+    assert markers(workspace) == []
+
+
+@pytest.mark.parametrize(
+    ("key", "runs", "says"),
+    [
+        ("y", True, "guard: allowed once"),
+        ("s", True, "guard: allowed for this session"),
+        ("a", True, "guard: allowed always"),
+        ("n", False, "guard: denied"),
+        ("\x03", False, "guard: denied"),
+        ("", False, "no answer within 2 s"),
+    ],
+)
+def test_each_answer_to_the_question_does_what_it_says(
+    zsh: Shell, workspace: Path, key: str, runs: bool, says: str
+) -> None:
+    zsh.send("cat /etc/hostname > marker")
+    zsh.expect("denies in 2 s")
+    if key:
+        zsh.child.send(key)
+    out, _ = zsh.prompt()
+    assert says in out
+    assert (workspace / "marker").exists() is runs
+
+
+def test_a_session_approval_stops_the_second_question(zsh: Shell, workspace: Path) -> None:
+    zsh.send("cat /etc/hostname > marker")
+    zsh.expect("denies in")
+    zsh.child.send("s")
+    zsh.prompt()
+    assert zsh.run("cat /etc/hostname > marker2") == ("", 0)
+    assert markers(workspace) == ["marker", "marker2"]
+
+
+def test_always_writes_the_rule_to_the_user_policy_file(zsh: Shell) -> None:
+    zsh.send("cat /etc/hostname > marker")
+    zsh.expect("denies in")
+    zsh.child.send("a")
+    zsh.prompt()
+    policy = Path(os.environ["GUARD_CONFIG"]).read_text()
+    assert 'pattern = "/etc/hostname"' in policy and 'action = "allow"' in policy
+    assert zsh.run("cat /etc/hostname > marker2") == ("", 0)
+
+
+@pytest.mark.parametrize(
+    ("setting", "denied"),
+    [
+        ("setopt hist_ignore_space", " touch denied"),
+        ("setopt hist_ignore_dups hist_ignore_all_dups", "touch denied"),
+        ("HISTORY_IGNORE='touch*'", "touch denied"),
+        ("HISTSIZE=0 SAVEHIST=0", "touch denied"),
+        ("setopt hist_no_store hist_no_functions", "touch denied"),
+    ],
+)
+def test_lines_the_history_settings_keep_out_are_still_checked(
+    workspace: Path, setting: str, denied: str
+) -> None:
+    shell = start(workspace, before=setting)
+    try:
+        for _ in range(2):
+            assert "guard: denied" in shell.run(denied)[0]
+        assert markers(workspace) == []
+        assert shell.run(" echo ok") == ("ok", 0)
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize(
+    "trap", ["trap 'print user trap' INT", "TRAPINT() { print user trap; return 1 }"]
+)
+def test_a_user_int_trap_neither_lets_a_denied_line_through_nor_gets_lost(
+    workspace: Path, trap: str
+) -> None:
+    shell = start(workspace, before=trap)
+    try:
+        assert "guard: denied" in shell.run(DENIED_SHAPE)[0]
+        assert markers(workspace) == []
+        out, _ = shell.run("trap; whence -w TRAPINT")
+        assert "user trap" in out
+    finally:
+        shell.close()
+
+
+def test_loading_twice_registers_once_and_first(workspace: Path) -> None:
+    shell = start(workspace, before=RECORDER, after="preexec_functions+=(other)")
+    allow_sourcing(shell.hook_file)
+    try:
+        assert shell.run(f'. "{shell.hook_file}"') == ("", 0)
+        out, _ = shell.run("echo $preexec_functions; echo $precmd_functions")
+        assert out.splitlines()[0] == "__guard_preexec rec other"
+        assert out.splitlines()[1] == "__guard_precmd"
+    finally:
+        shell.close()
+
+
+def test_loading_prints_nothing_and_adds_only_guard_names(workspace: Path) -> None:
+    dump = "dump() { print -l ${(k)parameters} > vars$1; print -l ${(k)functions} > fns$1 }"
+    shell = start(workspace, load=False, before=dump)
+    try:
+        shell.run("dump 0")
+        assert shell.run(f'. "{shell.hook_file}"') == ("", 0)
+        shell.run("dump 1")
+
+        def added(name: str) -> set[str]:
+            before = (workspace / f"{name}0").read_text().split()
+            return set((workspace / f"{name}1").read_text().split()) - set(before)
+
+        others = {v for v in added("vars") if not v.startswith("__guard_")}
+        assert others <= {"preexec_functions", "precmd_functions"}
+        assert {f for f in added("fns") if not f.startswith("__guard_")} == {"fc", "r", "guard"}
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize("order", ["before", "after"])
+def test_a_preexec_recorder_sees_allowed_lines_and_never_a_denied_one(
+    workspace: Path, order: str
+) -> None:
+    shell = start(workspace, **{order: RECORDER})  # type: ignore[arg-type]
+    try:
+        assert shell.run("echo one") == ("one", 0)
+        assert "guard: denied" in shell.run(DENIED_SHAPE)[0]
+        assert shell.run("echo two") == ("two", 0)
+        log = Path(os.environ["HOME"]) / "preexec.log"
+        assert log.read_text().splitlines() == ["echo one", "echo two"]
+    finally:
+        shell.close()
+
+
+def test_a_killed_checker_leaves_the_next_line_checked(zsh: Shell, workspace: Path) -> None:
+    pid = int(zsh.run("echo $__guard_pid")[0])
+    os.kill(pid, signal.SIGKILL)
+    time.sleep(0.1)
+    assert "guard: denied" in zsh.run("touch denied")[0]
+    assert zsh.run("touch marker") == ("", 0)
+    assert markers(workspace) == ["marker"]
+    assert int(zsh.run("echo $__guard_pid")[0]) != pid
+
+
+def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
+    workspace: Path,
+) -> None:
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5"})
+    pid = int(shell.run("echo $__guard_pid")[0])
+    try:
+        os.kill(pid, signal.SIGSTOP)
+        assert "guard: denied" in shell.run("touch denied")[0]
+        assert shell.run("touch marker") == ("", 0)
+        assert markers(workspace) == ["marker"]
+    finally:
+        shell.close()
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("again", ["r", "fc -e -", "fc -s"])
+def test_r_and_fc_run_history_lines_only_after_checking_them(
+    zsh: Shell, workspace: Path, again: str
+) -> None:
+    zsh.run("touch denied1")
+    assert "guard: denied" in zsh.run(again)[0]
+    assert markers(workspace) == []
+    zsh.run(f"{again} denied=allowed touch")
+    assert markers(workspace) == ["allowed1"]
+
+
+def test_fc_with_an_editor_checks_what_the_editor_left(zsh: Shell, workspace: Path) -> None:
+    zsh.run("echo x")
+    assert "guard: denied" in zsh.run("fc -e \"sed -i 's/echo x/touch denied/'\"")[0]
+    assert markers(workspace) == []
+
+
+def test_the_checker_is_no_job_of_the_shell(zsh: Shell) -> None:
+    assert zsh.run("jobs") == ("", 0)
