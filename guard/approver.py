@@ -36,8 +36,13 @@ PROTOCOL = 1
 MAX_MESSAGE = 4 << 20  # bytes in one message line
 DEFAULT_TIMEOUT = 120.0
 SEND_SECONDS = 2.0  # a requester that does not read its answer cannot hold the approver longer
-LABELS = {"once": "allow once", "session": "allow for this session", "deny": "deny"}
-ALWAYS = {"user": "always", "project": "always"}  # describe() names the policy file
+# What each scope is called on the screen; describe() adds an always answer's policy file
+LABELS = {
+    "once": "allow once",
+    "session": "allow for this session",
+    "always": "always",
+    "deny": "deny",
+}
 STOPPED = (
     "guard: denied: the approver stopped before anyone answered; start `guard watch` again, "
     "then run the command again"
@@ -64,7 +69,7 @@ class Ask:
     cwd: str
     workspace: tuple[str, ...]
     home: str
-    origin: str  # who asks: "check", "guarded-bash", "claude-code" …
+    origin: str  # what sent it: "guard check", "claude-code" …
     question: Question  # labels and covers built from the grants
     grants: Mapping[str, tuple[arity.Choice, ...]]  # key -> what that answer stores
     asking: tuple[Request, ...]  # the requests that asked
@@ -157,7 +162,7 @@ def read_ask(data: object) -> Ask:
         given = tuple(_grant(g) for g in _list(c, "grants"))
         if (scope in ("session", "always")) != bool(given) or (scope == "always") != bool(target):
             raise Invalid(f"choice {key!r}: scope {scope!r} does not fit its grants or target")
-        label = ALWAYS[target] if scope == "always" else LABELS[scope]
+        label = LABELS[scope]
         covers = tuple(dict.fromkeys(grant_text(g) for g in given))
         choices.append(Choice(key, label, scope, covers, target))
         grants[key] = given

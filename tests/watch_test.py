@@ -8,6 +8,7 @@ file outside the workspace, which the default policy asks about. The marker prov
 
 from __future__ import annotations
 
+import io
 import os
 import shlex
 import signal
@@ -16,7 +17,7 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pexpect
@@ -379,3 +380,18 @@ def test_closing_the_approvers_terminal_denies_what_waits(world: World) -> None:
     assert (code, world.marker("m").exists()) == (1, False)
     assert "the approver stopped before anyone answered" in err
     assert not world.request.exists()  # it cleaned up after itself
+
+
+def test_on_a_dumb_terminal_nothing_is_redrawn_and_keys_still_answer(world: World) -> None:
+    dumb = replace(world, env={**world.env, "TERM": "dumb"})
+    human = watch(dumb)
+    seen = io.StringIO()
+    human.logfile_read = seen
+    waiting = agent(world, touch(world, "m"))
+    human.expect(SHOWN)
+    human.send("y")
+    human.expect("allowed once")
+    assert finish(waiting)[0] == 0
+    quit_watch(human)
+    assert "request #1" in seen.getvalue()
+    assert "\x1b" not in seen.getvalue()
