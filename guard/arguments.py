@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from guard.commands import Role, Spec
@@ -27,11 +26,15 @@ class Use(NamedTuple):
     value: str | None = None  # the path when it is only part of argv[at]; else argv[at]
 
 
-@dataclass(slots=True)
 class Reading:
-    uses: list[Use] = field(default_factory=list)
-    run: int | None = None  # argv[run:] is a command this one runs
-    unknown_args: bool = False  # the command run gets more arguments nobody knows (xargs)
+    """What an argv does: the uses of its arguments, and the command it runs, if any."""
+
+    __slots__ = ("run", "unknown_args", "uses")
+
+    def __init__(self) -> None:
+        self.uses: list[Use] = []
+        self.run: int | None = None  # argv[run:] is a command this one runs
+        self.unknown_args = False  # the command run gets more arguments nobody knows (xargs)
 
 
 def is_local_path(text: str) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from guard.decide import decide
 from guard.errors import GuardError
@@ -25,8 +25,7 @@ from guard.workspace import build_context
 IDLE_SECONDS = 12 * 3600
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
+class Judgement(NamedTuple):
     context: Context
     policy: Policy
     projection: Projection

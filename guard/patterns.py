@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\]")
 
@@ -60,8 +60,7 @@ def escape_text(text: str) -> str:
     return escape_command(text)
 
 
-@dataclass(frozen=True, slots=True)
-class CommandPattern:
+class CommandPattern(NamedTuple):
     """A compiled command pattern. `by_name` when its first word holds no `/`: such a pattern
     may also be tried against the command name without its directory (see `decide`)."""
 

@@ -11,9 +11,8 @@ import os
 import re
 import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from guard.patterns import is_relative_path_pattern
 from guard.requests import ACCESSES, DECISIONS, SURFACES, Access, Decision, DynamicRole, Surface
@@ -27,8 +26,7 @@ PROJECT_FILE = ".guard.toml"
 DEFAULT_SOURCE = "guard/default-policy.toml"
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
+class Rule(NamedTuple):
     """One `[[rules]]` entry. An empty `access` or `role` filter means any."""
 
     surface: Surface
@@ -41,8 +39,7 @@ class Rule:
     line: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class PolicyFile:
+class PolicyFile(NamedTuple):
     """What one file says: its valid parts, and one message per problem."""
 
     source: str
@@ -52,8 +49,7 @@ class PolicyFile:
     problems: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class Policy:
+class Policy(NamedTuple):
     """The effective policy: every file's rules in order (the last match wins) and defaults."""
 
     rules: tuple[Rule, ...]

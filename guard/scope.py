@@ -8,7 +8,6 @@ its words) or unknown with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 MAX_ALTERNATIVES = 32
@@ -22,33 +21,66 @@ class Var(NamedTuple):
     exported: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
+def _same(path: str) -> str:
+    return path
+
+
+def _nobody(_user: str) -> str | None:
+    return None
+
+
+class Context(NamedTuple):
     """Everything the pure core is given about the world. Built at the edges (CLI, hooks)."""
 
     cwd: str
     env: Mapping[str, str]
     workspace: tuple[str, ...]
     home: str
-    resolve: Callable[[str], str] = field(default=lambda p: p)  # symlinks of existing paths
-    user_home: Callable[[str], str | None] = field(default=lambda _u: None)  # ~user
+    resolve: Callable[[str], str] = _same  # symlinks of existing paths
+    user_home: Callable[[str], str | None] = _nobody  # ~user
     positional: tuple[str, ...] | None = None  # $1 … when known (guarded-bash -c)
     arg0: str | None = None
 
 
-@dataclass(slots=True)
 class Scope:
-    """The mutable state of one shell while the walker goes through a line."""
+    """The mutable state of one shell while the walker goes through a line.
 
-    vars: dict[str, Var]  # set in the line (or unset: options None, reason "… is not set")
-    env: Mapping[str, str]  # the environment the line starts with, read on lookup
-    cwd: str | None  # None: unknown, see cwd_reason
-    cwd_reason: str
-    oldpwd: str | None
-    dirstack: list[str | None]
-    positional: tuple[str, ...] | None
-    arg0: str | None
-    user_home: Callable[[str], str | None]
+    A plain class with slots rather than a dataclass: `dataclasses` itself costs every
+    `guard check` process milliseconds to import."""
+
+    __slots__ = (
+        "arg0",
+        "cwd",
+        "cwd_reason",
+        "dirstack",
+        "env",
+        "oldpwd",
+        "positional",
+        "user_home",
+        "vars",
+    )
+
+    def __init__(
+        self,
+        vars: dict[str, Var],  # set in the line (or unset: options None, "… is not set")
+        env: Mapping[str, str],  # the environment the line starts with, read on lookup
+        cwd: str | None,  # None: unknown, see cwd_reason
+        cwd_reason: str,
+        oldpwd: str | None,
+        dirstack: list[str | None],
+        positional: tuple[str, ...] | None,
+        arg0: str | None,
+        user_home: Callable[[str], str | None],
+    ) -> None:
+        self.vars = vars
+        self.env = env
+        self.cwd = cwd
+        self.cwd_reason = cwd_reason
+        self.oldpwd = oldpwd
+        self.dirstack = dirstack
+        self.positional = positional
+        self.arg0 = arg0
+        self.user_home = user_home
 
     @classmethod
     def start(cls, ctx: Context) -> Scope:

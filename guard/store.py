@@ -14,10 +14,9 @@ import os
 import sqlite3
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from guard.errors import GuardError
 from guard.requests import ACCESSES, SURFACES
@@ -29,8 +28,7 @@ BUSY_SECONDS = 5.0
 FALLBACK = "verdicts use the policy alone until then"
 
 
-@dataclass(frozen=True, slots=True)
-class Approval:
+class Approval(NamedTuple):
     """What a human granted: a pattern on a surface, for one session or always."""
 
     id: int
@@ -44,8 +42,7 @@ class Approval:
     command: str  # the line that prompted it
 
 
-@dataclass(frozen=True, slots=True)
-class AuditRow:
+class AuditRow(NamedTuple):
     """One verdict as it was given."""
 
     id: int
@@ -59,8 +56,7 @@ class AuditRow:
     detail: str = ""  # JSON text, "" when none
 
 
-@dataclass(frozen=True, slots=True)
-class SessionRow:
+class SessionRow(NamedTuple):
     """A shell or agent run: when it was first and last seen, and where it began."""
 
     id: str

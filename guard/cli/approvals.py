@@ -6,7 +6,6 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,7 +38,7 @@ def _list(args: argparse.Namespace) -> int:
     with Store.open() as store:
         rows = store.list_approvals(args.session)
     if args.json:
-        print(json.dumps([asdict(r) for r in rows]))
+        print(json.dumps([r._asdict() for r in rows]))
         return 0
     if not rows:
         print("no approvals")

@@ -7,7 +7,6 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -33,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     with Store.open() as store:
         rows = store.log(args.session, args.limit)
     if args.json:
-        print(json.dumps([asdict(r) for r in rows]))
+        print(json.dumps([r._asdict() for r in rows]))
         return 0
     for r in rows:
         _show(r)
@@ -58,7 +57,7 @@ def follow(session: str | None, limit: int, *, as_json: bool, poll: float = 0.25
             while True:
                 for r in rows:
                     if as_json:
-                        print(json.dumps(asdict(r)))
+                        print(json.dumps(r._asdict()))
                     else:
                         _show(r)
                     last = r.id
