@@ -5,9 +5,9 @@
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
-import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
 from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
@@ -21,7 +21,37 @@ INTERNAL_ERROR = "guard could not check this line (an internal error; please rep
 
 @lru_cache(maxsize=1)
 def _language() -> Language:
-    return Language(tree_sitter_bash.language())
+    return Language(_bash_language())
+
+
+def _bash_language() -> object:
+    """tree-sitter-bash's language pointer. Its package `__init__` imports importlib.resources
+    (6 ms on every check) for queries guard never uses, so the compiled binding is loaded on its
+    own when it can be found; otherwise the package is imported as usual."""
+    try:
+        import importlib.machinery
+        import importlib.util
+
+        spec = importlib.util.find_spec("tree_sitter_bash")
+        folders = list(spec.submodule_search_locations or []) if spec else []
+        if not folders:
+            raise ImportError("tree_sitter_bash has no folder")
+        folder = folders[0]
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = os.path.join(folder, "_binding" + suffix)
+            if os.path.exists(path):
+                loader = importlib.machinery.ExtensionFileLoader("tree_sitter_bash._binding", path)
+                binding_spec = importlib.util.spec_from_loader(loader.name, loader)
+                if binding_spec is None:
+                    break
+                module = importlib.util.module_from_spec(binding_spec)
+                loader.exec_module(module)
+                return module.language()
+    except (ImportError, OSError, AttributeError):
+        pass
+    import tree_sitter_bash
+
+    return tree_sitter_bash.language()
 
 
 def parser() -> Parser:

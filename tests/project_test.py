@@ -416,3 +416,14 @@ def test_shift_and_set_follow_known_positional_arguments() -> None:
     found = {r.path for r in project("set -- /srv/y; cat $1", ctx).requests if r.path}
     assert found == {"/srv/y"}
     assert not [r for r in project('shift && exec "$@"', ctx).requests if r.surface == "dynamic"]
+
+
+def test_the_check_path_imports_no_heavy_modules() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, guard.judgement; from guard.project import parser; parser(); "
+            "print(sorted(m for m in ('dataclasses', 'importlib.resources', 'prompt_toolkit',"
+            " 'platformdirs') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "[]", done.stderr
