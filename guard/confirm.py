@@ -67,12 +67,12 @@ def question_for(
                 Choice("d", "allow for this session, directories and below", "session", covers_wide)
             )
             grants["d"] = wide
-        choices.append(Choice("a", "always (your policy file)", "always", covers_narrow, "user"))
+        choices.append(Choice("a", "always", "always", covers_narrow, "user"))
         grants["a"] = narrow
         if judgement.project_trusted:  # an untrusted project file gets nothing added
             choices.append(
                 Choice(
-                    "p", "always (this project's .guard.toml)", "always", covers_narrow, "project"
+                    "p", "always", "always", covers_narrow, "project"
                 )
             )
             grants["p"] = narrow
@@ -122,7 +122,9 @@ def approver_mode(env: Mapping[str, str]) -> str:
     return "always"  # "always", or a value we do not know: keep away from the agent's terminal
 
 
-def confirm(judgement: Judgement, *, session: str, env: Mapping[str, str]) -> Outcome:
+def confirm(
+    judgement: Judgement, *, session: str, env: Mapping[str, str], origin: str = "guard check"
+) -> Outcome:
     """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
     ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
     from guard.prompt import ask
@@ -130,10 +132,10 @@ def confirm(judgement: Judgement, *, session: str, env: Mapping[str, str]) -> Ou
     question, grants = question_for(judgement, env)
     mode = approver_mode(env)
     if mode == "always":
-        return _ask_approver(judgement, question, grants, session, env)
+        return _ask_approver(judgement, question, grants, session, env, origin)
     answer: Answer = ask(question, env=env)
     if answer.how in NO_TTY and mode == "auto":
-        return _ask_approver(judgement, question, grants, session, env)
+        return _ask_approver(judgement, question, grants, session, env, origin)
     if not answer.allowed or answer.choice is None:
         return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
     key = answer.choice.key
@@ -147,11 +149,12 @@ def _ask_approver(
     grants: dict[str, list[arity.Choice]],
     session: str,
     env: Mapping[str, str],
+    origin: str,
 ) -> Outcome:
     """The human at `guard watch` answers; it also stores what they granted."""
     from guard.approver_client import request_approval
 
-    return request_approval(judgement, question, grants, session=session, env=env)
+    return request_approval(judgement, question, grants, session=session, env=env, origin=origin)
 
 
 def remember(

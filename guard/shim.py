@@ -107,6 +107,7 @@ def allowed(text: str, inv: BashInvocation) -> bool:
         positional=inv.positional,
         arg0=inv.arg0,
         origin="guarded-bash",
+        background_audit=True,
     )
     return status == 0
 

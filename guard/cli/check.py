@@ -52,9 +52,13 @@ def check_line(
     prompt: bool = True,
     positional: tuple[str, ...] | None = None,
     arg0: str | None = None,
-    origin: str = "check",
+    origin: str = "guard check",
+    background_audit: bool = False,
 ) -> int:
-    """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3)."""
+    """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
+
+    With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
+    forked child, so the command does not wait for the store."""
     env = dict(os.environ)
     result = judge(command, cwd=cwd, env=env, session=session, positional=positional, arg0=arg0)
     for warning in result.warnings:
@@ -65,7 +69,7 @@ def check_line(
     if decision == "ask" and prompt:
         from guard.confirm import confirm
 
-        outcome = confirm(result, session=session, env=env)
+        outcome = confirm(result, session=session, env=env, origin=origin)
         how = outcome.how
         status = ALLOW if outcome.allowed else DENY
         decision = "allow" if outcome.allowed else "deny"
@@ -73,7 +77,14 @@ def check_line(
             print(outcome.message, file=sys.stderr)
     elif decision == "deny":
         print("guard: denied: " + "; ".join(result.verdict.reasons[:3]), file=sys.stderr)
-    _audit(result, session, decision, how, origin)
+    child = _forked_child() if background_audit else None
+    if child:
+        try:
+            _audit(result, session, decision, how, origin)
+        finally:
+            os._exit(0)
+    elif child is None:
+        _audit(result, session, decision, how, origin)
     if as_json:
         from guard.cli.explain import as_json as to_json
 
@@ -81,6 +92,22 @@ def check_line(
         out["final"] = decision
         print(json.dumps(out))
     return status
+
+
+def _forked_child() -> bool | None:
+    """Fork: True in the child (which keeps none of the caller's terminal or pipes), False in
+    the parent, None when there is no child (the caller then writes the row itself)."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return False
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    return True
 
 
 def _how(result: Judgement) -> str:
