@@ -63,7 +63,9 @@ EXECUTABLE_PATHS = frozenset(
 
 def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
     """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
-    if name in CODE:
+    if name.startswith("GUARD_"):
+        dynamic(w, arg, "code", f"setting {name} changes how guard judges what runs next")
+    elif name in CODE:
         _code(w, name, value, arg, depth)
     elif name in PROMPTS:
         if value is None or "$(" in value or "`" in value:

@@ -369,6 +369,10 @@ BYPASSES = [
     ('tmux send-keys -t 1 "rm -rf ~" Enter', ("dynamic", "code")),
     ("git -c core.sshCommand='rm -rf /srv' fetch", ("external_directory", "/srv")),
     ("git -c alias.x='!rm -rf /srv' x", ("external_directory", "/srv")),
+    # guard's own settings: an agent must not choose the policy its later lines are judged by
+    ("export GUARD_CONFIG=./allow-all.toml", ("dynamic", "code")),
+    ("GUARD_APPROVER=never guard check -- ls", ("dynamic", "code")),
+    ("GUARD_WORKSPACE=/ bash -c 'cat /etc/shadow'", ("dynamic", "code")),
 ]
 
 
