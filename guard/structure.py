@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from guard.requests import Request
 from guard.scope import Scope, Var
 from guard.walker import HANDLERS, Stdin, Task, Walker
 
@@ -207,7 +208,11 @@ def _assignment(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
 def _unset(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     for child in node.children:
         if child.type == "variable_name":
-            w.scope.unset(w.text(child))
+            name = w.text(child)
+            w.scope.unset(name)
+            if name.startswith("GUARD_"):
+                w.out.append(Request("dynamic", w.span(child), f"unsetting {name} changes how "
+                                     "guard judges what runs next", text=name, role="code"))
         elif child.is_named:
             w.collect_words(child, depth)
 

@@ -373,6 +373,7 @@ BYPASSES = [
     ("export GUARD_CONFIG=./allow-all.toml", ("dynamic", "code")),
     ("GUARD_APPROVER=never guard check -- ls", ("dynamic", "code")),
     ("GUARD_WORKSPACE=/ bash -c 'cat /etc/shadow'", ("dynamic", "code")),
+    ("unset GUARD_SESSION", ("dynamic", "code")),
 ]
 
 
