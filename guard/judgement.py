@@ -50,7 +50,12 @@ def judge(
     policies in memory, such as the shell hooks' resident checker, returns its copy from there."""
     env = dict(os.environ if env is None else env)
     ctx = build_context(cwd, env, positional=positional, arg0=arg0)
-    trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
+    no_store = without_store(env)
+    use_store = use_store and not no_store
+    if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
+        trusted, note = False, ""
+    else:
+        trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
     load = policy_loader or load_policy
     policy = load(ctx.workspace[0], home=ctx.home, trust_project=trusted)
     if policy.roots:
@@ -83,6 +88,12 @@ def _approvals(session: str, env: Mapping[str, str]) -> tuple[object, ...]:
     idle = idle_seconds(env)
     with Store.open() as store:
         return tuple(store.approvals(session, time.time(), idle))
+
+
+def without_store(env: Mapping[str, str]) -> bool:
+    """`GUARD_NO_STORE=1`: this guard runs where it must not keep approvals (an agent's
+    sandbox). Approvals and the audit log live with the approver (`guard watch`) outside."""
+    return env.get("GUARD_NO_STORE", "") == "1"
 
 
 def idle_seconds(env: Mapping[str, str]) -> float:

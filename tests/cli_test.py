@@ -187,3 +187,17 @@ def test_policy_show_names_where_rules_come_from(ws: Path) -> None:
     done = guard("policy", "show", cwd=ws)
     assert done.returncode == 0
     assert "default-policy.toml" in done.stdout
+
+
+def test_without_a_store_guard_decides_by_policy_alone_and_quietly(
+    ws: Path, tmp_path: Path
+) -> None:
+    import os
+
+    env = dict(os.environ, GUARD_NO_STORE="1", GUARD_STATE_DIR=str(tmp_path / "unusable"))
+    (tmp_path / "unusable").write_text("not a directory")
+    for line, status in (("ls", 0), ("cat /etc/hosts", 3)):
+        done = subprocess.run([*GUARD, "check", "--no-prompt", "--session", "s", "--", line],
+                              cwd=ws, env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == status
+        assert done.stderr == ""
