@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from guard.commands import FILE_TEST_OPERATORS, Spec
 from guard.invocation import Arg, access, dynamic, is_shell, plain, run_argv
-from guard.requests import Request
+from guard.requests import Access, Request
 from guard.walker import Stdin, Walker
 
 MAX_NESTING = 8
@@ -346,19 +346,20 @@ def _find(
             run_argv(w, argv[i + 1 : end], None, span, depth)
             i = end + 1
             continue
-        if value in ("-fprint", "-fprint0", "-fprintf", "-fls") and i + 1 < len(argv):
+        mode = _FIND_PATH_OPTIONS.get(value or "")
+        if mode is not None and i + 1 < len(argv):
             target = argv[i + 1]
             if target.value is not None:
-                access(w, target, target.value, "write", "find")
-            i += 2
-            continue
-        if value in ("-newer", "-anewer", "-cnewer", "-samefile") and i + 1 < len(argv):
-            target = argv[i + 1]
-            if target.value is not None:
-                access(w, target, target.value, "read", "find")
+                access(w, target, target.value, mode, "find")
             i += 2
             continue
         i += 1
+
+
+_FIND_PATH_OPTIONS: dict[str, Access] = {
+    **dict.fromkeys(("-fprint", "-fprint0", "-fprintf", "-fls"), "write"),
+    **dict.fromkeys(("-newer", "-anewer", "-cnewer", "-samefile"), "read"),
+}
 
 
 def _exec(
