@@ -29,6 +29,7 @@ import re
 import select
 import signal
 import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -107,11 +108,14 @@ def fields(fd: int, alive: Callable[[], bool]) -> Iterator[str]:
 def read_request(source: Iterator[str]) -> Request:
     """The next request; StopIteration at the end, ProtocolError (with the id) when malformed."""
     head = [next(source)]
-    for _ in range(HEADER - 1):
+    head.append(_more(source, head))
+    if head[0] != VERSION:
+        raise ProtocolError(head[1])
+    for _ in range(HEADER - 2):
         head.append(_more(source, head))
-    version, rid, shell, session, cwd, last, gen, int_trap, mode, text = head
-    if version != VERSION or shell not in ("bash", "zsh") or mode not in ("history", "line"):
-        raise ProtocolError(rid if version == VERSION else "")
+    _, rid, shell, session, cwd, last, gen, int_trap, mode, text = head
+    if shell not in ("bash", "zsh") or mode not in ("history", "line"):
+        raise ProtocolError(rid)
     if shell == "bash":
         env = exported_variables(_more(source, head))
     else:
@@ -309,14 +313,38 @@ class AuditWriter:
         self._thread.join(timeout)
 
     def _run(self) -> None:
-        from guard.cli.check import _audit, _how
-
         while (row := self._rows.get()) is not None:
-            result, session, decision = row
-            try:
-                _audit(result, session, decision, _how(result), "hook")
-            except Exception:  # a lost audit row must not stop the checker
-                continue
+            for attempt in range(3):  # a store being created by another process can be busy
+                try:
+                    _record(*row)
+                    break
+                except GuardError:
+                    time.sleep(0.1 * (attempt + 1))
+                except Exception:  # a lost audit row must not stop the checker
+                    break
+
+
+def _record(result: Judgement, session: str, decision: str) -> None:
+    """One audit row, as `guard check` writes it, with origin "hook"."""
+    from guard.cli.check import _how
+    from guard.judgement import idle_seconds, without_store
+    from guard.store import Store
+
+    if without_store(os.environ):
+        return
+    now = time.time()
+    with Store.open() as store:
+        store.record(
+            time=now,
+            session=session,
+            cwd=result.context.cwd,
+            command=result.projection.command,
+            decision=decision,
+            reasons=result.verdict.reasons,
+            how=_how(result),
+            detail={"origin": "hook"},
+        )
+        store.touch_session(session, now, result.context.cwd, idle_seconds=idle_seconds(os.environ))
 
 
 def serve(fd_in: int = 0, fd_out: int = 1) -> int:
