@@ -365,6 +365,8 @@ guard() {
     # `guard doctor` learns this shell's hook state from here; everything else goes to guard.
     if [[ ${1-} == doctor ]]; then
         shift
+        local usr2
+        usr2=$(builtin trap -p USR2)
         "$__guard_bin" doctor --shell-state <(__guard_state) "$@"
     else
         "$__guard_bin" "$@"
@@ -377,7 +379,7 @@ __guard_state() {
     [[ -n ${__guard_pid-} ]] && builtin kill -0 "$__guard_pid" 2>/dev/null && alive=yes
     builtin printf '%s\0' shell bash hook_version "$__guard_hook_version" pid "$$" \
         session "$__guard_session" ps0 "${PS0-}" prompt_command "${PROMPT_COMMAND[*]-}" \
-        promptvars "$(builtin shopt -p promptvars)" usr2_trap "$(builtin trap -p USR2)" \
+        promptvars "$(builtin shopt -p promptvars)" usr2_trap "${usr2-}" \
         checker "${__guard_pid-}" checker_alive "$alive" \
         functions "$(builtin declare -f __guard_ps0 __guard_precmd __guard_stop __guard_relay \
             __guard_send __guard_receive __guard_confirm __guard_fallback __guard_traps fc)"
@@ -390,7 +392,7 @@ builtin readonly -f __guard_ps0 __guard_traps __guard_history_problem __guard_se
 
 fi
 
-__guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS-}$RANDOM}}
+__guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-$RANDOM}}
 : "${__guard_gen:=0}" "${__guard_nohist:=}"
 # shellcheck disable=SC2016 # expanded when PS0 is shown, not now
 [[ ${PS0-} == *'$(__guard_ps0)'* ]] || PS0='$(__guard_ps0)'${PS0-}

@@ -18,7 +18,7 @@ if [[ -n ${ZSH_VERSION-} && -o interactive ]]; then
 
 typeset -g __guard_bin=guard # `guard init zsh` writes the absolute path of the guard program here
 typeset -g __guard_hook_version=1
-typeset -g __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS-}$RANDOM}}
+typeset -g __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-$RANDOM}}
 typeset -g __guard_pid=${__guard_pid-} __guard_in=${__guard_in-} __guard_out=${__guard_out-}
 typeset -gi __guard_gen
 

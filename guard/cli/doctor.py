@@ -1,0 +1,210 @@
+"""`guard doctor`: is this shell guarded, and is everything guard relies on in order?
+
+It reports, each with what to do: whether the shell hook is loaded and intact in the shell that
+ran it (the hook's `guard` function passes its state with --shell-state), whether the rc files
+load it, the policy files in effect and their problems, the store's health, and the kernel's
+`dev.tty.legacy_tiocsti` (keystroke injection into the approval prompt). Exit 1 on a problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from guard.errors import GuardError
+
+TIOCSTI = "/proc/sys/dev/tty/legacy_tiocsti"
+FUNCTIONS = {
+    "bash": "__guard_ps0 __guard_precmd __guard_stop __guard_relay __guard_send __guard_receive "
+    "__guard_confirm __guard_fallback __guard_traps fc",
+    "zsh": "__guard_preexec __guard_precmd __guard_send __guard_receive __guard_confirm "
+    "__guard_check_line fc r",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    level: str  # ok, warning, problem
+    area: str
+    message: str
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("doctor", help="check the shell hook, policy files, store and terminal")
+    p.add_argument("--shell-state", help=argparse.SUPPRESS)
+    p.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
+    p.set_defaults(run=run, error_status=1)
+
+
+def run(args: argparse.Namespace) -> int:
+    state = read_state(args.shell_state) if args.shell_state else {}
+    findings = [*hook_findings(state), *rc_findings(), *policy_findings(args.cwd)]
+    findings += [store_finding(), tiocsti_finding(TIOCSTI)]
+    for f in findings:
+        print(f"{f.level:<8} {f.area:<7} {f.message}")
+    return 1 if any(f.level == "problem" for f in findings) else 0
+
+
+def read_state(path: str) -> dict[str, str]:
+    """The NAME, NUL, VALUE, NUL pairs the hook's __guard_state wrote."""
+    try:
+        with open(path, "rb") as handle:
+            parts = handle.read().decode("utf-8", "surrogateescape").split("\0")
+    except OSError as exc:
+        raise GuardError(f"guard: cannot read the shell's state ({exc.strerror})") from exc
+    return dict(zip(parts[0:-1:2], parts[1::2], strict=False))
+
+
+def hook_findings(state: dict[str, str]) -> list[Finding]:
+    shell = state.get("shell", "")
+    if shell not in FUNCTIONS:
+        return [
+            Finding(
+                "warning",
+                "hook",
+                "not loaded in the shell that ran this (or guard ran as `command guard`); "
+                'add eval "$(guard init bash)" to ~/.bashrc, or eval "$(guard init zsh)" '
+                "to ~/.zshrc, and start a new shell",
+            )
+        ]
+    fix = f'run: eval "$(guard init {shell})", or start a new shell'
+    out: list[Finding] = []
+    if shell == "bash":
+        if "$(__guard_ps0)" not in state.get("ps0", ""):
+            out.append(Finding("problem", "hook", f"PS0 no longer runs guard's check; {fix}"))
+        if "__guard_precmd" not in state.get("prompt_command", ""):
+            out.append(Finding("problem", "hook", f"PROMPT_COMMAND lost __guard_precmd; {fix}"))
+        if "-s promptvars" not in state.get("promptvars", ""):
+            out.append(Finding("problem", "hook", "promptvars is off: shopt -s promptvars"))
+        if "__guard_relay" not in state.get("usr2_trap", ""):
+            out.append(Finding("problem", "hook", f"the USR2 trap is not guard's; {fix}"))
+    else:
+        first = state.get("preexec_functions", "").split(" ")[0]
+        if first != "__guard_preexec":
+            out.append(
+                Finding("problem", "hook", f"__guard_preexec is not the first preexec; {fix}")
+            )
+        if "__guard_precmd" not in state.get("precmd_functions", "").split(" "):
+            out.append(Finding("problem", "hook", f"precmd_functions lost __guard_precmd; {fix}"))
+    changed = changed_functions(shell, state.get("functions", ""))
+    if changed:
+        out.append(Finding("problem", "hook", f"redefined since loading: {changed}; {fix}"))
+    if state.get("checker_alive") != "yes":
+        out.append(
+            Finding("warning", "hook", "the checker is not running; the next prompt starts it")
+        )
+    if not out:
+        pid, session = state.get("pid", "?"), state.get("session", "?")
+        out.append(Finding("ok", "hook", f"{shell} hook loaded and intact (pid {pid}, {session})"))
+    return out
+
+
+def changed_functions(shell: str, seen: str) -> str:
+    """Which of the hook's functions differ from the shipped hook's; "" when none."""
+    from guard.cli.init import hook_text
+
+    names = FUNCTIONS[shell]
+    if shell == "bash":
+        argv = [
+            "bash",
+            "--norc",
+            "--noprofile",
+            "-i",
+            "-c",
+            f"{hook_text(shell)}\ndeclare -f {names}",
+        ]
+    else:
+        argv = ["zsh", "-f", "-i", "-c", f"{hook_text(shell)}\nfunctions {names}"]
+    try:
+        done = subprocess.run(
+            argv, capture_output=True, text=True, timeout=20, check=False, stdin=subprocess.DEVNULL
+        )
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    shipped, current = _split_functions(done.stdout), _split_functions(seen)
+    return ", ".join(sorted(n for n in shipped if current.get(n) != shipped[n]))
+
+
+def _split_functions(text: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    name = ""
+    for line in text.splitlines():
+        if line.endswith(" () ") or line.endswith(" () {"):
+            name = line.split(" ")[0]
+            found[name] = ""
+        if name:
+            found[name] += line + "\n"
+    return found
+
+
+def rc_findings() -> list[Finding]:
+    home = Path(os.path.expanduser("~"))
+    zdot = Path(os.environ.get("ZDOTDIR") or home)
+    out = []
+    for shell, rc in (("bash", home / ".bashrc"), ("zsh", zdot / ".zshrc")):
+        try:
+            text = rc.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if f"guard init {shell}" in text:
+            out.append(Finding("ok", "rc", f"{rc} loads the {shell} hook"))
+        else:
+            line = f'eval "$(guard init {shell})"'
+            out.append(Finding("warning", "rc", f"{rc} does not load the hook; add: {line}"))
+    return out
+
+
+def policy_findings(cwd: str | None) -> list[Finding]:
+    from guard.policy import PROJECT_FILE, load_policy
+    from guard.trust import is_trusted
+    from guard.workspace import build_context
+
+    ctx = build_context(cwd)
+    trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
+    policy = load_policy(ctx.workspace[0], home=ctx.home, trust_project=trusted)
+    out = [Finding("ok", "policy", "files in effect: " + ", ".join(policy.files))]
+    if note:
+        out.append(Finding("warning", "policy", note))
+    out += [Finding("problem", "policy", p) for p in policy.problems]
+    if policy.problems:
+        out.append(Finding("problem", "policy", "while there are problems, allowed lines ask"))
+    return out
+
+
+def store_finding() -> Finding:
+    from guard.store import Store
+
+    try:
+        with Store.open() as store:
+            problems = store.check()
+            path = store.path
+    except GuardError as exc:
+        return Finding("problem", "store", str(exc))
+    if problems:
+        damage = "; ".join(problems[:3])
+        return Finding("problem", "store", f"{path} is damaged ({damage}); move it aside")
+    return Finding("ok", "store", f"{path} is sound")
+
+
+def tiocsti_finding(path: str) -> Finding:
+    try:
+        with open(path, encoding="ascii") as handle:
+            value = handle.read().strip()
+    except OSError:
+        return Finding(
+            "warning",
+            "tty",
+            "this kernel has no dev.tty.legacy_tiocsti setting (before Linux 6.2): any process "
+            "on your terminal may type into guard's question; agents need an approver elsewhere",
+        )
+    if value == "0":
+        return Finding("ok", "tty", "dev.tty.legacy_tiocsti = 0: no keystroke injection")
+    return Finding(
+        "warning",
+        "tty",
+        f"dev.tty.legacy_tiocsti = {value}: any process on your terminal can type an answer "
+        "into guard's question; as root: sysctl -w dev.tty.legacy_tiocsti=0",
+    )
