@@ -26,8 +26,7 @@ Every usage error runs nothing and exits 2, or 1 when `-e` was set before it (ba
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple
 
 Mode = Literal["command", "script", "stdin", "interactive", "version", "help", "error"]
 
@@ -64,8 +63,7 @@ SHOPT_NAMES = _words(
 PROGRAM = "bash"  # bash's own name, used where argv[0] is missing, empty or a lone "-"
 
 
-@dataclass(frozen=True, slots=True)
-class BashInvocation:
+class BashInvocation(NamedTuple):  # a named tuple: guarded-bash builds this class on every start
     """What bash would do with one argv. `arg0` and `positional` are `$0` and `$1 …` in every
     mode that runs something; for "version", "help" and "error" they are None and ()."""
 
@@ -100,25 +98,25 @@ def _first_byte(char: str) -> str:
     return char.encode("utf-8", "surrogateescape")[:1].decode("utf-8", "surrogateescape")
 
 
-@dataclass(slots=True)
 class _State:
     """The flags bash sets while it reads its argv."""
 
-    argv0: str
-    options: list[str] = field(default_factory=list)
-    want_command: bool = False
-    read_stdin: bool = False
-    login: bool = False
-    forced_interactive: bool = False
-    restricted: bool = False
-    posix: bool = False
-    norc: bool = False
-    noprofile: bool = False
-    rcfile: str | None = None
-    help: bool = False
-    version: bool = False
-    errexit: bool = False  # -e set when an error is reported: bash exits 1, without its usage
-    bad_shopt: str | None = None  # the first unknown -O name, refused after parsing
+    def __init__(self, argv0: str) -> None:
+        self.argv0 = argv0
+        self.options: list[str] = []
+        self.want_command = False
+        self.read_stdin = False
+        self.login = False
+        self.forced_interactive = False
+        self.restricted = False
+        self.posix = False
+        self.norc = False
+        self.noprofile = False
+        self.rcfile: str | None = None
+        self.help = False
+        self.version = False
+        self.errexit = False  # -e set when an error is reported: bash exits 1, without its usage
+        self.bad_shopt: str | None = None  # the first unknown -O name, refused after parsing
 
     def finish(
         self,

@@ -98,7 +98,7 @@ def real_shell(env: Mapping[str, str], *, own: str) -> str:
 
 def allowed(text: str, inv: BashInvocation) -> bool:
     """Judge `text` run with `inv`'s `$0` and arguments; ask a human when the policy says so."""
-    from guard.cli.check import check_line
+    from guard.check import check_line
     from guard.session import current_session
 
     status = check_line(

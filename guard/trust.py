@@ -15,13 +15,14 @@ from guard.errors import GuardError
 
 
 def digest(path: str) -> str | None:
-    import hashlib
-
     try:
         with open(path, "rb") as f:
-            return hashlib.sha256(f.read()).hexdigest()
+            data = f.read()
     except OSError:
         return None
+    import hashlib  # only when there is a file to hash
+
+    return hashlib.sha256(data).hexdigest()
 
 
 def is_trusted(path: str) -> tuple[bool, str]:
