@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import tomllib
 from collections.abc import Callable
-from functools import cache
 from typing import Literal, NamedTuple
 
 from guard.patterns import is_relative_path_pattern
@@ -74,7 +72,9 @@ def load_policy(
     With `trust_project=False` the project file may only tighten: its allow rules, allow
     defaults and extra roots are left out and listed in `Policy.ignored`."""
     home = home if home is not None else os.path.expanduser("~")
-    layers = [_default_layer()]
+    from guard.shipped_policy import default_layer
+
+    layers = [default_layer()]
     user = read_policy_file(user_file or user_policy_path(), kind="user", workspace=None, home=home)
     if user is not None:
         layers.append(user)
@@ -107,16 +107,6 @@ def default_policy_text() -> str:
         from importlib import resources
 
         return resources.files("guard").joinpath("default-policy.toml").read_text(encoding="utf-8")
-
-
-@cache  # the shipped file does not change while guard runs
-def _default_layer() -> PolicyFile:
-    try:
-        text = default_policy_text()
-    except (OSError, UnicodeDecodeError) as error:
-        problem = f"{DEFAULT_SOURCE}: cannot read the shipped policy ({error}); reinstall guard"
-        return PolicyFile(DEFAULT_SOURCE, problems=(problem,))
-    return parse_policy(text, source=DEFAULT_SOURCE, kind="default", workspace=None, home="")
 
 
 def read_policy_file(
@@ -235,6 +225,8 @@ def parse_policy(
     text: str, *, source: str, kind: Kind, workspace: str | None, home: str
 ) -> PolicyFile:
     """Parse and validate one file's text. Invalid parts are left out and reported."""
+    import tomllib  # only for files that are there: the shipped one is read as JSON
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
