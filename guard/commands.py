@@ -37,6 +37,7 @@ Kind = Literal[
     "printf",
     "coproc",
     "tmux",
+    "fc",
 ]
 
 
@@ -170,8 +171,6 @@ SPECS: dict[str, Spec] = {
             "jobs",
             "fg",
             "bg",
-            "history",
-            "hash",
             "ulimit",
             "umask",
             "getopts",
@@ -198,10 +197,7 @@ SPECS: dict[str, Spec] = {
             "clear",
             "reset",
             "env-check",
-            "complete",
-            "compgen",
             "bind",
-            "enable",
             "help",
             "logout",
             "dirs",
@@ -733,6 +729,21 @@ SPECS: dict[str, Spec] = {
     },
     "eval": Spec(kind="eval", operands="code"),
     "alias": Spec(kind="alias", operands="data"),
+    # builtins that make later commands run something else
+    "hash": Spec(operands="data", options={"-p": "execute"}),  # hash -p FILE NAME
+    "enable": Spec(operands="data", options={"-f": "execute"}),  # loads a builtin from a .so
+    "complete": Spec(
+        operands="data",
+        values=_v("-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F"),
+        options={"-C": "code"},
+    ),
+    "compgen": Spec(
+        operands="data",
+        values=_v("-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F"),
+        options={"-C": "code"},
+    ),
+    "history": Spec(operands="write"),  # history -w/-a/-r FILE
+    "fc": Spec(kind="fc", operands="data"),
     "coproc": Spec(kind="coproc", operands="command"),
     "script": Spec(
         operands="write",
@@ -749,10 +760,16 @@ SPECS: dict[str, Spec] = {
         kind="assigns", operands="data", values=_v("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u")
     ),
     "mapfile": Spec(
-        kind="assigns", operands="data", values=_v("-d", "-n", "-O", "-s", "-u", "-C", "-c")
+        kind="assigns",
+        operands="data",
+        values=_v("-d", "-n", "-O", "-s", "-u", "-c"),
+        options={"-C": "code"},
     ),
     "readarray": Spec(
-        kind="assigns", operands="data", values=_v("-d", "-n", "-O", "-s", "-u", "-C", "-c")
+        kind="assigns",
+        operands="data",
+        values=_v("-d", "-n", "-O", "-s", "-u", "-c"),
+        options={"-C": "code"},
     ),
     "getopts": Spec(kind="assigns", operands="data"),
     "printf": Spec(kind="printf", operands="data"),

@@ -126,6 +126,15 @@ def run_argv(
     if name.glob:
         dynamic(w, name, "command_name", f"the command name is a pattern: {name.value}")
         return
+    if "PATH" in w.scope.vars and "/" not in name.value and name.value not in w.functions:
+        path = w.scope.vars["PATH"]
+        if path.options is None and not path.reason.endswith("is not set"):
+            dynamic(
+                w,
+                name,
+                "command_name",
+                f"{name.value} is looked up in a $PATH that is not known: {path.reason}",
+            )
     w.out.append(Request("command", span, f"runs {name.value}", argv=tuple(a.shown for a in argv)))
     directory, _, base = name.value.rpartition("/")
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:

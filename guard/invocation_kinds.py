@@ -462,6 +462,7 @@ def _assigns(
     """`read x`, `mapfile arr`, `getopts o name`: variables set from input nobody can know."""
     from guard.scope import Var
 
+    plain(w, spec, argv, stdin, span, depth, extra)  # options that carry code (mapfile -C)
     via = argv[0].value or "read"
     names: list[str] = []
     i = 1
@@ -516,14 +517,21 @@ def _printf(
             w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
 
 
-def _positional(w: Walker, spec: Spec, argv: list[Arg], stdin: Stdin | None,
-                span: tuple[int, int], depth: int, extra: bool) -> None:
+def _positional(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
     """`shift [n]` and `set -- …` change $1 …: followed when known, else unknown from here."""
     pos = w.scope.positional
     if argv[0].value == "shift":
         count = argv[1].value if len(argv) > 1 else "1"
         if pos is not None and count is not None and count.isdigit():
-            w.scope.positional = pos[int(count):]
+            w.scope.positional = pos[int(count) :]
         else:
             w.scope.positional = None
         return
@@ -604,6 +612,21 @@ def _tmux(
         run_code(w, last.value, last, depth, new_process=True, via=f"tmux {verb}")
 
 
+def _fc(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """`fc -s` and `fc` with an editor run commands from the history: not known from here."""
+    if any(a.value is not None and a.value.startswith("-") and ("l" in a.value) for a in argv[1:]):
+        return  # fc -l only lists
+    dynamic(w, argv[0], "code", "fc runs commands from the history, not known from this line")
+
+
 KINDS: dict[str, KindHandler] = {
     "plain": plain,
     "wrapper": plain,
@@ -626,4 +649,5 @@ KINDS: dict[str, KindHandler] = {
     "positional": _positional,
     "coproc": _coproc,
     "tmux": _tmux,
+    "fc": _fc,
 }

@@ -190,6 +190,17 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
 def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     keyword = node.children[0].type if node.children else ""
     exported = keyword == "export"
+    flags = [w.text(c) for c in node.children if c.type == "word" and w.text(c).startswith("-")]
+    if any("n" in f for f in flags) and keyword != "export":
+        w.out.append(
+            Request(
+                "dynamic",
+                w.span(node),
+                "a name reference can set any variable, so what later words hold is not known",
+                text=w.text(node)[:80],
+                role="code",
+            )
+        )
     for child in node.children:
         if child.type == "variable_assignment":
             w.assign(child, depth, exported=exported)
@@ -211,8 +222,15 @@ def _unset(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
             name = w.text(child)
             w.scope.unset(name)
             if name.startswith("GUARD_"):
-                w.out.append(Request("dynamic", w.span(child), f"unsetting {name} changes how "
-                                     "guard judges what runs next", text=name, role="code"))
+                w.out.append(
+                    Request(
+                        "dynamic",
+                        w.span(child),
+                        f"unsetting {name} changes how guard judges what runs next",
+                        text=name,
+                        role="code",
+                    )
+                )
         elif child.is_named:
             w.collect_words(child, depth)
 

@@ -61,6 +61,10 @@ EXECUTABLE_PATHS = frozenset(
 )
 
 
+# Values that are files the shell writes later (`history -w`, and at exit).
+WRITTEN_PATHS = frozenset({"HISTFILE"})
+
+
 def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
     """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
     if name.startswith("GUARD_"):
@@ -72,6 +76,11 @@ def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> N
             dynamic(w, arg, "code", f"{name} runs the commands in it every time a prompt shows")
     elif name in EXECUTABLE_PATHS:
         _paths(w, name, value, arg)
+    elif name in WRITTEN_PATHS:
+        if value is None:
+            dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
+        elif value:
+            access(w, arg, value, "write", name)
 
 
 def _code(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
@@ -91,6 +100,8 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
         return
     separators = value.replace(" ", ":") if name == "LD_PRELOAD" else value
     known = set(w.scope.env.get(name, "").split(":")) if name == "PATH" else set()
+    from guard.commands import SYSTEM_BIN_DIRS
+
     for element in separators.split(":"):
-        if element and element not in known:
+        if element and element not in known and element.rstrip("/") not in SYSTEM_BIN_DIRS:
             access(w, arg, element, "execute", name)

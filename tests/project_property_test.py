@@ -65,22 +65,3 @@ def test_mutated_lines_never_raise_and_errors_never_allow(
 def test_any_unicode_never_raises(line: str) -> None:
     assert verdict(line) in ("allow", "ask", "deny")
 
-
-def test_many_parses_in_one_process_do_not_crash_it() -> None:
-    """A tree-sitter parser reused across lines crashed with a segmentation fault on this
-    fuzzed sequence (seed 2, the 9x,xxxth line); guard uses a new parser for each line."""
-    import subprocess
-    import sys
-
-    script = (
-        "import random\n"
-        "from guard.project import parser\n"
-        "random.seed(2)\n"
-        "alphabet = [chr(c) for c in list(range(0, 0x250)) + [0x2028, 0x202e, 0xfeff,"
-        " 0x1f600, 0xe000, 0x10ffff, 0x3000, 0x85, 0xa0]]\n"
-        "for i in range(100000):\n"
-        "    s = ''.join(random.choice(alphabet) for _ in range(random.randint(1, 40)))\n"
-        "    parser().parse(s.encode('utf-8', 'surrogateescape'))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-500:]

@@ -374,6 +374,17 @@ BYPASSES = [
     ("GUARD_APPROVER=never guard check -- ls", ("dynamic", "code")),
     ("GUARD_WORKSPACE=/ bash -c 'cat /etc/shadow'", ("dynamic", "code")),
     ("unset GUARD_SESSION", ("dynamic", "code")),
+    # builtins and variables that make later commands run or write something else
+    ("hash -p /srv/evil ls; ls", ("external_directory", "/srv/evil")),
+    ("enable -f /srv/x.so evil", ("external_directory", "/srv/x.so")),
+    ("complete -C 'rm -rf /srv' x", ("external_directory", "/srv")),
+    ("mapfile -C 'rm -rf /srv' -c 1 x < f", ("external_directory", "/srv")),
+    ("HISTFILE=/srv/h; history -w", ("external_directory", "/srv/h")),
+    ("history -w /srv/h2", ("external_directory", "/srv/h2")),
+    ("fc -s", ("dynamic", "code")),
+    ("read PATH; ls", ("dynamic", "command_name")),
+    ("printf -v PATH %s /srv; ls", ("dynamic", "command_name")),
+    ("declare -n r=PATH; r=/srv:$r; ls", ("dynamic", "code")),
 ]
 
 
@@ -409,7 +420,9 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
     assert "path" in roles
 
 
-@pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit"])
+@pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit",
+                                  "fc -l", "hash ls", "declare -a arr", "history 5",
+                                  "export PATH=$PATH:/usr/local/bin; ls"])
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
     assert surfaces(line) <= {"command"}
 
