@@ -198,7 +198,7 @@ __guard_keep_history() {
     builtin set -f
     if __guard_number "$number" && __guard_number "${__guard_last-}" && ((--number > __guard_last)); then
         __guard_patterns
-        if [[ -n $__guard_nohist$patterns || $HISTCONTROL == *__guard_ignore* ]]; then
+        if [[ -n $__guard_nohist$patterns || ${HISTCONTROL-} == *__guard_ignore* ]]; then
             text=$(HISTTIMEFORMAT='' builtin history 1)
             text=${text#"${text%%[![:space:]]*}"}
             text=${text#*[0-9][* ] }
@@ -224,7 +224,7 @@ __guard_keep_history() {
             [[ $pattern == __guard_* ]] || pattern=__guard_$pattern
             words+=${words:+:}${pattern//$'\1'/\\:}
         done
-        [[ $HISTIGNORE == "$words" ]] || HISTIGNORE=$words
+        [[ ${HISTIGNORE-} == "$words" ]] || HISTIGNORE=$words
     fi
     if __guard_zero "${HISTSIZE-}"; then
         __guard_nohist=size
@@ -249,6 +249,7 @@ __guard_zero() {
 __guard_patterns() {
     # The user's HISTIGNORE patterns, one a line, into the caller's `patterns`.
     local IFS=: pattern
+    [[ -n ${HISTIGNORE-} ]] || return 0
     for pattern in ${HISTIGNORE//\\:/$'\1'}; do
         [[ -n $pattern ]] && patterns+=${pattern#__guard_}$'\n'
     done
@@ -259,8 +260,8 @@ __guard_unwanted() {
     # Whether the user's settings would have kept line $1 out of the history list.
     local pattern
     [[ -n $__guard_nohist ]] && return 0
-    [[ $HISTCONTROL == *__guard_ignore[sb]* && $1 == ' '* ]] && return 0
-    [[ $HISTCONTROL == *__guard_ignore[db]* && $1 == "${__guard_prev-}" ]] && return 0
+    [[ ${HISTCONTROL-} == *__guard_ignore[sb]* && $1 == ' '* ]] && return 0
+    [[ ${HISTCONTROL-} == *__guard_ignore[db]* && $1 == "${__guard_prev-}" ]] && return 0
     while IFS= builtin read -r pattern; do
         [[ $pattern == '&' && $1 == "${__guard_prev-}" ]] && return 0
         # shellcheck disable=SC2053 # the pattern is meant to match
@@ -299,7 +300,7 @@ __guard_start() {
 __guard_check_line() {
     # Check line $1, which runs outside PS0 (fc); succeeds when it may run.
     # shellcheck disable=SC2034 # __guard_receive sets relay too
-    local decision='' relay='' text='' id=$BASHPID.$RANDOM$RANDOM
+    local decision='' relay='' text='' id=$BASHPID.$RANDOM$RANDOM __guard_gen='' # no prompt count: not a typed line
     __guard_start
     if __guard_send line "$1" "$id" && __guard_receive "$id"; then
         case $decision in
@@ -396,8 +397,8 @@ __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-
 : "${__guard_gen:=0}" "${__guard_nohist:=}"
 # shellcheck disable=SC2016 # expanded when PS0 is shown, not now
 [[ ${PS0-} == *'$(__guard_ps0)'* ]] || PS0='$(__guard_ps0)'${PS0-}
-if [[ ${PROMPT_COMMAND@a} == *a* ]]; then
-    [[ " ${PROMPT_COMMAND[*]} " == *__guard_precmd* ]] || PROMPT_COMMAND=(__guard_precmd "${PROMPT_COMMAND[@]}")
+if [[ -n ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
+    [[ " ${PROMPT_COMMAND[*]-} " == *__guard_precmd* ]] || PROMPT_COMMAND=(__guard_precmd "${PROMPT_COMMAND[@]}")
 elif [[ ${PROMPT_COMMAND-} != *__guard_precmd* ]]; then
     # shellcheck disable=SC2128,SC2178 # PROMPT_COMMAND is a string here
     PROMPT_COMMAND=__guard_precmd${PROMPT_COMMAND:+$'\n'$PROMPT_COMMAND}

@@ -111,6 +111,7 @@ __guard_start() {
 __guard_precmd() {
     # Keep the guard first among the preexec hooks, and the checker running while the user types.
     local st=$?
+    emulate -L zsh
     __guard_gen+=1
     [[ ${preexec_functions[1]-} == __guard_preexec ]] ||
         preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
@@ -121,7 +122,7 @@ __guard_precmd() {
 __guard_check_line() {
     # Check line $1, which runs outside preexec (fc, r); succeeds when it may run.
     emulate -L zsh
-    local decision= relay= text= id=$$.$RANDOM$RANDOM
+    local decision= relay= text= id=$$.$RANDOM$RANDOM __guard_gen= # no prompt count: not typed
     if __guard_start && __guard_send line $1 $id && __guard_receive $id; then
         case $decision in
         (allow)
@@ -170,16 +171,19 @@ r() {
 }
 
 __guard_fc_edit() {
+    emulate -L zsh
     eval "$__guard_fc_editor"' "$1"' || return
     __guard_fc_run $1
 }
 
 __guard_fc_run() {
+    emulate -L zsh
     __guard_check_line "$(<$1)"
 }
 
 guard() {
     # `guard doctor` learns this shell's hook state from here; everything else goes to guard.
+    emulate -L zsh
     if [[ ${1-} == doctor ]]; then
         shift
         $__guard_bin doctor --shell-state <(__guard_state) "$@"
@@ -200,7 +204,11 @@ __guard_state() {
             __guard_confirm __guard_check_line fc r)"
 }
 
-preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
-(( ${precmd_functions[(Ie)__guard_precmd]} )) || precmd_functions+=(__guard_precmd)
+() {
+    emulate -L zsh
+    typeset -ga preexec_functions precmd_functions
+    preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
+    (( ${precmd_functions[(Ie)__guard_precmd]} )) || precmd_functions+=(__guard_precmd)
+}
 
 fi

@@ -276,16 +276,16 @@ def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
 
 def test_fc_runs_history_lines_only_after_checking_them(bash: Shell, workspace: Path) -> None:
     bash.run("touch denied1")
-    out, status = bash.run("fc -s touch")
+    out, status = bash.run_allowing("fc -s touch")
     assert "guard: denied" in out and status != 0
     assert list(workspace.iterdir()) == []
-    bash.run("fc -s denied=allowed touch")
+    bash.run_allowing("fc -s denied=allowed touch")
     assert sorted(p.name for p in workspace.iterdir()) == ["allowed1"]
 
 
 def test_fc_with_an_editor_checks_what_the_editor_left(bash: Shell, workspace: Path) -> None:
     bash.run("echo x")
-    out, status = bash.run("fc -e \"sed -i 's/echo x/touch denied/'\"")
+    out, status = bash.run_allowing("fc -e \"sed -i 's/echo x/touch denied/'\"")
     assert "guard: denied" in out and status != 0
     assert list(workspace.iterdir()) == []
 
@@ -301,3 +301,37 @@ def test_the_hook_passes_shellcheck(tmp_path: Path) -> None:
     path.write_text(hook("bash", guard_program(tmp_path)))
     done = subprocess.run(["shellcheck", str(path)], capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout
+
+
+@pytest.mark.parametrize("options", ["set -u", "set -o pipefail; shopt -s extglob nullglob"])
+def test_strict_shell_options_neither_break_the_hook_nor_open_it(
+    workspace: Path, options: str
+) -> None:
+    shell = start(workspace, before=options)
+    try:
+        assert shell.run("echo hi") == ("hi", 0)
+        assert shell.run(DENIED_SHAPE)[1] == 130
+        assert shell.run(" echo spaced") == ("spaced", 0)
+        out, status = shell.run_allowing("fc -s hi=again echo")
+        assert out.endswith("echo again\nagain") and status == 0
+        assert list(workspace.iterdir()) == []
+    finally:
+        shell.close()
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh"])
+def test_guard_init_prints_the_hook_with_the_programs_absolute_path(
+    tmp_path: Path, shell: str
+) -> None:
+    program = guard_program(tmp_path)
+    done = subprocess.run([program, "init", shell], capture_output=True, text=True, check=True)
+    assert f"__guard_bin={program}\n" in done.stdout
+    assert "__guard_bin=guard " not in done.stdout
+    assert done.stdout == hook(shell, program)
+
+
+def test_guard_init_refuses_a_shell_it_has_no_hook_for(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [guard_program(tmp_path), "init", "fish"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 2 and "invalid choice" in done.stderr

@@ -247,17 +247,34 @@ def test_r_and_fc_run_history_lines_only_after_checking_them(
     zsh: Shell, workspace: Path, again: str
 ) -> None:
     zsh.run("touch denied1")
-    assert "guard: denied" in zsh.run(again)[0]
+    assert "guard: denied" in zsh.run_allowing(again)[0]
     assert markers(workspace) == []
-    zsh.run(f"{again} denied=allowed touch")
+    zsh.run_allowing(f"{again} denied=allowed touch")
     assert markers(workspace) == ["allowed1"]
 
 
 def test_fc_with_an_editor_checks_what_the_editor_left(zsh: Shell, workspace: Path) -> None:
     zsh.run("echo x")
-    assert "guard: denied" in zsh.run("fc -e \"sed -i 's/echo x/touch denied/'\"")[0]
+    assert "guard: denied" in zsh.run_allowing("fc -e \"sed -i 's/echo x/touch denied/'\"")[0]
     assert markers(workspace) == []
 
 
 def test_the_checker_is_no_job_of_the_shell(zsh: Shell) -> None:
     assert zsh.run("jobs") == ("", 0)
+
+
+@pytest.mark.parametrize(
+    "options", ["setopt nounset", "setopt sh_word_split ksh_arrays err_return"]
+)
+def test_strict_shell_options_neither_break_the_hook_nor_open_it(
+    workspace: Path, options: str
+) -> None:
+    shell = start(workspace, before=options)
+    try:
+        assert shell.run("echo hi") == ("hi", 0)
+        assert "guard: denied" in shell.run(DENIED_SHAPE)[0]
+        out, status = shell.run_allowing("r hi=again echo")
+        assert out.endswith("echo again\nagain") and status == 0
+        assert markers(workspace) == []
+    finally:
+        shell.close()

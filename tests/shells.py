@@ -116,6 +116,16 @@ class Shell:
             out = out[len(echoed) :]
         return out.strip("\n"), int(self.child.match.group(1))
 
+    def run_allowing(self, line: str) -> tuple[str, int]:
+        """Like `run`, answering "allow once" if the line asks (as `fc` and `r` lines do: what
+        they run is not known from the line; the hook checks it when it is)."""
+        self.send(line)
+        if self.child.expect(["denies in", PROMPT_RE]) == 0:
+            self.child.send("y")
+            self.child.expect(PROMPT_RE)
+        out = NOISE.sub("", self.child.before)
+        return out.strip("\n"), int(self.child.match.group(1))
+
     def expect(self, pattern: str, timeout: float | None = None) -> str:
         self.child.expect(pattern, timeout=timeout if timeout is not None else -1)
         return self.child.before
