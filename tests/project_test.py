@@ -445,3 +445,20 @@ def test_the_check_path_imports_no_heavy_modules() -> None:
             " 'platformdirs') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
+
+
+@pytest.mark.parametrize("line", ["echo {\U0010ffff", "echo a\U000e0041b", "eval $'{\\U0010ffff'"])
+def test_characters_that_crash_the_parser_are_never_parsed(line: str) -> None:
+    """`{` and U+10FFFF crashed tree-sitter-bash now and then; such lines are a syntax request."""
+    assert "syntax" in surfaces(line)
+
+
+def test_a_line_with_those_characters_does_not_crash_a_process() -> None:
+    import subprocess
+    import sys
+
+    code = ("from guard.project import project\nfrom guard.scope import Context\n"
+            "ctx = Context('/w', {}, ('/w',), '/h')\n"
+            "for _ in range(3000): project('{\\U0010ffff', ctx)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-300:]
