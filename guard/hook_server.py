@@ -326,7 +326,7 @@ class AuditWriter:
 
 def _record(result: Judgement, session: str, decision: str) -> None:
     """One audit row, as `guard check` writes it, with origin "hook"."""
-    from guard.cli.check import _how
+    from guard.check import how_decided
     from guard.judgement import idle_seconds, without_store
     from guard.store import Store
 
@@ -341,7 +341,7 @@ def _record(result: Judgement, session: str, decision: str) -> None:
             command=result.projection.command,
             decision=decision,
             reasons=result.verdict.reasons,
-            how=_how(result),
+            how=how_decided(result),
             detail={"origin": "hook"},
         )
         store.touch_session(session, now, result.context.cwd, idle_seconds=idle_seconds(os.environ))
