@@ -177,7 +177,7 @@ class Store:
                 f"GUARD_STATE_DIR at another directory — {FALLBACK}"
             )
         if con.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            con.execute("PRAGMA journal_mode = WAL")
+            self._enter_wal()
         if version < SCHEMA_VERSION:
             with self._write():
                 for step in range(_user_version(con), SCHEMA_VERSION):
@@ -185,6 +185,24 @@ class Store:
                         con.execute(statement)
                     con.execute(f"PRAGMA user_version = {step + 1}")
         _tighten(self.path)
+
+    def _enter_wal(self) -> None:
+        """Switch a new file to WAL. The switch needs the file to itself, and SQLite does not
+        wait for that (no busy handler), so two processes creating the store at once would
+        fail; retry until the busy timeout instead."""
+        import time
+
+        deadline = time.monotonic() + self._busy_seconds
+        delay = 0.002
+        while True:
+            try:
+                self._con.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(delay)
+                delay = min(delay * 2, 0.05)
 
     def close(self) -> None:
         with self._failures():

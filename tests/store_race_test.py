@@ -139,3 +139,18 @@ def test_a_store_writer_killed_at_any_moment_keeps_every_grant_it_reported(
             assert set(reported) <= set(stored)
             assert len(stored) - len(reported) in (0, 1)
             assert store.check() == ()
+
+
+def test_processes_creating_a_new_store_at_the_same_moment_all_open_it(tmp_path: Path) -> None:
+    """The switch to WAL on a brand-new file does not wait for other openers by itself."""
+    import subprocess
+    import sys
+
+    for attempt in range(5):
+        path = tmp_path / f"fresh{attempt}" / "guard.db"
+        code = ("import sys; from pathlib import Path; from guard.store import Store\n"
+                f"Store.open(Path({str(path)!r})).close()\n")
+        procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
+                 for _ in range(6)]
+        errors = [p.communicate(timeout=60)[1] for p in procs]
+        assert [p.returncode for p in procs] == [0] * 6, errors
