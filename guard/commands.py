@@ -38,6 +38,7 @@ Kind = Literal[
     "coproc",
     "tmux",
     "fc",
+    "builtin",
 ]
 
 
@@ -670,7 +671,7 @@ SPECS: dict[str, Spec] = {
     "nohup": _WRAPPER,
     "setsid": _WRAPPER,
     "time": _WRAPPER,
-    "builtin": _WRAPPER,
+    "builtin": Spec(kind="builtin", operands="command"),
     "unbuffer": _WRAPPER,
     "caffeinate": _WRAPPER,
     "chronic": _WRAPPER,

@@ -394,6 +394,9 @@ def _command(
         if any(f in (argv[i].value or "") for f in "vV"):
             return  # `command -v x` only looks x up
         i += 1
+    if i < len(argv) and argv[i].value == "fc":
+        _fc_unhooked(w, argv[i:])
+        return
     run_argv(w, argv[i:], stdin, span, depth, extra_unknown=extra)
 
 
@@ -621,10 +624,38 @@ def _fc(
     depth: int,
     extra: bool,
 ) -> None:
-    """`fc -s` and `fc` with an editor run commands from the history: not known from here."""
-    if any(a.value is not None and a.value.startswith("-") and ("l" in a.value) for a in argv[1:]):
+    """`fc` re-runs commands from the history. In a guarded shell `fc` is the hook's function,
+    which checks the command it re-runs; `builtin fc` and `command fc` skip it, so those ask.
+    (A shell without a hook has no history: `bash -c` keeps none.)"""
+    if any(a.value is not None and a.value.startswith("-") and "l" in a.value for a in argv[1:]):
         return  # fc -l only lists
-    dynamic(w, argv[0], "code", "fc runs commands from the history, not known from this line")
+
+
+def _builtin(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    if len(argv) > 1 and argv[1].value == "fc":
+        _fc_unhooked(w, argv[1:])
+        return
+    run_argv(w, argv[1:], stdin, span, depth, extra_unknown=extra)
+
+
+def _fc_unhooked(w: Walker, argv: list[Arg]) -> None:
+    if any(a.value is not None and a.value.startswith("-") and "l" in a.value for a in argv[1:]):
+        return
+    dynamic(
+        w,
+        argv[0],
+        "code",
+        "fc runs commands from the history, not known from this line, "
+        "and builtin/command fc skips guard's own check of them",
+    )
 
 
 KINDS: dict[str, KindHandler] = {
@@ -650,4 +681,5 @@ KINDS: dict[str, KindHandler] = {
     "coproc": _coproc,
     "tmux": _tmux,
     "fc": _fc,
+    "builtin": _builtin,
 }

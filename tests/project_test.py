@@ -381,7 +381,8 @@ BYPASSES = [
     ("mapfile -C 'rm -rf /srv' -c 1 x < f", ("external_directory", "/srv")),
     ("HISTFILE=/srv/h; history -w", ("external_directory", "/srv/h")),
     ("history -w /srv/h2", ("external_directory", "/srv/h2")),
-    ("fc -s", ("dynamic", "code")),
+    ("builtin fc -s", ("dynamic", "code")),
+    ("command fc -e vi", ("dynamic", "code")),
     ("read PATH; ls", ("dynamic", "command_name")),
     ("printf -v PATH %s /srv; ls", ("dynamic", "command_name")),
     ("declare -n r=PATH; r=/srv:$r; ls", ("dynamic", "code")),
@@ -421,7 +422,8 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
 
 
 @pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit",
-                                  "fc -l", "hash ls", "declare -a arr", "history 5",
+                                  "fc -l", "fc -s", "builtin fc -l", "hash ls", "declare -a arr",
+                                  "history 5",
                                   "export PATH=$PATH:/usr/local/bin; ls"])
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
     assert surfaces(line) <= {"command"}
