@@ -193,11 +193,36 @@ def plain(
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
     if reading.run is not None:
-        run_argv(w, argv[reading.run :], stdin, span, depth, extra_unknown=reading.unknown_args)
+        inner = argv[reading.run :]
+        if via == "xargs":
+            inner = _xargs_replaced(argv[: reading.run], inner)
+        run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:
+    """`xargs -I X cmd … X …`: every argument holding X is filled from input nobody knows."""
+    from guard.invocation_kinds import _substituted
+
+    marker: str | None = None
+    for i, arg in enumerate(options):
+        value = arg.value or ""
+        if value in ("-I", "--replace") and i + 1 < len(options):
+            marker = options[i + 1].value
+        elif value.startswith("-I") and len(value) > 2:
+            marker = value[2:]
+        elif value.startswith("--replace="):
+            marker = value.split("=", 1)[1]
+        elif value in ("-i", "--replace"):
+            marker = "{}"
+        elif value.startswith("-i") and len(value) > 2:
+            marker = value[2:]
+    if not marker:
+        return inner
+    return [_substituted(a, marker, None, "input xargs puts there") for a in inner]
 
 
 def _git_config(w: Walker, arg: Arg, setting: str | None, depth: int) -> None:

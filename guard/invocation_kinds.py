@@ -34,7 +34,7 @@ def run_code(
     """Shell code carried by a string: parsed and walked again, with a nesting limit."""
     from guard.project import walk_source
 
-    if text is None:
+    if text is None or arg.reason:  # a reason on a known value: filled in later (find's {})
         dynamic(w, arg, "code", f"the code {via} runs is not known: {arg.reason}")
         return
     if w.nesting >= MAX_NESTING:
@@ -343,7 +343,10 @@ def _find(
             end = i + 1
             while end < len(argv) and argv[end].value not in (";", "+"):
                 end += 1
-            run_argv(w, argv[i + 1 : end], None, span, depth)
+            found = roots[0].value if roots and roots[0].value is not None else "."
+            inner = [_substituted(a, "{}", f"{found.rstrip('/') or '/'}/{{}}",
+                                  "a file name find puts there") for a in argv[i + 1 : end]]
+            run_argv(w, inner, None, span, depth)
             i = end + 1
             continue
         mode = _FIND_PATH_OPTIONS.get(value or "")
@@ -360,6 +363,16 @@ _FIND_PATH_OPTIONS: dict[str, Access] = {
     **dict.fromkeys(("-fprint", "-fprint0", "-fprintf", "-fls"), "write"),
     **dict.fromkeys(("-newer", "-anewer", "-cnewer", "-samefile"), "read"),
 }
+
+
+def _substituted(arg: Arg, marker: str, path: str | None, what: str) -> Arg:
+    """An argument a command fills in later (`find -exec … {}`, `xargs -I X`): a lone marker is
+    a path under `path` when that is known; text around a marker (`sh -c 'rm {}'`) is unknown."""
+    if arg.value is None or marker not in arg.value:
+        return arg
+    if arg.value == marker and path is not None:
+        return arg._replace(value=path, reason=f"{arg.source} is {what}")  # known as a path only
+    return arg._replace(value=None, reason=f"{arg.source} holds {what}")
 
 
 def _exec(
