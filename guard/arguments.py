@@ -99,6 +99,13 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
                 out.uses.append(Use(i, _option_role(name), value))
             i += 1
             continue
+        if arg in spec.options or arg in spec.values:  # a whole word: -TT, -exec-like names
+            role = spec.options.get(arg)
+            dropped_first = dropped_first or arg in spec.first_drops
+            if role is not None:
+                out.uses.append(Use(i + 1, role))
+            i += 2
+            continue
         # a cluster of short options: -xvf FILE, -n1, -C/dir
         j = 1
         while j < len(arg):

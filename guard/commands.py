@@ -14,7 +14,20 @@ from __future__ import annotations
 import re
 from typing import Literal, NamedTuple
 
-Role = Literal["read", "write", "execute", "chdir", "data", "path", "code", "command", "git-config"]
+Role = Literal[
+    "read",
+    "write",
+    "execute",
+    "chdir",
+    "data",
+    "path",
+    "code",
+    "command",
+    "git-config",
+    "ssh-option",
+    "sed-script",
+    "awk-program",
+]
 Kind = Literal[
     "plain",
     "wrapper",
@@ -39,6 +52,7 @@ Kind = Literal[
     "tmux",
     "fc",
     "builtin",
+    "parallel",
 ]
 
 
@@ -107,15 +121,15 @@ _GREP = Spec(
 )
 _SED = Spec(
     operands="read",
-    first="data",
+    first="sed-script",
     values=_v("-l", "--line-length", "-E"),
-    options={"-e": "data", "--expression": "data", "-f": "read", "--file": "read"},
+    options={"-e": "sed-script", "--expression": "sed-script", "-f": "read", "--file": "read"},
     flags={"-i": "write", "--in-place": "write"},
     first_drops=_v("-e", "--expression", "-f", "--file"),
 )
 _AWK = Spec(
     operands="read",
-    first="data",
+    first="awk-program",
     values=_v("-F", "-v", "--assign", "--field-separator"),
     options={"-f": "read", "--file": "read"},
     first_drops=_v("-f", "--file"),
@@ -238,8 +252,9 @@ SPECS: dict[str, Spec] = {
             "-B",
             "-E",
         ),
-        options={"-i": "read", "-F": "read"},
+        options={"-i": "read", "-F": "read", "-o": "ssh-option"},
     ),
+    "parallel": Spec(kind="parallel", operands="data"),
     # read what they are given
     **{
         n: READ
@@ -406,8 +421,10 @@ SPECS: dict[str, Spec] = {
     "cp": _COPY,
     "mv": _COPY,
     "install": _COPY,
-    "rsync": _COPY,
-    "scp": _COPY,
+    "rsync": _COPY._replace(
+        options={**_COPY.options, "-e": "code", "--rsh": "code", "--rsync-path": "code"}
+    ),
+    "scp": _COPY._replace(options={**_COPY.options, "-S": "code", "-o": "ssh-option"}),
     "ln": Spec(
         operands="read",
         last="write",
@@ -435,15 +452,32 @@ SPECS: dict[str, Spec] = {
             "--mode",
             "--transform",
             "--strip-components",
-            "-I",
-            "--use-compress-program",
             "-T",
             "-X",
         ),
-        options={"-f": "write", "--file": "write", "-C": "write", "--directory": "write"},
+        options={
+            "-f": "write",
+            "--file": "write",
+            "-C": "write",
+            "--directory": "write",
+            # options whose value is a program tar runs
+            "-I": "code",
+            "--use-compress-program": "code",
+            "--to-command": "code",
+            "--rsh-command": "code",
+            "--info-script": "code",
+            "--new-volume-script": "code",
+            "-F": "code",
+            "--checkpoint-action": "code",
+        },
     ),
     "unzip": Spec(operands="read", values=_v("-x", "-P"), options={"-d": "write"}),
-    "zip": Spec(operands="read", first="write", values=_v("-x", "-i", "-P", "-b")),
+    "zip": Spec(
+        operands="read",
+        first="write",
+        values=_v("-x", "-i", "-P", "-b"),
+        options={"-TT": "code", "--unzip-command": "code"},
+    ),
     "dd": Spec(operands="data"),
     "curl": Spec(
         operands="data",
@@ -811,6 +845,24 @@ GIT_CODE_KEYS = re.compile(
     r"protocol\..*|url\..*|include\.path|includeif\..*)$",
     re.IGNORECASE,
 )
+
+# Scripts in other languages that reach the shell or files: sed's `e` command and `s///e` flag
+# and its `w FILE` writes; awk's system(), pipes and `print > "file"`. Found by pattern, so a
+# match asks rather than proving anything.
+SED_RUNS = re.compile(
+    r"(^|[;\n{}])\s*(\d+|\$|/[^/]*/)?(,(\d+|\$|/[^/]*/))?!?\s*e(\s|$|;)"
+    r"|s(.)(?:\\.|(?!\6).)*\6(?:\\.|(?!\6).)*\6[gpiImM0-9]*e"
+)
+SED_WRITES = re.compile(
+    r"(^|[;\n{}])\s*[wW]\s+\S|s(.)(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpiImMe0-9]*w\s"
+)
+AWK_RUNS = re.compile(
+    r"\bsystem\s*\(|(?<!\|)\|(?!\|)\s*&?\s*getline|(?<!\|)\|(?!\|)\s*(\"|[A-Za-z_(])"
+)
+AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
+
+# `ssh -o KEY=VALUE` settings that run a local command.
+SSH_CODE_KEYS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
 
 # `test -f PATH`, `[[ -d PATH ]]`: operators whose operand is a path.
 FILE_TEST_OPERATORS = frozenset(

@@ -344,8 +344,12 @@ def _find(
             while end < len(argv) and argv[end].value not in (";", "+"):
                 end += 1
             found = roots[0].value if roots and roots[0].value is not None else "."
-            inner = [_substituted(a, "{}", f"{found.rstrip('/') or '/'}/{{}}",
-                                  "a file name find puts there") for a in argv[i + 1 : end]]
+            inner = [
+                _substituted(
+                    a, "{}", f"{found.rstrip('/') or '/'}/{{}}", "a file name find puts there"
+                )
+                for a in argv[i + 1 : end]
+            ]
             run_argv(w, inner, None, span, depth)
             i = end + 1
             continue
@@ -671,6 +675,19 @@ def _fc_unhooked(w: Walker, argv: list[Arg]) -> None:
     )
 
 
+def _parallel(
+    w: Walker,
+    spec: Spec,
+    argv: list[Arg],
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    extra: bool,
+) -> None:
+    """GNU parallel runs its arguments as shell commands, filled from input: not known."""
+    dynamic(w, argv[0], "code", "parallel runs shell commands built from its input")
+
+
 KINDS: dict[str, KindHandler] = {
     "plain": plain,
     "wrapper": plain,
@@ -695,4 +712,5 @@ KINDS: dict[str, KindHandler] = {
     "tmux": _tmux,
     "fc": _fc,
     "builtin": _builtin,
+    "parallel": _parallel,
 }

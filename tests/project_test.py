@@ -382,6 +382,22 @@ BYPASSES = [
     ("HISTFILE=/srv/h; history -w", ("external_directory", "/srv/h")),
     ("history -w /srv/h2", ("external_directory", "/srv/h2")),
     ("builtin fc -s", ("dynamic", "code")),
+    # options that carry a program to run
+    ("tar -I 'rm -rf /srv' -cf a.tar src", ("external_directory", "/srv")),
+    ("tar --to-command='rm -rf /srv' -xf a.tar", ("external_directory", "/srv")),
+    ("rsync -e 'rm -rf /srv' a host:b", ("external_directory", "/srv")),
+    ("ssh -o ProxyCommand='rm -rf /srv' host", ("external_directory", "/srv")),
+    ("ssh -o 'LocalCommand rm -rf /srv' host", ("external_directory", "/srv")),
+    ("scp -S 'rm -rf /srv' a host:b", ("external_directory", "/srv")),
+    ("zip -T -TT 'rm -rf /srv' a.zip src", ("external_directory", "/srv")),
+    ("parallel 'rm {}' ::: a b", ("dynamic", "code")),
+    # other languages that reach the shell or write files
+    ("sed 's/.*/rm -rf ~/e' f", ("dynamic", "code")),
+    ("sed -e '1e rm -rf ~' f", ("dynamic", "code")),
+    ("sed 'w /srv/out' f", ("dynamic", "path")),
+    ("awk 'BEGIN { system(\"rm -rf ~\") }'", ("dynamic", "code")),
+    ("awk '{ print | \"sh\" }' f", ("dynamic", "code")),
+    ("awk '{ print > \"/srv/out\" }' f", ("dynamic", "path")),
     # code filled in from file names or input
     ("echo 'rm -rf ~' | xargs -I{} sh -c '{}'", ("dynamic", "code")),
     ("ls | xargs -I % bash -c 'cat %'", ("dynamic", "code")),
@@ -428,7 +444,9 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
 
 @pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit",
                                   "fc -l", "fc -s", "builtin fc -l", "hash ls", "declare -a arr",
-                                  "history 5",
+                                  "history 5", "sed -n '/^#/d' f", "sed 's/a/b/g' f",
+                                  "awk '{print $1}' f", "awk -F: '$3 > 1000 {print}' f",
+                                  "awk '$1 > $2 || $3 == \"x\"' f",
                                   "export PATH=$PATH:/usr/local/bin; ls"])
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
     assert surfaces(line) <= {"command"}
