@@ -15,8 +15,6 @@ from guard.errors import GuardError
 from guard.judgement import Judgement, idle_seconds, judge
 
 ALLOW, DENY, ASK = 0, 1, 3
-# Answers given at the terminal prompt: it already printed what was decided there.
-SAID_ON_THE_TERMINAL = frozenset({"interrupt", "timeout"})
 
 
 def check_line(
@@ -49,7 +47,7 @@ def check_line(
         how = outcome.how
         status = ALLOW if outcome.allowed else DENY
         decision = "allow" if outcome.allowed else "deny"
-        if not outcome.allowed and outcome.how not in SAID_ON_THE_TERMINAL:
+        if not outcome.allowed and outcome.message:
             print(outcome.message, file=sys.stderr)
     elif decision == "deny":
         print("guard: denied: " + "; ".join(result.verdict.reasons[:3]), file=sys.stderr)

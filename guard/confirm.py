@@ -25,6 +25,8 @@ if TYPE_CHECKING:
     from guard.store import Store
 
 DEFAULT_TIMEOUT = 120.0
+# Denials the terminal prompt itself reports on the terminal: no second line on stderr.
+SHOWN_AT_THE_PROMPT = frozenset({"interrupt", "timeout"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +139,8 @@ def confirm(
     if answer.how in NO_TTY and mode == "auto":
         return _ask_approver(judgement, question, grants, session, env, origin)
     if not answer.allowed or answer.choice is None:
+        if answer.how in SHOWN_AT_THE_PROMPT:
+            return Outcome(False, answer.how, "", "")  # the prompt already said so on the tty
         return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
     key = answer.choice.key
     remember(judgement, session, answer.choice, grants.get(key, []))
