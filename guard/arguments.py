@@ -39,6 +39,8 @@ class Reading:
 
 def is_local_path(text: str) -> bool:
     """Whether a word that names a path names a local one (not a URL, not host:path)."""
+    if text[:1] == "/":
+        return "://" not in text  # no host:path starts with a slash
     if not text or _URL.match(text):
         return False
     return not (_REMOTE.match(text) and not text.startswith(("./", "~")))
@@ -149,7 +151,12 @@ def _operand_roles(
     role = flag_role or spec.operands
     for index in ops:
         out.uses.append(Use(index, role))
-    out.uses.sort(key=lambda u: u.at)
+    if len(out.uses) > 1:
+        out.uses.sort(key=_at)
+
+
+def _at(use: Use) -> int:
+    return use.at
 
 
 def _option_role(name: str) -> Role:

@@ -23,10 +23,13 @@ _PLUMBING = frozenset(
     }
 )
 _FD = re.compile(r"^/(?:dev|proc/self)/fd/\d+$")
+_UNNORMAL = re.compile(r"//|/\.\.?(?:/|$)|./$")
 
 
 def normalise(path: str) -> str:
     """`a/./b/../c` → `a/c`; `//x` → `/x`; no trailing slash."""
+    if path[:1] == "/" and not _UNNORMAL.search(path):
+        return path  # already normal: the common case, without normpath's work
     norm = posixpath.normpath(path)
     if norm.startswith("//"):
         norm = "/" + norm.lstrip("/")

@@ -20,7 +20,8 @@ from guard.scope import MAX_ALTERNATIVES, Scope, Var
 MAX_DEPTH = 64
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 GLOB_CHARS = frozenset("*?[")
-_SPECIAL_IN_WORD = frozenset("\\{~*?[")
+_SPECIAL_IN_WORD = re.compile(r"[\\{~*?\[]")
+_PLAIN_WORDS: dict[str, Value] = {}  # values are immutable: the same word is the same value
 PROCESS_SUBSTITUTION_VALUE = "/dev/fd/63"
 
 
@@ -62,8 +63,14 @@ class Evaluator:
         kind = node.type
         if kind == "word" or kind == "number":
             text = self.text(node)
-            if not (_SPECIAL_IN_WORD & set(text)):  # the common case: a plain word is itself
-                return Value(((text,),))
+            plain = _PLAIN_WORDS.get(text)
+            if plain is not None:
+                return plain
+            if not _SPECIAL_IN_WORD.search(text):  # the common case: a plain word is itself
+                if len(_PLAIN_WORDS) > 4096:
+                    _PLAIN_WORDS.clear()
+                plain = _PLAIN_WORDS[text] = Value(((text,),))
+                return plain
         elif kind == "raw_string":
             return Value(((self.text(node)[1:-1],),))
         parts = self._parts(node, 0, quoted=False)
