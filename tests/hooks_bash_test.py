@@ -14,7 +14,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shells import DENY_TOUCH, Shell, allow_sourcing, bash_preexec, guard_program, hook
+from shells import (
+    DENY_TOUCH,
+    Shell,
+    allow_sourcing,
+    bash_preexec,
+    guard_program,
+    hook,
+    wait_for_audit_row,
+)
 
 pytestmark = pytest.mark.pty
 
@@ -264,6 +272,7 @@ def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
     shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5"})
     try:
         pid = int(shell.run("echo $__guard_pid")[0])
+        wait_for_audit_row("echo $__guard_pid")  # stop it idle, not holding the store's lock
         os.kill(pid, signal.SIGSTOP)
         assert shell.run("touch denied")[1] == 130
         assert shell.run("touch marker") == ("", 0)

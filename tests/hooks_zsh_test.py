@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shells import DENY_TOUCH, Shell, allow_sourcing, have
+from shells import DENY_TOUCH, Shell, allow_sourcing, have, wait_for_audit_row
 
 pytestmark = [
     pytest.mark.pty,
@@ -231,6 +231,7 @@ def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
 ) -> None:
     shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5"})
     pid = int(shell.run("echo $__guard_pid")[0])
+    wait_for_audit_row("echo $__guard_pid")  # stop it idle, not holding the store's lock
     try:
         os.kill(pid, signal.SIGSTOP)
         assert "guard: denied" in shell.run("touch denied")[0]

@@ -205,3 +205,18 @@ def bash_preexec(home: Path) -> str:
     log = home / "preexec.log"
     record = f'__rec() {{ printf "%s\\n" "$1" >> "{log}"; }}\npreexec_functions+=(__rec)\n'
     return f'. "{path}"\n{record}'
+
+
+def wait_for_audit_row(command: str) -> None:
+    """The checker writes a line's audit row just after answering; wait until it has."""
+    import time
+
+    from guard.store import Store
+
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        with Store.open() as store:
+            if any(row.command == command for row in store.log(limit=20)):
+                return
+        time.sleep(0.02)
+    raise AssertionError(f"no audit row for {command!r}")
