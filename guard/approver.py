@@ -317,9 +317,9 @@ def paths(env: Mapping[str, str]) -> Paths:
     request = env.get("GUARD_APPROVER_SOCKET", "")
     control = env.get("GUARD_APPROVER_CONTROL", "")
     if not (request and control):
-        import platformdirs
+        from guard.dirs import user_runtime_dir
 
-        base = platformdirs.user_runtime_dir("guard")
+        base = user_runtime_dir()
         request = request or os.path.join(base, "approver.sock")
         control = control or os.path.join(base, "approver-control.sock")
     for name, value in (("GUARD_APPROVER_SOCKET", request), ("GUARD_APPROVER_CONTROL", control)):

@@ -158,7 +158,25 @@ def _ask_approver(
     """The human at `guard watch` answers; it also stores what they granted."""
     from guard.approver_client import request_approval
 
-    return request_approval(judgement, question, grants, session=session, env=env, origin=origin)
+    outcome = request_approval(
+        judgement, question, grants, session=session, env=env, origin=origin
+    )
+    if not outcome.allowed and outcome.how == "no-approver":
+        # say what was blocked and why, for the human reading it later and the agent now
+        rest = outcome.message.removeprefix("guard: denied: ").removeprefix("guard: ")
+        message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or run "
+                   "it yourself, or allow it in your policy (see `guard policy show`)")
+        return Outcome(False, outcome.how, message, outcome.choice)
+    return outcome
+
+
+def _blocked(judgement: Judgement) -> str:
+    """`cat /etc/hosts` (read /etc/hosts (cat) is outside the workspace): one line's worth."""
+    command = " ".join(judgement.projection.command.split())
+    if len(command) > 80:
+        command = command[:79] + "…"
+    reasons = [r.removeprefix("ask: ") for r in judgement.verdict.reasons[:2]]
+    return f"`{command}` ({'; '.join(reasons)})" if reasons else f"`{command}`"
 
 
 def remember(

@@ -31,3 +31,19 @@ def _xdg(name: str, fallback: str) -> str:
     if given and os.path.isabs(given):
         return given
     return os.path.join(os.path.expanduser("~"), fallback)
+
+
+def user_runtime_dir() -> str:
+    """Where guard's sockets live: `$XDG_RUNTIME_DIR/guard`; without it (sshd sessions, agents)
+    the same fallback platformdirs uses, /tmp/runtime-UID, but without its warning on stderr."""
+    if sys.platform.startswith("linux"):
+        given = os.environ.get("XDG_RUNTIME_DIR", "").strip()
+        base = given if given and os.path.isabs(given) else f"/tmp/runtime-{os.getuid()}"
+        return os.path.join(base, "guard")
+    import warnings
+
+    import platformdirs
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return platformdirs.user_runtime_dir("guard")

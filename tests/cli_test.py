@@ -201,3 +201,20 @@ def test_without_a_store_guard_decides_by_policy_alone_and_quietly(
                               cwd=ws, env=env, capture_output=True, text=True, timeout=60)
         assert done.returncode == status
         assert done.stderr == ""
+
+
+def test_a_refusal_with_nobody_to_ask_is_one_line_saying_what_why_and_what_to_do(
+    ws: Path,
+) -> None:
+    import os
+
+    env = {k: v for k, v in os.environ.items() if k != "XDG_RUNTIME_DIR"}
+    done = subprocess.run(["setsid", "-w", *GUARD, "check", "--session", "s", "--",
+                           "cat /etc/hosts"], cwd=ws, env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=60)
+    assert done.returncode == 1
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("guard: denied `cat /etc/hosts`")
+    assert "outside the workspace" in lines[0]
+    assert "guard watch" in lines[0] and "policy" in lines[0]
