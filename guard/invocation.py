@@ -35,6 +35,19 @@ class Arg(NamedTuple):
         return self.value if self.value is not None else self.source
 
 
+class Call(NamedTuple):
+    """One command about to be read: the walker, its spec and argv, where its standard input
+    comes from, where it stands, and whether it gets more arguments nobody knows (xargs)."""
+
+    w: Walker
+    spec: Spec
+    argv: list[Arg]
+    stdin: Stdin | None
+    span: tuple[int, int]
+    depth: int
+    extra: bool
+
+
 def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     words: list[Node] = []
     redirects: list[Node] = []
@@ -143,20 +156,21 @@ def run_argv(
         return
     spec = spec_for(name.value) or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
-        plain(w, spec, argv, stdin, span, depth, extra_unknown)
+        plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
     else:
-        KINDS[spec.kind](w, spec, argv, stdin, span, depth, extra_unknown)
+        KINDS[spec.kind](Call(w, spec, argv, stdin, span, depth, extra_unknown))
 
 
-def plain(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra_unknown: bool,
-) -> None:
+def plain(c: Call) -> None:
+    w, spec, argv, stdin, span, depth, extra_unknown = (
+        c.w,
+        c.spec,
+        c.argv,
+        c.stdin,
+        c.span,
+        c.depth,
+        c.extra,
+    )
     via = argv[0].value or ""
     via = via.rsplit("/", 1)[-1]
     if via == "dd":

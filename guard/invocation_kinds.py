@@ -9,13 +9,13 @@ import re
 from collections.abc import Callable
 
 from guard.commands import FILE_TEST_OPERATORS, Spec
-from guard.invocation import Arg, access, dynamic, is_shell, plain, run_argv
+from guard.invocation import Arg, Call, access, dynamic, is_shell, plain, run_argv
 from guard.requests import Access, Request
 from guard.walker import Stdin, Walker
 
 MAX_NESTING = 8
 
-KindHandler = Callable[[Walker, Spec, list[Arg], "Stdin | None", tuple[int, int], int, bool], None]
+KindHandler = Callable[[Call], None]
 
 _TEST_PAIR_OPS = frozenset({"-nt", "-ot", "-ef"})
 
@@ -59,15 +59,8 @@ def run_code(
     )
 
 
-def _cd(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _cd(c: Call) -> None:
+    w, argv = c.w, c.argv
     operands = [
         a for a in argv[1:] if a.value is None or not a.value.startswith("-") or a.value == "-"
     ]
@@ -118,33 +111,19 @@ def _enter(w: Walker, arg: Arg, target: str) -> None:
         w.scope.change_dir(None, w.scope.cwd_reason)
 
 
-def _pushd(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _pushd(c: Call) -> None:
+    w, argv = c.w, c.argv
     before = w.scope.cwd
     operands = [a for a in argv[1:] if a.value is None or not a.value.startswith(("-", "+"))]
     if not operands:
         w.scope.change_dir(None, "pushd swapped directories")
         return
-    _cd(w, spec, argv, stdin, span, depth, extra)
+    _cd(c)
     w.scope.dirstack.append(before)
 
 
-def _popd(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _popd(c: Call) -> None:
+    w, argv = c.w, c.argv
     if len(argv) > 1 or not w.scope.dirstack:
         w.scope.change_dir(None, "popd went to a directory that is not known")
         return
@@ -152,15 +131,8 @@ def _popd(
     w.scope.change_dir(target, "" if target is not None else "popd went somewhere not known")
 
 
-def _test(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _test(c: Call) -> None:
+    w, argv = c.w, c.argv
     args = argv[1:-1] if argv[0].value == "[" and argv and argv[-1].value == "]" else argv[1:]
     for i, arg in enumerate(args):
         if arg.value in FILE_TEST_OPERATORS and i + 1 < len(args):
@@ -177,16 +149,9 @@ def _test_path(w: Walker, arg: Arg) -> None:
         access(w, arg, arg.value, "read", "test")
 
 
-def _shell(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _shell(c: Call) -> None:
     """`bash -c STRING [$0 [args…]]`, `sh script args`, or code read from standard input."""
+    w, argv, stdin, depth = c.w, c.argv, c.stdin, c.depth
     from guard.bash_argv import parse_bash_argv
 
     via = (argv[0].value or "sh").rsplit("/", 1)[-1]
@@ -240,15 +205,8 @@ def _stdin_code(w: Walker, name: Arg, stdin: Stdin | None, depth: int, via: str)
     dynamic(w, name, "code", f"{via} runs commands read from a pipe, not known before they run")
 
 
-def _eval(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _eval(c: Call) -> None:
+    w, argv, depth = c.w, c.argv, c.depth
     args = argv[1:]
     if not args:
         return
@@ -260,15 +218,8 @@ def _eval(
     run_code(w, text, where, depth, new_process=False, via="eval")
 
 
-def _source(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _source(c: Call) -> None:
+    w, argv, stdin, depth = c.w, c.argv, c.stdin, c.depth
     if len(argv) < 2:
         return
     script = argv[1]
@@ -295,15 +246,8 @@ def _from_input(w: Walker, script: Arg, stdin: Stdin | None, depth: int, via: st
     return True
 
 
-def _trap(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _trap(c: Call) -> None:
+    w, argv, depth = c.w, c.argv, c.depth
     args = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
     if len(args) >= 2:
         saved = w.scope
@@ -312,15 +256,8 @@ def _trap(
         w.scope = saved
 
 
-def _find(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _find(c: Call) -> None:
+    w, argv, span, depth = c.w, c.argv, c.span, c.depth
     i = 1
     roots: list[Arg] = []
     while i < len(argv) and argv[i].value in ("-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3"):
@@ -379,33 +316,19 @@ def _substituted(arg: Arg, marker: str, path: str | None, what: str) -> Arg:
     return arg._replace(value=None, reason=f"{arg.source} holds {what}")
 
 
-def _exec(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _exec(c: Call) -> None:
+    argv = c.argv
     if (
         len(argv) > 1
         and argv[1].value
         and re.fullmatch(r"\{[A-Za-z_][A-Za-z0-9_]*\}", argv[1].value)
     ):
         argv = [argv[0], *argv[2:]]  # `exec {fd}> file`: the fd variable, not a command
-    plain(w, spec, argv, stdin, span, depth, extra)
+    plain(c._replace(argv=argv))
 
 
-def _command(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _command(c: Call) -> None:
+    w, argv, stdin, span, depth, extra = c.w, c.argv, c.stdin, c.span, c.depth, c.extra
     i = 1
     while i < len(argv) and argv[i].value is not None and (argv[i].value or "").startswith("-"):
         if any(f in (argv[i].value or "") for f in "vV"):
@@ -417,16 +340,9 @@ def _command(
     run_argv(w, argv[i:], stdin, span, depth, extra_unknown=extra)
 
 
-def _alias(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _alias(c: Call) -> None:
     """`alias name='code'`: the code runs whenever the name is typed later."""
+    w, argv, depth = c.w, c.argv, c.depth
     for arg in argv[1:]:
         if arg.value is None:
             dynamic(w, arg, "code", f"an alias is set to something not known: {arg.reason}")
@@ -434,16 +350,9 @@ def _alias(
             _later(w, arg.value.split("=", 1)[1], arg, depth, "alias")
 
 
-def _bind(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _bind(c: Call) -> None:
     """`bind -x 'KEYSEQ: code'`: the code runs when the keys are pressed."""
+    w, argv, depth = c.w, c.argv, c.depth
     for i, arg in enumerate(argv[1:], 1):
         if arg.value is not None and arg.value.startswith("-x"):
             target = (
@@ -470,19 +379,12 @@ def _later(w: Walker, code: str, arg: Arg, depth: int, via: str) -> None:
         w.scope = saved
 
 
-def _assigns(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _assigns(c: Call) -> None:
     """`read x`, `mapfile arr`, `getopts o name`: variables set from input nobody can know."""
+    w, spec, argv = c.w, c.spec, c.argv
     from guard.scope import Var
 
-    plain(w, spec, argv, stdin, span, depth, extra)  # options that carry code (mapfile -C)
+    plain(c._replace(argv=argv))  # options that carry code (mapfile -C)
     via = argv[0].value or "read"
     names: list[str] = []
     i = 1
@@ -516,16 +418,9 @@ def _takes_next(cluster: str, spec: Spec) -> int:
     return 0
 
 
-def _printf(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _printf(c: Call) -> None:
     """`printf -v name FORMAT …` sets a variable; otherwise printf only prints."""
+    w, argv = c.w, c.argv
     from guard.scope import Var
 
     for i, arg in enumerate(argv[1:], 1):
@@ -537,16 +432,9 @@ def _printf(
             w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
 
 
-def _positional(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _positional(c: Call) -> None:
     """`shift [n]` and `set -- …` change $1 …: followed when known, else unknown from here."""
+    w, argv = c.w, c.argv
     pos = w.scope.positional
     if argv[0].value == "shift":
         count = argv[1].value if len(argv) > 1 else "1"
@@ -564,16 +452,9 @@ def _positional(
             return
 
 
-def _coproc(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _coproc(c: Call) -> None:
     """`coproc CMD …` and `coproc NAME { …; }`: the command runs in the background."""
+    w, argv, span, depth = c.w, c.argv, c.span, c.depth
     rest = argv[1:]
     if len(rest) >= 2 and rest[1].value == "{":
         rest = rest[2:]
@@ -603,16 +484,9 @@ _TMUX_RUNS = frozenset(
 _TMUX_TYPES = frozenset({"send-keys", "send", "paste-buffer", "pasteb", "set-buffer", "setb"})
 
 
-def _tmux(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _tmux(c: Call) -> None:
     """tmux runs shell commands given to it, and send-keys types into another terminal."""
+    w, argv, depth = c.w, c.argv, c.depth
     verbs = [i for i, a in enumerate(argv[1:], 1) if a.value in _TMUX_RUNS | _TMUX_TYPES]
     if not verbs:
         return
@@ -632,31 +506,17 @@ def _tmux(
         run_code(w, last.value, last, depth, new_process=True, via=f"tmux {verb}")
 
 
-def _fc(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _fc(c: Call) -> None:
     """`fc` re-runs commands from the history. In a guarded shell `fc` is the hook's function,
     which checks the command it re-runs; `builtin fc` and `command fc` skip it, so those ask.
     (A shell without a hook has no history: `bash -c` keeps none.)"""
+    argv = c.argv
     if any(a.value is not None and a.value.startswith("-") and "l" in a.value for a in argv[1:]):
         return  # fc -l only lists
 
 
-def _builtin(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _builtin(c: Call) -> None:
+    w, argv, stdin, span, depth, extra = c.w, c.argv, c.stdin, c.span, c.depth, c.extra
     if len(argv) > 1 and argv[1].value == "fc":
         _fc_unhooked(w, argv[1:])
         return
@@ -675,16 +535,9 @@ def _fc_unhooked(w: Walker, argv: list[Arg]) -> None:
     )
 
 
-def _parallel(
-    w: Walker,
-    spec: Spec,
-    argv: list[Arg],
-    stdin: Stdin | None,
-    span: tuple[int, int],
-    depth: int,
-    extra: bool,
-) -> None:
+def _parallel(c: Call) -> None:
     """GNU parallel runs its arguments as shell commands, filled from input: not known."""
+    w, argv = c.w, c.argv
     dynamic(w, argv[0], "code", "parallel runs shell commands built from its input")
 
 
