@@ -15,10 +15,11 @@ from pathlib import Path
 
 import pytest
 from shells import (
-    DENY_TOUCH,
+    DENIED_SHAPE,
     Shell,
     allow_sourcing,
     bash_preexec,
+    deny_touch_workspace,
     guard_program,
     hook,
     wait_for_audit_row,
@@ -26,17 +27,10 @@ from shells import (
 
 pytestmark = pytest.mark.pty
 
-DENIED_SHAPE = "touch denied1; f() { :; }; for i in 1; do touch marker2; done"
-
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    policy = Path(os.environ["GUARD_CONFIG"])
-    policy.parent.mkdir(parents=True, exist_ok=True)
-    policy.write_text(DENY_TOUCH)
-    return ws
+    return deny_touch_workspace(tmp_path)
 
 
 @pytest.fixture

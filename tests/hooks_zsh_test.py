@@ -14,25 +14,26 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shells import DENY_TOUCH, Shell, allow_sourcing, have, wait_for_audit_row
+from shells import (
+    DENIED_SHAPE,
+    Shell,
+    allow_sourcing,
+    deny_touch_workspace,
+    have,
+    wait_for_audit_row,
+)
 
 pytestmark = [
     pytest.mark.pty,
     pytest.mark.skipif(not have("zsh"), reason="zsh is not installed (CI installs it)"),
 ]
 
-DENIED_SHAPE = "touch denied1; f() { :; }; for i in 1; do touch marker2; done"
 RECORDER = 'rec() { print -r -- "$1" >> ~/preexec.log }\npreexec_functions+=(rec)'
 
 
 @pytest.fixture
 def workspace(tmp_path: Path) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    policy = Path(os.environ["GUARD_CONFIG"])
-    policy.parent.mkdir(parents=True, exist_ok=True)
-    policy.write_text(DENY_TOUCH)
-    return ws
+    return deny_touch_workspace(tmp_path)
 
 
 @pytest.fixture

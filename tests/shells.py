@@ -220,3 +220,16 @@ def wait_for_audit_row(command: str) -> None:
                 return
         time.sleep(0.02)
     raise AssertionError(f"no audit row for {command!r}")
+
+
+DENIED_SHAPE = "touch denied1; f() { :; }; for i in 1; do touch marker2; done"
+
+
+def deny_touch_workspace(tmp_path: Path) -> Path:
+    """A workspace whose user policy denies `touch denied*` lines (DENY_TOUCH)."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    policy = Path(os.environ["GUARD_CONFIG"])
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(DENY_TOUCH)
+    return ws
