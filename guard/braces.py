@@ -20,8 +20,9 @@ class Atom(NamedTuple):
 _SEQUENCE = re.compile(r"^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])(?:\.\.(-?\d+))?$")
 
 
-def expand_braces(atoms: list[Atom]) -> list[list[Atom]]:
-    """All words a brace expression stands for, in bash's order; at most MAX_EXPANSION."""
+def expand_braces(atoms: list[Atom]) -> list[list[Atom]] | None:
+    """All words a brace expression stands for, in bash's order; None past MAX_EXPANSION
+    (a word that long is not judged by its first few hundred parts)."""
     if not any(a.kind == "c" and a.text == "{" for a in atoms):
         return [atoms]
     done: list[list[Atom]] = []
@@ -36,8 +37,8 @@ def expand_braces(atoms: list[Atom]) -> list[list[Atom]]:
             for alt in alternatives:
                 work.append(word[:start] + alt + word[end + 1 :])
         if len(done) + len(work) > MAX_EXPANSION:
-            break
-    return done[:MAX_EXPANSION] or [atoms]
+            return None
+    return done or [atoms]
 
 
 def _first_group(word: list[Atom]) -> tuple[int, int, list[list[Atom]]] | None:
@@ -87,7 +88,7 @@ def _sequence(first: str, last: str, step_text: str | None) -> list[str]:
         a, b = int(first), int(last)
         width = max(len(first), len(last)) if first.startswith("0") or last.startswith("0") else 0
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)
-        return [str(n).zfill(width) for n in list(rng)[:MAX_EXPANSION]]
+        return [str(n).zfill(width) for n in rng[: MAX_EXPANSION + 1]]
     if first.isalpha() and last.isalpha() and len(first) == len(last) == 1:
         a, b = ord(first), ord(last)
         rng = range(a, b + 1, step) if a <= b else range(a, b - 1, -step)

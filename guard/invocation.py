@@ -15,7 +15,7 @@ from guard import paths
 from guard.arguments import ACCESS_ROLES, is_local_path, looks_like_path, read_argv
 from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
 from guard.requests import Access, DynamicRole, Request
-from guard.scope import MAX_ALTERNATIVES
+from guard.scope import MAX_ALTERNATIVES, Var
 from guard.walker import HANDLERS, Stdin, Walker
 
 
@@ -152,7 +152,12 @@ def run_argv(
     directory, _, base = name.value.rpartition("/")
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)
-    if name.value in w.functions:
+    effects = w.functions.get(name.value)
+    if effects is not None:  # a function defined in the line: its body was read already
+        if effects.changes_dir:
+            w.scope.change_dir(None, f"the function {name.value} changes the directory")
+        for changed in effects.sets:
+            w.scope.assign(changed, Var(None, f"${changed} is set by the function {name.value}"))
         return
     spec = spec_for(name.value) or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":

@@ -14,7 +14,7 @@ from tree_sitter import Language, Node, Parser
 from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
 from guard.requests import Projection, Request
 from guard.scope import Context, Scope
-from guard.walker import Walker
+from guard.walker import FunctionEffects, Walker
 
 MAX_INPUT_BYTES = 64 * 1024
 # tree-sitter-bash 0.25 crashes the process, now and then, on `{` followed by a character at or
@@ -89,7 +89,7 @@ def project(command: str, ctx: Context) -> Projection:
         )
     else:
         try:
-            walk_source(command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions=set())
+            walk_source(command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions={})
         except (
             RecursionError,
             MemoryError,
@@ -119,7 +119,7 @@ def walk_source(
     *,
     nesting: int,
     span: tuple[int, int] | None,
-    functions: set[str],
+    functions: dict[str, FunctionEffects],
 ) -> None:
     """Parse `text` and walk it into `out`; used for the line and for code strings inside it."""
     if _UNPARSABLE.search(text):

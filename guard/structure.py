@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from guard.requests import Request
 from guard.scope import Scope, Var
-from guard.walker import HANDLERS, Stdin, Task, Walker
+from guard.walker import HANDLERS, FunctionEffects, Stdin, Task, Walker
 
 _QUIET_EXITS = frozenset({"exit", "return", "false", "break", "continue"})
 
@@ -171,8 +171,8 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     """A function's body counts: walked where it is defined, without changing the line's scope."""
     name = node.child_by_field_name("name")
     body = node.child_by_field_name("body")
-    if name is not None:
-        w.functions.add(w.text(name))
+    called = w.text(name) if name is not None else ""
+    w.functions[called] = FunctionEffects(True, ())  # until its body is read: anything
     if body is not None:
         holder: list[Scope] = []
 
@@ -182,7 +182,10 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
             w.scope.positional = None
 
         def leave() -> None:
-            w.scope = holder[0]
+            outer, inner = holder[0], w.scope
+            changed = tuple(n for n in inner.vars if inner.lookup(n) != outer.lookup(n))
+            w.functions[called] = FunctionEffects(inner.cwd != outer.cwd, changed)
+            w.scope = outer
 
         w.push(enter, w.visit_task(body, depth + 1), leave)
 

@@ -24,6 +24,13 @@ Visit = tuple[Node, int, "Stdin | None"]
 Task = Callable[[], None] | Visit
 
 
+class FunctionEffects(NamedTuple):
+    """What calling a function defined in the line does to the caller's shell."""
+
+    changes_dir: bool
+    sets: tuple[str, ...]  # variables it assigns (bash functions share the caller's variables)
+
+
 class Stdin(NamedTuple):
     """Where a command's standard input comes from, when that matters (code fed to a shell)."""
 
@@ -43,7 +50,7 @@ class Walker:
         *,
         nesting: int = 0,
         span: tuple[int, int] | None = None,
-        functions: set[str] | None = None,
+        functions: dict[str, FunctionEffects] | None = None,
     ) -> None:
         self.src = src
         self.ctx = ctx
@@ -51,7 +58,7 @@ class Walker:
         self.out = out
         self.nesting = nesting
         self.fixed_span = span
-        self.functions: set[str] = functions if functions is not None else set()
+        self.functions: dict[str, FunctionEffects] = functions if functions is not None else {}
         self.stack: list[Task] = []
         self.tasks = 0
 

@@ -343,7 +343,10 @@ def _assemble(parts: list[_Part], scope: Scope) -> Value:
             else:
                 atoms.append(Atom("", part.kind))
         words: list[str] = []
-        for expanded in expand_braces(atoms):
+        expansions = expand_braces(atoms)
+        if expansions is None:
+            return Value((), unknown="the word's braces expand to too many words to check")
+        for expanded in expansions:
             tilded = _tilde(expanded, scope)
             if tilded is None:
                 return Value((), unknown="a ~ in the word names a directory that is not known")

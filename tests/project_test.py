@@ -382,6 +382,13 @@ BYPASSES = [
     ("HISTFILE=/srv/h; history -w", ("external_directory", "/srv/h")),
     ("history -w /srv/h2", ("external_directory", "/srv/h2")),
     ("builtin fc -s", ("dynamic", "code")),
+    # too much to check is not judged by its first part
+    ("cat {" + ",".join(f"/w/proj/f{i}" for i in range(300)) + ",/etc/shadow}",
+     ("dynamic", "path")),
+    ("cat /w/proj/x{1..100000}", ("dynamic", "path")),
+    # functions defined in the line change the caller's directory and variables
+    ("d() { cd /etc; }; d; cat shadow", ("dynamic", "path")),
+    ("f() { x=/etc; }; x=ok; f; cat $x/shadow", ("dynamic", "path")),
     # options that carry a program to run
     ("tar -I 'rm -rf /srv' -cf a.tar src", ("external_directory", "/srv")),
     ("tar --to-command='rm -rf /srv' -xf a.tar", ("external_directory", "/srv")),
