@@ -86,6 +86,8 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
             columns.append([(Arg(None, span, source, value.unknown),)])
+        elif len(value.alternatives) == 1 and len(value.alternatives[0]) == 1:
+            columns.append([(Arg(value.alternatives[0][0], span, source, "", value.glob),)])
         else:
             columns.append(
                 [
@@ -148,7 +150,8 @@ def run_argv(
                 "command_name",
                 f"{name.value} is looked up in a $PATH that is not known: {path.reason}",
             )
-    w.out.append(Request("command", span, f"runs {name.value}", argv=tuple(a.shown for a in argv)))
+    shown = tuple([a.shown for a in argv])
+    w.out.append(Request("command", span, f"runs {name.value}", argv=shown))
     directory, _, base = name.value.rpartition("/")
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)

@@ -37,7 +37,9 @@ def normalise(path: str) -> str:
 
 
 def absolute(path: str, cwd: str) -> str:
-    return normalise(path if path.startswith("/") else posixpath.join(cwd, path))
+    if path[:1] == "/":
+        return normalise(path)
+    return normalise(cwd + "/" + path if cwd != "/" else "/" + path)
 
 
 def is_plumbing(path: str) -> bool:
@@ -53,7 +55,10 @@ def inside(path: str, root: str) -> bool:
 
 
 def inside_any(path: str, roots: tuple[str, ...]) -> bool:
-    return any(inside(path, r) for r in roots)
+    for root in roots:  # a loop, not any(): this runs for every path of every line  # noqa: SIM110
+        if path == root or root == "/" or path.startswith(root + "/"):
+            return True
+    return False
 
 
 def display(path: str, home: str) -> str:
