@@ -17,6 +17,7 @@ from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
 from guard.requests import Access, DynamicRole, Request
 from guard.scope import MAX_ALTERNATIVES, Var
 from guard.walker import HANDLERS, Stdin, Walker
+from guard.words import plain_word
 
 
 class Arg(NamedTuple):
@@ -80,9 +81,15 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
     fixed = w.fixed_span
     src = w.src
     for word in words:
-        value = ev.value(word)
         start, end = word.start_byte, word.end_byte
         span = fixed or (start, end)
+        kind = word.type
+        if kind == "word" or kind == "number":
+            text = plain_word(src[start:end])
+            if text is not None:  # the common case, without the evaluator
+                columns.append([(Arg(text, span, text),)])
+                continue
+        value = ev.value(word)
         source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
             columns.append([(Arg(None, span, source, value.unknown),)])

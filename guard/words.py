@@ -22,6 +22,19 @@ SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 GLOB_CHARS = frozenset("*?[")
 _SPECIAL_IN_WORD = re.compile(r"[\\{~*?\[]")
 _PLAIN_WORDS: dict[str, Value] = {}  # values are immutable: the same word is the same value
+_SPECIAL_BYTES = re.compile(rb"[\\{~*?\[\x80-\xff]")
+_PLAIN_TEXT: dict[bytes, str] = {}
+
+
+def plain_word(raw: bytes) -> str | None:
+    """The value of a `word` node's source when it is just itself (no escapes, braces, tilde,
+    glob or non-ASCII); None otherwise. Cached: most lines repeat the same few words."""
+    text = _PLAIN_TEXT.get(raw)
+    if text is None and not _SPECIAL_BYTES.search(raw):
+        if len(_PLAIN_TEXT) > 4096:
+            _PLAIN_TEXT.clear()
+        text = _PLAIN_TEXT[raw] = raw.decode("ascii")
+    return text
 PROCESS_SUBSTITUTION_VALUE = "/dev/fd/63"
 
 
