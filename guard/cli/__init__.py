@@ -52,6 +52,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="guard",
         description="Projects shell command lines onto what they would do; asks before they run.",
     )
+    from guard import __version__
+
+    parser.add_argument("--version", action="version", version=f"guard {__version__}")
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
     first = args_list[0] if args_list else ""
     wanted = MODULES.get(first)
