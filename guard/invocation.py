@@ -206,14 +206,10 @@ def plain(c: Call) -> None:
                 via=via,
             )
             continue
-        if use.role == "git-config":
-            _git_config(w, arg, use.value if use.value is not None else arg.value, depth)
-            continue
-        if use.role in ("sed-script", "awk-program"):
-            _other_language(w, arg, use.value if use.value is not None else arg.value, use.role)
-            continue
-        if use.role == "ssh-option":
-            _ssh_option(w, arg, use.value if use.value is not None else arg.value, depth)
+        if use.role in OPTION_VALUE_ROLES:
+            option_value(
+                w, use.role, arg, use.value if use.value is not None else arg.value, depth, via
+            )
             continue
         if use.role not in ACCESS_ROLES:
             continue
@@ -258,46 +254,6 @@ def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:
     if not marker:
         return inner
     return [_substituted(a, marker, None, "input xargs puts there") for a in inner]
-
-
-def _other_language(w: Walker, arg: Arg, script: str | None, role: str) -> None:
-    """A sed or awk program that runs shell commands or writes files guard cannot name."""
-    from guard.commands import AWK_RUNS, AWK_WRITES, SED_RUNS, SED_WRITES
-
-    if script is None:
-        return  # an unknown program: the command request is there for the policy
-    runs, writes = (SED_RUNS, SED_WRITES) if role == "sed-script" else (AWK_RUNS, AWK_WRITES)
-    tool = "sed" if role == "sed-script" else "awk"
-    if runs.search(script):
-        dynamic(w, arg, "code", f"the {tool} program runs shell commands")
-    elif writes.search(script):
-        dynamic(w, arg, "path", f"the {tool} program writes to files it names")
-
-
-def _ssh_option(w: Walker, arg: Arg, setting: str | None, depth: int) -> None:
-    """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) run a local command."""
-    from guard.commands import SSH_CODE_KEYS
-
-    if setting is None:
-        dynamic(w, arg, "code", f"an ssh option is not known: {arg.reason}")
-        return
-    key, sep, value = setting.replace(" ", "=", 1).partition("=")
-    if sep and key.strip().lower() in SSH_CODE_KEYS:
-        run_code(w, value.strip(), arg, depth, new_process=True, via=f"ssh -o {key.strip()}")
-
-
-def _git_config(w: Walker, arg: Arg, setting: str | None, depth: int) -> None:
-    """`git -c core.sshCommand=… ` and `-c alias.x='!…'` make git run commands."""
-    from guard.commands import GIT_CODE_KEYS
-
-    if setting is None:
-        dynamic(w, arg, "code", f"a git setting is not known: {arg.reason}")
-        return
-    key, _, value = setting.partition("=")
-    if GIT_CODE_KEYS.match(key):
-        if key.lower().startswith("alias.") and not value.startswith("!"):
-            return  # a plain alias names git subcommands, not shell code
-        run_code(w, value.lstrip("!"), arg, depth, new_process=True, via=f"git -c {key}")
 
 
 def _dd(w: Walker, argv: list[Arg]) -> None:
@@ -360,4 +316,5 @@ def is_shell(name: str) -> bool:
 
 # Late imports: these modules build on the names above.
 from guard.invocation_kinds import KINDS, run_code  # noqa: E402
+from guard.option_values import OPTION_VALUE_ROLES, option_value  # noqa: E402
 from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402
