@@ -7,6 +7,7 @@ crash. Commands themselves are read by `guard/invocation.py`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -17,6 +18,7 @@ from guard.scope import Context, Scope, Var
 from guard.words import Evaluator
 
 MAX_TREE_DEPTH = 256
+_BACKTICKS = re.compile(r"(?<!\\)`((?:[^`\\]|\\.)*)`", re.S)
 MAX_TASKS = 50_000
 
 # A task is a node to visit (with its depth and standard input), or a step to run.
@@ -127,6 +129,35 @@ class Walker:
         ev.substitutions.clear()
         for sub in subs:
             self.push_subshell([c for c in sub.children if c.is_named], depth + 1)
+        hidden = list(ev.hidden_code)
+        ev.hidden_code.clear()
+        for text, span in hidden:
+            self.hidden_code(text, span, depth)
+        assigned = list(ev.assigned)
+        ev.assigned.clear()
+        for name, value in assigned:
+            self.scope.assign(name, Var((value,) if value is not None else None,
+                                        f"${name} was set by ${{{name}:=…}}"))
+
+    def hidden_code(self, text: str, span: tuple[int, int], depth: int) -> None:
+        """Code in a word tree-sitter left unparsed: backticks are parsed and walked here;
+        anything else (`<(…)`, `$[…]`) is code guard cannot read, so it asks."""
+        from guard.invocation import Arg
+        from guard.invocation_kinds import run_code
+
+        where = self.fixed_span or span
+        rest = _BACKTICKS.sub("", text)
+        for inner in _BACKTICKS.findall(text):
+            saved = self.scope
+            self.scope = self.scope.copy()
+            try:
+                run_code(self, inner.replace("\\`", "`"), Arg(inner, where, text), depth,
+                         new_process=False, via="`…`")
+            finally:
+                self.scope = saved
+        if any(mark in rest for mark in ("`", "$[", "<(", ">(", "$(", "@P", "@A")):
+            self.out.append(Request("dynamic", where, "code inside this word runs, and guard "
+                                    "cannot read it", text=_short(text), role="code"))
 
     def collect_words(self, node: Node, depth: int) -> None:
         """Walk the substitutions inside words whose values do not matter (conditions, data)."""

@@ -21,8 +21,9 @@ MAX_DEPTH = 64
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
 GLOB_CHARS = frozenset("*?[")
 _SPECIAL_IN_WORD = re.compile(r"[\\{~*?\[]")
+_HIDDEN_CODE = re.compile(r"`|\$\[|[<>]\(|\$\(")
 _PLAIN_WORDS: dict[str, Value] = {}  # values are immutable: the same word is the same value
-_SPECIAL_BYTES = re.compile(rb"[\\{~*?\[\x80-\xff]")
+_SPECIAL_BYTES = re.compile(rb"[\\{~*?\[\x80-\xff`$<>(]")
 _PLAIN_TEXT: dict[bytes, str] = {}
 
 
@@ -71,6 +72,10 @@ class Evaluator:
         self.src = src
         self.scope = scope
         self.substitutions: list[Node] = []
+        # code in word text tree-sitter did not parse (backticks inside ${…}), with its span
+        self.hidden_code: list[tuple[str, tuple[int, int]]] = []
+        # variables `${x:=word}` assigns while the word is expanded: (name, value or None)
+        self.assigned: list[tuple[str, str | None]] = []
 
     def value(self, node: Node) -> Value:
         kind = node.type
@@ -118,7 +123,7 @@ class Evaluator:
             if child.start_byte > pos:
                 out.extend(_gap(self.src[pos : child.start_byte].decode(), quoted))
             if child.type == "string_content":
-                out.extend(_literal(self.text(child), quoted=True))
+                out.extend(_string_content(self, child, depth, True))
             else:
                 out.extend(self._parts(child, depth + 1, quoted=quoted))
             pos = child.end_byte
@@ -180,6 +185,10 @@ def _literal(text: str, quoted: bool) -> list[_Part]:
 
 def _word(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
     text = ev.text(node)
+    if _HIDDEN_CODE.search(text):
+        # tree-sitter leaves `…`, <(…) and $[…] inside ${…} words unparsed: they still run
+        ev.hidden_code.append((text, (node.start_byte, node.end_byte)))
+        return [_Part(None, "q", f"{text} runs code guard reads apart")]
     if "\\" not in text:
         return _literal(text, quoted)
     out: list[_Part] = []
@@ -251,18 +260,37 @@ def _expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Par
         name, colon, op = defaulted.groups()
         var = ev.scope.lookup(name)
         word_nodes = [c for c in node.children if c.is_named and c.type != "variable_name"]
-        if (var.options is None and var.reason.endswith("is not set")) or var.options is not None:
+        # Only a variable the line itself unset is surely unset: one missing from the
+        # environment may be a shell variable (BASH, or set by an earlier line).
+        unset_here = name in ev.scope.vars and ev.scope.vars[name].options is None and (
+            ev.scope.vars[name].reason.endswith("is not set")
+        )
+        if unset_here or var.options is not None:
             is_set = var.options is not None and (not colon or all(var.options))
             if op in "-=":
                 if is_set:
                     return [_Part(var.options, kind)]
-                return _alternate_word(ev, word_nodes, depth, quoted)
+                parts = _alternate_word(ev, word_nodes, depth, quoted)
+                if op == "=":  # ${x:=word} assigns word to x
+                    ev.assigned.append((name, _joined(parts)))
+                return parts
             if op == "+":
                 return _alternate_word(ev, word_nodes, depth, quoted) if is_set else []
-        ev._collect(node)
-        return [_Part(None, kind, var.reason or f"{text} depends on ${name}")]
+        _alternate_word(ev, word_nodes, depth, quoted)  # what runs in the word still runs
+        if op == "=":
+            ev.assigned.append((name, None))
+        reason = var.reason if var.options is None else ""
+        return [_Part(None, kind, f"{text} depends on ${name}, which may be set: {reason}")]
+    if "@P" in text or "@A" in text:  # prompt expansion runs the $( ) in the value
+        ev.hidden_code.append((text, (node.start_byte, node.end_byte)))
     ev._collect(node)
     return [_Part(None, kind, f"{text} is only known while the line runs")]
+
+
+def _joined(parts: list[_Part]) -> str | None:
+    if any(p.options is None or len(p.options) != 1 for p in parts):
+        return None
+    return "".join((p.options or ("",))[0] for p in parts)
 
 
 def _alternate_word(ev: Evaluator, nodes: list[Node], depth: int, quoted: bool) -> list[_Part]:

