@@ -28,13 +28,22 @@ def check_line(
     arg0: str | None = None,
     origin: str = "guard check",
     background_audit: bool = False,
+    stdin_code: bool = False,
 ) -> int:
     """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
 
     With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
     forked child, so the command does not wait for the store."""
     env = dict(os.environ)
-    result = judge(command, cwd=cwd, env=env, session=session, positional=positional, arg0=arg0)
+    result = judge(
+        command,
+        cwd=cwd,
+        env=env,
+        session=session,
+        positional=positional,
+        arg0=arg0,
+        stdin_code=stdin_code,
+    )
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     decision = result.verdict.decision

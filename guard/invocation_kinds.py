@@ -30,8 +30,10 @@ def run_code(
     via: str,
     positional: tuple[str, ...] | None = None,
     arg0: str | None = None,
+    stdin: Stdin | None = None,
 ) -> None:
-    """Shell code carried by a string: parsed and walked again, with a nesting limit."""
+    """Shell code carried by a string: parsed and walked again, with a nesting limit. `stdin`
+    is what the code's commands read (a shell started with -c reads its caller's)."""
     from guard.project import walk_source
 
     if text is None or arg.reason:  # a reason on a known value: filled in later (find's {})
@@ -56,6 +58,7 @@ def run_code(
         nesting=w.nesting + 1,
         span=w.fixed_span or arg.span,
         functions=w.functions,
+        stdin=stdin,
     )
 
 
@@ -173,7 +176,17 @@ def _shell(c: Call) -> None:
         )
         arg0 = None if inv.arg0 is None or inv.arg0.startswith("\0unknown") else inv.arg0
         text = None if code.value is None else inv.command
-        run_code(w, text, code, depth, new_process=True, via=via, positional=positional, arg0=arg0)
+        run_code(
+            w,
+            text,
+            code,
+            depth,
+            new_process=True,
+            via=via,
+            positional=positional,
+            arg0=arg0,
+            stdin=c.stdin,
+        )
         return
     if inv.mode == "script" and inv.script is not None:
         script = by_value.get(inv.script, argv[-1])
@@ -215,7 +228,7 @@ def _eval(c: Call) -> None:
     where = unknown or Arg(
         text, (args[0].span[0], args[-1].span[1]), " ".join(a.source for a in args)
     )
-    run_code(w, text, where, depth, new_process=False, via="eval")
+    run_code(w, text, where, depth, new_process=False, via="eval", stdin=c.stdin)
 
 
 def _source(c: Call) -> None:

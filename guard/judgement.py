@@ -45,11 +45,12 @@ def judge(
     arg0: str | None = None,
     use_store: bool = True,
     policy_loader: Callable[..., Policy] | None = None,
+    stdin_code: bool = False,
 ) -> Judgement:
     """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
     policies in memory, such as the shell hooks' resident checker, returns its copy from there."""
     env = dict(os.environ if env is None else env)
-    ctx = build_context(cwd, env, positional=positional, arg0=arg0)
+    ctx = build_context(cwd, env, positional=positional, arg0=arg0)._replace(stdin_code=stdin_code)
     no_store = without_store(env)
     use_store = use_store and not no_store
     if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
@@ -66,7 +67,7 @@ def judge(
             extra_roots=policy.roots,
             positional=positional,
             arg0=arg0,
-        )
+        )._replace(stdin_code=stdin_code)
     projection = project(command, ctx)
     warnings: list[str] = []
     verdict = decide(policy, projection, (), home=ctx.home)

@@ -14,13 +14,13 @@ from tree_sitter import Language, Node, Parser
 from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
 from guard.requests import Projection, Request
 from guard.scope import Context, Scope
-from guard.walker import FunctionEffects, Walker
+from guard.walker import FunctionEffects, Stdin, Walker
 
 MAX_INPUT_BYTES = 64 * 1024
 # tree-sitter-bash 0.25 crashes the process, now and then, on `{` followed by a character at or
 # above about U+80000 (found by fuzzing; `{` + U+10FFFF is enough). Nothing a shell user types
 # lives up there except invisible tag characters and private use, so such lines are not parsed.
-_UNPARSABLE = re.compile("[\U00040000-\U0010FFFF]")
+_UNPARSABLE = re.compile("[\U00040000-\U0010ffff]")
 INTERNAL_ERROR = "guard could not check this line (an internal error; please report it)"
 
 
@@ -89,7 +89,10 @@ def project(command: str, ctx: Context) -> Projection:
         )
     else:
         try:
-            walk_source(command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions={})
+            stdin = None if not ctx.stdin_code else Stdin("pipe")
+            walk_source(
+                command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions={}, stdin=stdin
+            )
         except (
             RecursionError,
             MemoryError,
@@ -107,8 +110,10 @@ def project(command: str, ctx: Context) -> Projection:
                     text=command[:80],
                 )
             )
-    out.sort(key=lambda r: r.span)
-    return Projection(command, ctx.cwd, ctx.workspace, tuple(_dedupe(out)))
+    if len(out) > 1:
+        out.sort(key=_span)
+        out = _dedupe(out)
+    return Projection(command, ctx.cwd, ctx.workspace, tuple(out))
 
 
 def walk_source(
@@ -120,13 +125,20 @@ def walk_source(
     nesting: int,
     span: tuple[int, int] | None,
     functions: dict[str, FunctionEffects],
+    stdin: Stdin | None = None,
 ) -> None:
     """Parse `text` and walk it into `out`; used for the line and for code strings inside it."""
     if _UNPARSABLE.search(text):
-        out.append(Request("syntax", span or (0, len(text.encode("utf-8", "surrogateescape"))),
-                           "the line holds characters above U+3FFFF (invisible tags or private "
-                           "use), which guard does not parse: tree-sitter-bash crashes on some",
-                           text=text[:80], role=None))
+        out.append(
+            Request(
+                "syntax",
+                span or (0, len(text.encode("utf-8", "surrogateescape"))),
+                "the line holds characters above U+3FFFF (invisible tags or private "
+                "use), which guard does not parse: tree-sitter-bash crashes on some",
+                text=text[:80],
+                role=None,
+            )
+        )
         return
     src = text.encode("utf-8", "surrogateescape")
     tree = parser().parse(src)
@@ -137,7 +149,7 @@ def walk_source(
             what = "missing " + bad.type if bad.is_missing else "cannot parse"
             text_at = walker.text(bad) or text[bad.start_byte : bad.start_byte + 20]
             walker.syntax(bad, f"syntax error: {what} near {text_at[:40]!r}")
-    walker.run(root)
+    walker.run(root, stdin)
 
 
 def _errors(root: Node) -> list[Node]:
@@ -151,6 +163,10 @@ def _errors(root: Node) -> list[Node]:
         if node.has_error:
             stack.extend(node.children)
     return found or [root]
+
+
+def _span(request: Request) -> tuple[int, int]:
+    return request.span
 
 
 def _dedupe(requests: list[Request]) -> list[Request]:

@@ -31,8 +31,20 @@ def redirect_stdin(w: Walker, redirects: list[Node], stdin: Stdin | None) -> Std
             stdin = Stdin("text", text)
         elif r.type == "heredoc_redirect":
             stdin = Stdin("text", _heredoc_code(w, r))
-        elif r.type == "file_redirect" and _operator(r) == "<" and _descriptor(w, r) in ("", "0"):
-            stdin = Stdin("file")
+        elif r.type == "file_redirect" and _descriptor(w, r) in ("", "0"):
+            op = _operator(r)
+            target = r.child_by_field_name("destination")
+            text = None if target is None else w.evaluator().value(target).single()
+            if op == "<":
+                # a pipe in disguise (`< <(cmd)`, /dev/fd/N) carries what another command wrote
+                piped = (
+                    text is None
+                    or text.startswith(("/dev/fd/", "/proc/"))
+                    or (text in ("/dev/stdin",) and stdin is not None and stdin.kind != "terminal")
+                )
+                stdin = Stdin("pipe") if piped else Stdin("file")
+            elif op == "<&" and text not in ("0", "-"):
+                stdin = Stdin("pipe")  # another descriptor: whatever it was opened on
     return stdin
 
 

@@ -40,6 +40,7 @@ class Context(NamedTuple):
     user_home: Callable[[str], str | None] = _nobody  # ~user
     positional: tuple[str, ...] | None = None  # $1 … when known (guarded-bash -c)
     arg0: str | None = None
+    stdin_code: bool = False  # the line's standard input may carry code (not a terminal)
 
 
 class Scope:

@@ -108,8 +108,28 @@ def allowed(text: str, inv: BashInvocation) -> bool:
         arg0=inv.arg0,
         origin="guarded-bash",
         background_audit=True,
+        stdin_code=inv.mode == "command" and stdin_may_carry_code(),
     )
     return status == 0
+
+
+def stdin_may_carry_code() -> bool:
+    """Whether a shell started by the checked command could read code from our standard
+    input: not when it is a terminal (a human types there) or /dev/null."""
+    import stat
+
+    try:
+        info = os.fstat(0)
+    except OSError:
+        return False
+    if os.isatty(0):
+        return False
+    if stat.S_ISCHR(info.st_mode):
+        try:
+            return info.st_rdev != os.stat(os.devnull).st_rdev
+        except OSError:
+            return True
+    return True
 
 
 def invocation_line(script: str, positional: Sequence[str]) -> str:

@@ -31,12 +31,14 @@ def _list(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         w.visit_children(node, depth)
         return
     left, right = named
-    first = w.visit_task(left, depth + 1)
+    first = w.visit_task(left, depth + 1, stdin)
     if ops[0] == "||" and not _is_quiet_exit(w, right):
-        later = w.branches([[w.visit_task(right, depth + 1)]], "a command after ||", may_skip=True)
+        later = w.branches(
+            [[w.visit_task(right, depth + 1, stdin)]], "a command after ||", may_skip=True
+        )
         w.push(first, *later)
         return
-    w.push(first, w.visit_task(right, depth + 1))
+    w.push(first, w.visit_task(right, depth + 1, stdin))
 
 
 def _is_quiet_exit(w: Walker, node: Node) -> bool:
@@ -68,26 +70,28 @@ def _if(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
             seen_then = True
         elif child.type in ("elif_clause", "else_clause"):
             has_else = has_else or child.type == "else_clause"
-            branches.append([w.visit_task(child, depth + 1)])
+            branches.append([w.visit_task(child, depth + 1, stdin)])
         elif child.is_named:
-            (then_body if seen_then else condition).append(w.visit_task(child, depth + 1))
+            (then_body if seen_then else condition).append(w.visit_task(child, depth + 1, stdin))
     later = w.branches([then_body, *branches], "an if statement", may_skip=not has_else)
     w.push(*condition, *later)
 
 
 def _elif(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     # An elif's own condition and body: walked in order within its branch.
-    w.visit_children(node, depth)
+    w.visit_children(node, depth, stdin)
 
 
 def _loop(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     """`while`/`until`: the condition runs; the body may run any number of times."""
     body = node.child_by_field_name("body")
     parts = [c for c in node.children if c.is_named and c != body]
-    tasks = [w.visit_task(p, depth + 1) for p in parts]
+    tasks = [w.visit_task(p, depth + 1, stdin) for p in parts]
     why = f"a {node.type.split('_')[0]} loop"
     later = (
-        [] if body is None else w.branches([[w.visit_task(body, depth + 1)]], why, may_skip=True)
+        []
+        if body is None
+        else w.branches([[w.visit_task(body, depth + 1, stdin)]], why, may_skip=True)
     )
     w.push(*tasks, *later)
 
@@ -123,7 +127,9 @@ def _for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         w.scope.assign(name, var)
 
     if body is not None:
-        w.push(*w.branches([[bind, w.visit_task(body, depth + 1)]], "a for loop", may_skip=True))
+        w.push(
+            *w.branches([[bind, w.visit_task(body, depth + 1, stdin)]], "a for loop", may_skip=True)
+        )
 
 
 def _c_for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
@@ -132,7 +138,7 @@ def _c_for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         if child.is_named and child != body:
             w.collect_words(child, depth)
     if body is not None:
-        w.push(*w.branches([[w.visit_task(body, depth + 1)]], "a for loop", may_skip=True))
+        w.push(*w.branches([[w.visit_task(body, depth + 1, stdin)]], "a for loop", may_skip=True))
 
 
 def _case(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
@@ -149,7 +155,7 @@ def _case(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
             and c.type not in _PATTERN_NODES
             and item.field_name_for_child(_index(item, c)) != "value"
         ]
-        branches.append([w.visit_task(c, depth + 1) for c in body])
+        branches.append([w.visit_task(c, depth + 1, stdin) for c in body])
     has_default = any(
         w.text(p) == "*" for item in items for p in item.children_by_field_name("value")
     )

@@ -77,9 +77,9 @@ class Walker:
         self.out.append(Request("syntax", self.span(node), reason, text=_short(self.text(node))))
 
     # -- the task loop ----------------------------------------------------------------------
-    def run(self, root: Node) -> None:
+    def run(self, root: Node, stdin: Stdin | None = None) -> None:
         stack = self.stack
-        stack.append((root, 0, None))
+        stack.append((root, 0, stdin))
         visit = self.visit
         while stack:
             self.tasks += 1

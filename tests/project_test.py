@@ -505,3 +505,26 @@ def test_a_line_with_those_characters_does_not_crash_a_process() -> None:
             "for _ in range(3000): project('{\\U0010ffff', ctx)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr[-300:]
+
+
+STDIN_CODE = [
+    "echo 'cat /srv/s' | bash -c bash",
+    "echo x | if true; then bash; fi",
+    "echo x | while true; do bash; break; done",
+    "echo x | { true && bash; }",
+    "echo x | eval bash",
+    "bash < <(echo x)",
+    "exec 3< <(echo x); bash <&3",
+]
+
+
+@pytest.mark.parametrize("line", STDIN_CODE)
+def test_a_shell_reading_code_from_a_pipe_asks_however_the_pipe_gets_there(line: str) -> None:
+    assert "code" in dynamic_roles(line)
+
+
+def test_a_shell_reading_the_line_s_own_input_asks_when_that_input_may_carry_code() -> None:
+    piped = CTX._replace(stdin_code=True)
+    assert "code" in {r.role for r in project("bash", piped).requests}
+    assert "code" not in {r.role for r in project("bash", CTX).requests}
+    assert dynamic_roles("bash < script.sh") == set()
