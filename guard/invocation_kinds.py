@@ -394,10 +394,11 @@ def _later(w: Walker, code: str, arg: Arg, depth: int, via: str) -> None:
 
 def _assigns(c: Call) -> None:
     """`read x`, `mapfile arr`, `getopts o name`: variables set from input nobody can know."""
-    w, spec, argv = c.w, c.spec, c.argv
     from guard.scope import Var
+    from guard.variables import set_variable
 
-    plain(c._replace(argv=argv))  # options that carry code (mapfile -C)
+    w, spec, argv = c.w, c.spec, c.argv
+    plain(c)  # options that carry code (mapfile -C)
     via = argv[0].value or "read"
     names: list[str] = []
     i = 1
@@ -412,7 +413,7 @@ def _assigns(c: Call) -> None:
     if via == "getopts":
         names = names[1:2]
     for name in names:
-        w.scope.assign(name, Var(None, f"${name} is set by {via} from input"))
+        set_variable(w, name, Var(None, f"${name} is set by {via} from input"), argv[0], c.depth)
     if via == "read" and not names:
         w.scope.assign("REPLY", Var(None, "$REPLY is set by read from input"))
     if via in ("mapfile", "readarray") and not names:
@@ -420,7 +421,9 @@ def _assigns(c: Call) -> None:
     for i, arg in enumerate(argv[1:], 1):  # `read -a arr`
         if arg.value == "-a" and i + 1 < len(argv) and argv[i + 1].value:
             name = argv[i + 1].value or ""
-            w.scope.assign(name, Var(None, f"${name} is set by {via} from input"))
+            set_variable(
+                w, name, Var(None, f"${name} is set by {via} from input"), argv[0], c.depth
+            )
 
 
 def _takes_next(cluster: str, spec: Spec) -> int:
@@ -433,16 +436,17 @@ def _takes_next(cluster: str, spec: Spec) -> int:
 
 def _printf(c: Call) -> None:
     """`printf -v name FORMAT …` sets a variable; otherwise printf only prints."""
-    w, argv = c.w, c.argv
     from guard.scope import Var
+    from guard.variables import set_variable
 
+    w, argv = c.w, c.argv
     for i, arg in enumerate(argv[1:], 1):
         if arg.value == "-v" and i + 1 < len(argv):
             name = argv[i + 1].value or ""
-            w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
+            set_variable(w, name, Var(None, f"${name} is set by printf -v"), arg, c.depth)
         elif arg.value is not None and arg.value.startswith("-v") and len(arg.value) > 2:
             name = arg.value[2:]
-            w.scope.assign(name, Var(None, f"${name} is set by printf -v"))
+            set_variable(w, name, Var(None, f"${name} is set by printf -v"), arg, c.depth)
 
 
 def _positional(c: Call) -> None:

@@ -124,7 +124,11 @@ def _for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     )
 
     def bind() -> None:
-        w.scope.assign(name, var)
+        from guard.invocation import Arg
+        from guard.variables import set_variable
+
+        where = variable if variable is not None else node
+        set_variable(w, name, var, Arg(None, w.span(where), w.text(where), var.reason), depth)
 
     if body is not None:
         w.push(

@@ -9,6 +9,7 @@ projected as the code it carries or the paths it makes executable.
 from __future__ import annotations
 
 from guard.invocation import Arg, access, dynamic
+from guard.scope import Var
 from guard.walker import Walker
 
 # Values that are shell code, run later by the shell or by a tool through `sh -c`.
@@ -69,6 +70,9 @@ def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> N
     """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
     if name.startswith("GUARD_"):
         dynamic(w, arg, "code", f"setting {name} changes how guard judges what runs next")
+    elif name in ("IFS", "CDPATH", "DIRSTACK"):
+        # they change how later lines split words and where cd goes; guard sees one line at a time
+        dynamic(w, arg, "code", f"setting {name} changes what later commands mean")
     elif name in CODE:
         _code(w, name, value, arg, depth)
     elif name in PROMPTS:
@@ -105,3 +109,16 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
     for element in separators.split(":"):
         if element and element not in known and element.rstrip("/") not in SYSTEM_BIN_DIRS:
             access(w, arg, element, "execute", name)
+
+
+SPECIAL = CODE | PROMPTS | EXECUTABLE_PATHS | WRITTEN_PATHS | {"IFS", "CDPATH", "DIRSTACK"}
+
+
+def set_variable(w: Walker, name: str, var: Var, arg: Arg, depth: int) -> None:
+    """Give `name` its new value in the scope, and project what that means when the variable
+    carries code or paths — whatever sets it: `for`, `read`, `printf -v`, an array, `${x:=…}`."""
+    w.scope.assign(name, var)
+    if name in SPECIAL or name.startswith("GUARD_"):
+        for value in var.options if var.options is not None else (None,):
+            reason = var.reason if value is None else arg.reason
+            assigned(w, name, value, arg._replace(value=value, reason=reason), depth)

@@ -136,8 +136,11 @@ class Walker:
         assigned = list(ev.assigned)
         ev.assigned.clear()
         for name, value in assigned:
-            self.scope.assign(name, Var((value,) if value is not None else None,
-                                        f"${name} was set by ${{{name}:=…}}"))
+            from guard.invocation import Arg
+            from guard.variables import set_variable
+
+            var = Var((value,) if value is not None else None, f"${name} was set by ${{…:=…}}")
+            set_variable(self, name, var, Arg(value, (0, 0), name), depth)
 
     def hidden_code(self, text: str, span: tuple[int, int], depth: int) -> None:
         """Code in a word tree-sitter left unparsed: backticks are parsed and walked here;
@@ -151,13 +154,26 @@ class Walker:
             saved = self.scope
             self.scope = self.scope.copy()
             try:
-                run_code(self, inner.replace("\\`", "`"), Arg(inner, where, text), depth,
-                         new_process=False, via="`…`")
+                run_code(
+                    self,
+                    inner.replace("\\`", "`"),
+                    Arg(inner, where, text),
+                    depth,
+                    new_process=False,
+                    via="`…`",
+                )
             finally:
                 self.scope = saved
         if any(mark in rest for mark in ("`", "$[", "<(", ">(", "$(", "@P", "@A")):
-            self.out.append(Request("dynamic", where, "code inside this word runs, and guard "
-                                    "cannot read it", text=_short(text), role="code"))
+            self.out.append(
+                Request(
+                    "dynamic",
+                    where,
+                    "code inside this word runs, and guard cannot read it",
+                    text=_short(text),
+                    role="code",
+                )
+            )
 
     def collect_words(self, node: Node, depth: int) -> None:
         """Walk the substitutions inside words whose values do not matter (conditions, data)."""
@@ -219,14 +235,14 @@ class Walker:
         if name_node.type == "subscript":
             name = self.text(name_node).split("[", 1)[0]
             self.collect_words(node, depth)
-            self.scope.assign(name, Var(None, f"${name} is an array", exported))
+            self._set(name, Var(None, f"${name} is an array", exported), node, depth)
             return
         if value_node is None:
             self.scope.assign(name, Var(("",), exported=exported))
             return
         if value_node.type == "array":
             self.collect_words(value_node, depth)
-            self.scope.assign(name, Var(None, f"${name} is an array", exported))
+            self._set(name, Var(None, f"${name} is an array", exported), node, depth)
             return
         options = self.assigned_value(node, name, value_node, depth)
         if "+=" in self.text(node)[: len(name) + 2]:
@@ -235,6 +251,14 @@ class Walker:
             self.scope.assign(name, Var(None, options, exported))
         else:
             self.scope.assign(name, Var(options, exported=exported))
+
+    def _set(self, name: str, var: Var, node: Node, depth: int) -> None:
+        from guard.invocation import Arg
+        from guard.variables import set_variable
+
+        set_variable(
+            self, name, var, Arg(None, self.span(node), self.text(node), var.reason), depth
+        )
 
     def assigned_value(
         self, node: Node, name: str, value_node: Node, depth: int

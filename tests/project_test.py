@@ -400,6 +400,15 @@ BYPASSES = [
     ("cat ${BASH:+/srv/secret}", ("dynamic", "path")),
     ("x='$(cat /srv/s)'; echo ${x@P}", ("dynamic", "code")),
     ("unset IFS; : ${IFS:=x}; y=ab; cat $y", ("dynamic", "path")),
+    # special variables set without a plain assignment
+    ("PROMPT_COMMAND=('cat /srv/s')", ("dynamic", "code")),
+    ("printf -v PROMPT_COMMAND %s x", ("dynamic", "code")),
+    ("read PROMPT_COMMAND <<< x", ("dynamic", "code")),
+    ("for PATH in /srv:/usr/bin; do evil; done", ("external_directory", "/srv")),
+    ("for LD_PRELOAD in /srv/x.so; do export LD_PRELOAD; done; ls",
+     ("external_directory", "/srv/x.so")),
+    ("IFS=,", ("dynamic", "code")),
+    ("DIRSTACK[1]=/srv", ("dynamic", "code")),
     # options that carry a program to run
     ("tar -I 'rm -rf /srv' -cf a.tar src", ("external_directory", "/srv")),
     ("tar --to-command='rm -rf /srv' -xf a.tar", ("external_directory", "/srv")),
