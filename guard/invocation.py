@@ -225,6 +225,8 @@ def plain(c: Call) -> None:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
     if reading.run is not None:
         inner = argv[reading.run :]
+        if spec.assignments:  # `env NAME=value cmd`: the command's environment
+            _environment(w, argv[1 : reading.run], depth)
         if via == "xargs":
             inner = _xargs_replaced(argv[: reading.run], inner)
         run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
@@ -232,6 +234,15 @@ def plain(c: Call) -> None:
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _environment(w: Walker, args: list[Arg], depth: int) -> None:
+    from guard.variables import assigned
+
+    for arg in args:
+        name, eq, value = (arg.value or "").partition("=")
+        if eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
+            assigned(w, name, value, arg._replace(value=value), depth)
 
 
 def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:

@@ -400,6 +400,11 @@ BYPASSES = [
     ("cat ${BASH:+/srv/secret}", ("dynamic", "path")),
     ("x='$(cat /srv/s)'; echo ${x@P}", ("dynamic", "code")),
     ("unset IFS; : ${IFS:=x}; y=ab; cat $y", ("dynamic", "path")),
+    # env NAME=value sets the command's environment like a prefix assignment
+    ("env LD_PRELOAD=/srv/x.so ls", ("external_directory", "/srv/x.so")),
+    ("env PATH=/srv:/usr/bin evil", ("external_directory", "/srv")),
+    ("env BASH_ENV=/srv/evil bash -c true", ("external_directory", "/srv/evil")),
+    ("sudo GIT_SSH_COMMAND='rm -rf /srv' git fetch", ("external_directory", "/srv")),
     # special variables set without a plain assignment
     ("PROMPT_COMMAND=('cat /srv/s')", ("dynamic", "code")),
     ("printf -v PROMPT_COMMAND %s x", ("dynamic", "code")),
