@@ -148,6 +148,17 @@ def run_argv(
     if name.glob:
         dynamic(w, name, "command_name", f"the command name is a pattern: {name.value}")
         return
+    if name.value in _RESERVED and name.source == name.value:
+        # `then`, `do`, `}` … as a command: tree-sitter misread a construct (coproc NAME if …)
+        w.out.append(
+            Request(
+                "syntax",
+                name.span,
+                f"guard cannot read how {name.value!r} is used here",
+                text=name.source,
+            )
+        )
+        return
     if "PATH" in w.scope.vars and "/" not in name.value and name.value not in w.functions:
         path = w.scope.vars["PATH"]
         if path.options is None and not path.reason.endswith("is not set"):
@@ -317,6 +328,31 @@ def access(w: Walker, arg: Arg, text: str, mode: Access, via: str) -> None:
 
 
 HANDLERS["command"] = command_node
+# Reserved words never name a command in a line tree-sitter read right.
+_RESERVED = frozenset(
+    {
+        "then",
+        "do",
+        "done",
+        "fi",
+        "elif",
+        "else",
+        "esac",
+        "in",
+        "{",
+        "}",
+        "!",
+        "[[",
+        "]]",
+        "function",
+        "select",
+        "until",
+        "while",
+        "if",
+        "case",
+        "for",
+    }
+)
 _REDIRECTS = frozenset({"file_redirect", "heredoc_redirect", "herestring_redirect"})
 _UNKNOWN_COMMAND = Spec()
 

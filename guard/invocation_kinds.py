@@ -475,7 +475,12 @@ def _coproc(c: Call) -> None:
     rest = argv[1:]
     if len(rest) >= 2 and rest[1].value == "{":
         rest = rest[2:]
-    run_argv(w, rest, None, span, depth)
+    saved = w.scope
+    w.scope = w.scope.copy()  # a coprocess is a subshell: its cd and variables stay there
+    try:
+        run_argv(w, rest, None, span, depth)
+    finally:
+        w.scope = saved
 
 
 _TMUX_RUNS = frozenset(

@@ -150,6 +150,9 @@ def _case(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     items = [c for c in node.children if c.type == "case_item"]
     if value is not None:
         w.collect_words(value, depth)
+    for item in items:  # patterns are expanded (and their substitutions run) while matching
+        for pattern in item.children_by_field_name("value"):
+            w.collect_words(pattern, depth)
     branches: list[list[Task]] = []
     for item in items:
         body = [

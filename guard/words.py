@@ -119,7 +119,12 @@ class Evaluator:
             pos = children[0].end_byte
             end = children[-1].start_byte if children[-1].type == '"' else end
             children = [c for c in children if c.type != '"']
-        for child in children:
+        for index, child in enumerate(children):
+            if (not quoted and child.type == "simple_expansion" and index + 1 < len(children)
+                    and self.src[child.end_byte : child.end_byte + 1] == b"{"):
+                # brace expansion comes first: `$b{c,x}` is `$bc $bx`, other variables
+                self._collect(node)
+                return [_Part(None, "e", f"{self.text(node)} names variables by brace expansion")]
             if child.start_byte > pos:
                 out.extend(_gap(self.src[pos : child.start_byte].decode(), quoted))
             if child.type == "string_content":

@@ -385,8 +385,10 @@ BYPASSES = [
     ("history -w /srv/h2", ("external_directory", "/srv/h2")),
     ("builtin fc -s", ("dynamic", "code")),
     # too much to check is not judged by its first part
-    ("cat {" + ",".join(f"/w/proj/f{i}" for i in range(300)) + ",/etc/shadow}",
-     ("dynamic", "path")),
+    (
+        "cat {" + ",".join(f"/w/proj/f{i}" for i in range(300)) + ",/etc/shadow}",
+        ("dynamic", "path"),
+    ),
     ("cat /w/proj/x{1..100000}", ("dynamic", "path")),
     # functions defined in the line change the caller's directory and variables
     ("d() { cd /etc; }; d; cat shadow", ("dynamic", "path")),
@@ -405,13 +407,19 @@ BYPASSES = [
     ("env PATH=/srv:/usr/bin evil", ("external_directory", "/srv")),
     ("env BASH_ENV=/srv/evil bash -c true", ("external_directory", "/srv/evil")),
     ("sudo GIT_SSH_COMMAND='rm -rf /srv' git fetch", ("external_directory", "/srv")),
+    # structure corners
+    ("bc=/srv/s; b=.; cat $b{c,x}", ("dynamic", "path")),
+    ("case a in $(cat /srv/s)) ;; esac", ("external_directory", "/srv/s")),
+    ('coproc X if true; then bash -c "cat /srv/s"; fi', ("syntax", "")),
     # special variables set without a plain assignment
     ("PROMPT_COMMAND=('cat /srv/s')", ("dynamic", "code")),
     ("printf -v PROMPT_COMMAND %s x", ("dynamic", "code")),
     ("read PROMPT_COMMAND <<< x", ("dynamic", "code")),
     ("for PATH in /srv:/usr/bin; do evil; done", ("external_directory", "/srv")),
-    ("for LD_PRELOAD in /srv/x.so; do export LD_PRELOAD; done; ls",
-     ("external_directory", "/srv/x.so")),
+    (
+        "for LD_PRELOAD in /srv/x.so; do export LD_PRELOAD; done; ls",
+        ("external_directory", "/srv/x.so"),
+    ),
     ("IFS=,", ("dynamic", "code")),
     ("DIRSTACK[1]=/srv", ("dynamic", "code")),
     # options that carry a program to run
@@ -448,7 +456,9 @@ def test_code_and_paths_hidden_in_the_shell_s_corners_are_seen(
 ) -> None:
     surface, what = needed
     found = [
-        r for r in run(line).requests if r.surface == surface and (r.path == what or r.role == what)
+        r
+        for r in run(line).requests
+        if r.surface == surface and (r.path == what or r.role == what or not what)
     ]
     assert found, [(r.surface, r.path or r.role, r.reason) for r in run(line).requests]
 
@@ -457,8 +467,9 @@ def test_positional_arguments_changed_in_the_line_are_followed_or_unknown() -> N
     ctx = Context(cwd=W, env={"HOME": H}, workspace=(W,), home=H, positional=("ok",))
     found = {r.path for r in project("set -- /etc/shadow; cat $1", ctx).requests if r.path}
     assert found == {"/etc/shadow"}
-    roles = {r.role for r in project("set -- $(pick); cat $1", ctx).requests
-             if r.surface == "dynamic"}
+    roles = {
+        r.role for r in project("set -- $(pick); cat $1", ctx).requests if r.surface == "dynamic"
+    }
     assert "path" in roles
     roles = {r.role for r in project("shift $n; cat $1", ctx).requests if r.surface == "dynamic"}
     assert "path" in roles
@@ -474,12 +485,26 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
     assert "path" in roles
 
 
-@pytest.mark.parametrize("line", ["((x++))", "((i = i + 1)); ls", "git -c user.name=b commit",
-                                  "fc -l", "fc -s", "builtin fc -l", "hash ls", "declare -a arr",
-                                  "history 5", "sed -n '/^#/d' f", "sed 's/a/b/g' f",
-                                  "awk '{print $1}' f", "awk -F: '$3 > 1000 {print}' f",
-                                  "awk '$1 > $2 || $3 == \"x\"' f",
-                                  "export PATH=$PATH:/usr/local/bin; ls"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "((x++))",
+        "((i = i + 1)); ls",
+        "git -c user.name=b commit",
+        "fc -l",
+        "fc -s",
+        "builtin fc -l",
+        "hash ls",
+        "declare -a arr",
+        "history 5",
+        "sed -n '/^#/d' f",
+        "sed 's/a/b/g' f",
+        "awk '{print $1}' f",
+        "awk -F: '$3 > 1000 {print}' f",
+        "awk '$1 > $2 || $3 == \"x\"' f",
+        "export PATH=$PATH:/usr/local/bin; ls",
+    ],
+)
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
     assert surfaces(line) <= {"command"}
 
@@ -497,9 +522,11 @@ def test_the_check_path_imports_no_heavy_modules() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, guard.judgement; from guard.project import parser; parser(); "
-            "print(sorted(m for m in ('dataclasses', 'importlib.resources', 'prompt_toolkit',"
-            " 'platformdirs') if m in sys.modules))")
+    code = (
+        "import sys, guard.judgement; from guard.project import parser; parser(); "
+        "print(sorted(m for m in ('dataclasses', 'importlib.resources', 'prompt_toolkit',"
+        " 'platformdirs') if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "[]", done.stderr
 
@@ -514,9 +541,11 @@ def test_a_line_with_those_characters_does_not_crash_a_process() -> None:
     import subprocess
     import sys
 
-    code = ("from guard.project import project\nfrom guard.scope import Context\n"
-            "ctx = Context('/w', {}, ('/w',), '/h')\n"
-            "for _ in range(3000): project('{\\U0010ffff', ctx)\n")
+    code = (
+        "from guard.project import project\nfrom guard.scope import Context\n"
+        "ctx = Context('/w', {}, ('/w',), '/h')\n"
+        "for _ in range(3000): project('{\\U0010ffff', ctx)\n"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
     assert done.returncode == 0, done.stderr[-300:]
 
