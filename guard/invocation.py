@@ -12,7 +12,7 @@ from typing import NamedTuple
 from tree_sitter import Node
 
 from guard import paths
-from guard.arguments import ACCESS_ROLES, is_local_path, looks_like_path, read_argv
+from guard.arguments import ACCESS_ROLES, Reading, is_local_path, looks_like_path, read_argv
 from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
 from guard.requests import Access, DynamicRole, Request
 from guard.scope import MAX_ALTERNATIVES, Var
@@ -234,6 +234,11 @@ def plain(c: Call) -> None:
             access(w, arg, text, "read", via)
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
+    if via == "ln" and any(
+        (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
+        for a in argv[1:]
+    ):
+        _made_link(w, reading, argv)
     if reading.run is not None:
         inner = argv[reading.run :]
         if spec.assignments:  # `env NAME=value cmd`: the command's environment
@@ -245,6 +250,23 @@ def plain(c: Call) -> None:
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
+    """`ln -s TARGET LINK`: paths through LINK later in the line lead somewhere not known."""
+    operands = [u.at for u in reading.uses if u.role in ("read", "write")]
+    if not operands or w.scope.cwd is None:
+        return
+    link = argv[operands[-1]].value
+    target = argv[operands[0]].value
+    if not link:
+        return
+    where = paths.absolute(link, w.scope.cwd)
+    made = [where]
+    name = (target or "").rstrip("/").rsplit("/", 1)[-1]
+    if name not in ("", ".", ".."):  # `ln -s TARGET DIR` makes DIR/name
+        made.append(f"{where}/{name}")
+    w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
 
 
 def _environment(w: Walker, args: list[Arg], depth: int) -> None:
@@ -296,24 +318,43 @@ def access(w: Walker, arg: Arg, text: str, mode: Access, via: str) -> None:
     """A path the command would touch: a request when it lies outside the workspace."""
     if not is_local_path(text):
         return
-    if not text.startswith("/"):
-        cwd = w.scope.cwd
-        if cwd is None:
-            dynamic(
-                w,
-                arg,
-                "path",
-                f"{text} is relative to a directory that is not known: {w.scope.cwd_reason}",
-            )
-            return
-        path = paths.absolute(text, cwd)
-    else:
-        path = paths.normalise(text)
+    if text.startswith("/"):
+        _access_at(w, arg, text, mode, via)
+        return
+    for fallback in w.scope.fallback_cwds:  # where the shell is if a `cd` failed
+        _access_at(w, arg, _joined(fallback, text), mode, via)
+    cwd = w.scope.cwd
+    if cwd is None:
+        reason = f"{text} is relative to a directory that is not known: {w.scope.cwd_reason}"
+        dynamic(w, arg, "path", reason)
+        return
+    _access_at(w, arg, _joined(cwd, text), mode, via)
+
+
+def _joined(directory: str, path: str) -> str:
+    return f"{directory}/{path}" if directory != "/" else f"/{path}"
+
+
+def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
+    path = paths.normalise(raw)
     if paths.is_plumbing(path):
         return
-    resolved = paths.normalise(w.ctx.resolve(path))
+    # symlinks resolve before `..`, as the kernel does (`link/../x` is next to link's target);
+    # a path through a link made earlier in this line is not known
+    made = w.scope.made_links
+    if made:
+        lexical = "/" + "/".join(p for p in raw.split("/") if p not in ("", "."))
+        if any(lexical == link or lexical.startswith(link + "/") for link in made):
+            dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
+            return
+    resolved = paths.normalise(w.ctx.resolve(raw if ".." in raw else path))
     if paths.inside_any(resolved, w.ctx.workspace) or paths.is_plumbing(resolved):
-        return
+        if arg.glob and ".." not in raw and _glob_may_climb(path):
+            resolved = paths.normalise(w.ctx.resolve(_climbing(path)))
+            if paths.inside_any(resolved, w.ctx.workspace):
+                return
+        else:
+            return
     shown = paths.display(resolved, w.ctx.home)
     w.out.append(
         Request(
@@ -324,6 +365,25 @@ def access(w: Walker, arg: Arg, text: str, mode: Access, via: str) -> None:
             access=mode,
             via=via,
         )
+    )
+
+
+def _glob_may_climb(path: str) -> bool:
+    """A glob component that can match `..` (`.[.]`, `.?` with globskipdots off)."""
+    import fnmatch
+
+    return any(
+        any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part)
+        for part in path.split("/")
+    )
+
+
+def _climbing(path: str) -> str:
+    import fnmatch
+
+    return "/".join(
+        ".." if any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part) else part
+        for part in path.split("/")
     )
 
 

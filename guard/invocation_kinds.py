@@ -76,6 +76,9 @@ def _cd(c: Call) -> None:
         _enter(w, Arg(target, argv[0].span, argv[0].source), target)
         return
     arg = operands[0]
+    if len(operands) > 1 and argv[0].value == "cd":
+        access(w, arg, arg.value or ".", "chdir", "cd")  # bash: too many arguments; stays
+        return
     if arg.value is None:
         dynamic(w, arg, "chdir", f"cd goes to a directory that is not known: {arg.reason}")
         w.scope.change_dir(None, f"cd {arg.source} went somewhere not known")
@@ -107,9 +110,9 @@ def _enter(w: Walker, arg: Arg, target: str) -> None:
 
     access(w, arg, target, "chdir", "cd")
     if target.startswith("/"):
-        w.scope.change_dir(paths.normalise(target))
+        w.scope.change_dir(paths.normalise(target), may_fail=True)
     elif w.scope.cwd is not None:
-        w.scope.change_dir(paths.absolute(target, w.scope.cwd))
+        w.scope.change_dir(paths.absolute(target, w.scope.cwd), may_fail=True)
     else:
         w.scope.change_dir(None, w.scope.cwd_reason)
 

@@ -55,6 +55,8 @@ class Scope:
         "cwd_reason",
         "dirstack",
         "env",
+        "fallback_cwds",
+        "made_links",
         "oldpwd",
         "positional",
         "user_home",
@@ -82,6 +84,10 @@ class Scope:
         self.positional = positional
         self.arg0 = arg0
         self.user_home = user_home
+        # where the shell still is if a `cd` that is taken to succeed failed (`cd x; …`):
+        # relative paths are checked against these too
+        self.fallback_cwds: tuple[str, ...] = ()
+        self.made_links: tuple[str, ...] = ()  # symlinks made earlier in the line (ln -s)
 
     @classmethod
     def start(cls, ctx: Context) -> Scope:
@@ -111,7 +117,12 @@ class Scope:
             self.positional,
             self.arg0,
             self.user_home,
-        )
+        )._carrying(self)
+
+    def _carrying(self, other: Scope) -> Scope:
+        self.fallback_cwds = other.fallback_cwds
+        self.made_links = other.made_links
+        return self
 
     def child_process(self, positional: tuple[str, ...] | None, arg0: str | None) -> Scope:
         """The scope a new shell process (`bash -c`) starts with: exported variables only."""
@@ -152,11 +163,17 @@ class Scope:
             var = Var(var.options, var.reason, exported=True)
         self.vars[name] = var
 
-    def change_dir(self, target: str | None, reason: str = "") -> None:
+    def change_dir(self, target: str | None, reason: str = "", *, may_fail: bool = False) -> None:
+        if may_fail and self.cwd is not None and self.cwd != target:
+            self.fallback_cwds = tuple(dict.fromkeys((*self.fallback_cwds, self.cwd)))[-4:]
         if self.cwd is not None:
             self.oldpwd = self.cwd
         self.cwd = target
         self.cwd_reason = reason
+
+    def cd_succeeded(self) -> None:
+        """What follows runs only if the last `cd` worked (`cd x && …`, `cd x || exit`)."""
+        self.fallback_cwds = ()
 
     def merge_branch(self, before: Scope, why: str) -> None:
         """After code that may or may not have run: what changed becomes uncertain."""

@@ -32,7 +32,23 @@ def _list(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         return
     left, right = named
     first = w.visit_task(left, depth + 1, stdin)
-    if ops[0] == "||" and not _is_quiet_exit(w, right):
+
+    kept: list[tuple[str, ...]] = []
+
+    def succeeded() -> None:  # the right side runs only if a `cd` on the left worked
+        kept.append(w.scope.fallback_cwds)
+        w.scope.cd_succeeded()
+
+    def after() -> None:  # after `a && b`, the next command runs even if `a` failed
+        w.scope.fallback_cwds = tuple(dict.fromkeys(kept[0] + w.scope.fallback_cwds))
+
+    if _is_quiet_exit(w, right):  # `cd x || exit`: whatever follows ran only if cd worked
+        w.push(first, succeeded, w.visit_task(right, depth + 1, stdin))
+        return
+    if ops[0] == "&&":
+        w.push(first, succeeded, w.visit_task(right, depth + 1, stdin), after)
+        return
+    if ops[0] == "||":
         later = w.branches(
             [[w.visit_task(right, depth + 1, stdin)]], "a command after ||", may_skip=True
         )

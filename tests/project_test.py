@@ -176,7 +176,7 @@ EXTERNAL = [
     ("cat ./src/../README.md", set()),
     ("cat //etc//hosts", {("/etc/hosts", "read")}),
     # cd tracking
-    ("cd /srv; cd -; cat x", {("/srv", "chdir")}),
+    ("cd /srv; cd -; cat x", {("/srv", "chdir"), ("/srv/x", "read")}),  # if `cd -` failed
     ("pushd /srv && popd && cat x", {("/srv", "chdir")}),
     ("cd /srv || exit 1; cat x", {("/srv", "chdir"), ("/srv/x", "read")}),
 ]
@@ -407,6 +407,14 @@ BYPASSES = [
     ("env PATH=/srv:/usr/bin evil", ("external_directory", "/srv")),
     ("env BASH_ENV=/srv/evil bash -c true", ("external_directory", "/srv/evil")),
     ("sudo GIT_SSH_COMMAND='rm -rf /srv' git fetch", ("external_directory", "/srv")),
+    # a cd that fails leaves the shell where it was
+    ("cd nonexist; cat ../outside/secret", ("external_directory", "/w/outside/secret")),
+    ("cd sub extra; cat ../outside/secret", ("external_directory", "/w/outside/secret")),
+    ("cd /srv && ls; cat ../x", ("external_directory", "/w/x")),
+    # links made in the line
+    ("mkdir -p d && cd d && ln -s .. up && cd .. && cat d/up/../outside/secret",
+     ("dynamic", "path")),
+    ("ln -s /srv l; cat l/secret", ("dynamic", "path")),
     # structure corners
     ("bc=/srv/s; b=.; cat $b{c,x}", ("dynamic", "path")),
     ("case a in $(cat /srv/s)) ;; esac", ("external_directory", "/srv/s")),
