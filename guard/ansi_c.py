@@ -51,7 +51,9 @@ def decode_ansi_c(body: str) -> str:
             if k == 0:
                 out.append("\\" + esc)
             else:
-                out.append(chr(min(int(body[i : i + k], 16), 0x10FFFF)))
+                code = min(int(body[i : i + k], 16), 0x10FFFF)
+                # a lone surrogate is no character: keep the escape as written
+                out.append(body[i - 2 : i + k] if 0xD800 <= code <= 0xDFFF else chr(code))
                 i += k
         elif esc == "c" and i < n:
             out.append(chr(ord(body[i].upper()) ^ 0x40) if body[i] != "?" else "\x7f")

@@ -218,3 +218,11 @@ def test_a_refusal_with_nobody_to_ask_is_one_line_saying_what_why_and_what_to_do
     assert lines[0].startswith("guard: denied `cat /etc/hosts`")
     assert "outside the workspace" in lines[0]
     assert "guard watch" in lines[0] and "policy" in lines[0]
+
+
+@pytest.mark.parametrize("line", ["cat $'\\ud800'", "eval $'\\ud800'", "echo \udcff"])
+def test_lines_with_lone_surrogates_are_explained_not_crashed(ws: Path, line: str) -> None:
+    for extra in ([], ["--json"]):
+        done = guard("explain", *extra, "--", line, cwd=ws)
+        assert done.returncode == 0, done.stderr
+        assert "Traceback" not in done.stderr

@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in result.warnings + result.notes:
         print(warning, file=sys.stderr)
     if args.json:
-        print(json.dumps(as_json(result), ensure_ascii=False))
+        print(json.dumps(as_json(result), ensure_ascii=True))
     else:
         sys.stdout.write(render(result, colour=_colour()))
     return 0
@@ -68,7 +68,7 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
             status = 2
             continue
         print(
-            json.dumps(as_json(judge(command, cwd=args.cwd, session=session)), ensure_ascii=False)
+            json.dumps(as_json(judge(command, cwd=args.cwd, session=session)), ensure_ascii=True)
         )
     return status
 
@@ -119,7 +119,7 @@ def _colour() -> bool:
 def render(result: Judgement, *, colour: bool) -> str:
     """The line with the parts that matter marked, one line per request, and the verdict."""
     command = result.projection.command
-    data = command.encode()
+    data = command.encode("utf-8", "surrogateescape")
     marks = [d.request.span for d in result.verdict.decided if d.decision != "allow"]
     lines = [f"  {command}"] if "\n" not in command else ["  " + ln for ln in command.split("\n")]
     if marks and "\n" not in command:
