@@ -16,7 +16,7 @@ from guard.arguments import ACCESS_ROLES, Reading, is_local_path, looks_like_pat
 from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
 from guard.requests import Access, DynamicRole, Request
 from guard.scope import MAX_ALTERNATIVES, Var
-from guard.walker import HANDLERS, Stdin, Walker
+from guard.walker import HANDLERS, FunctionEffects, Stdin, Walker
 from guard.words import plain_word
 
 
@@ -174,11 +174,8 @@ def run_argv(
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)
     effects = w.functions.get(name.value)
-    if effects is not None:  # a function defined in the line: its body was read already
-        if effects.changes_dir:
-            w.scope.change_dir(None, f"the function {name.value} changes the directory")
-        for changed in effects.sets:
-            w.scope.assign(changed, Var(None, f"${changed} is set by the function {name.value}"))
+    if effects is not None:  # a function defined in the line
+        _call_function(w, name.value, effects, stdin, depth)
         return
     spec = spec_for(name.value) or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
@@ -250,6 +247,31 @@ def plain(c: Call) -> None:
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _call_function(w: Walker, name: str, effects: FunctionEffects, stdin: Stdin | None,
+                   depth: int) -> None:
+    """Walk the body again with the caller's scope (its variables may have changed since the
+    definition), and let its cd and assignments reach the caller, as bash does."""
+    if effects.body is None or effects.source != w.src or name in w.calling:
+        if effects.changes_dir:
+            w.scope.change_dir(None, f"the function {name} changes the directory")
+        for changed in effects.sets:
+            w.scope.assign(changed, Var(None, f"${changed} is set by the function {name}"))
+        return
+    body = effects.body
+    saved: list[tuple[str, ...] | None] = []
+
+    def enter() -> None:
+        w.calling.add(name)
+        saved.append(w.scope.positional)
+        w.scope.positional = None  # its own $1 …, not known here
+
+    def leave() -> None:
+        w.calling.discard(name)
+        w.scope.positional = saved[0]
+
+    w.push(enter, w.visit_task(body, depth + 1, stdin), leave)
 
 
 def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:

@@ -213,7 +213,7 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         def leave() -> None:
             outer, inner = holder[0], w.scope
             changed = tuple(n for n in inner.vars if inner.lookup(n) != outer.lookup(n))
-            w.functions[called] = FunctionEffects(inner.cwd != outer.cwd, changed)
+            w.functions[called] = FunctionEffects(inner.cwd != outer.cwd, changed, body, w.src)
             w.scope = outer
 
         w.push(enter, w.visit_task(body, depth + 1), leave)

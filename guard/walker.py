@@ -31,6 +31,8 @@ class FunctionEffects(NamedTuple):
 
     changes_dir: bool
     sets: tuple[str, ...]  # variables it assigns (bash functions share the caller's variables)
+    body: Node | None = None  # walked again at each call, with the caller's scope
+    source: bytes = b""  # the text `body` belongs to (only a walker of the same text re-walks)
 
 
 class Stdin(NamedTuple):
@@ -62,6 +64,7 @@ class Walker:
         self.fixed_span = span
         self.functions: dict[str, FunctionEffects] = functions if functions is not None else {}
         self.stack: list[Task] = []
+        self.calling: set[str] = set()  # functions being walked at a call (no recursion)
         self.tasks = 0
 
     # -- output -----------------------------------------------------------------------------

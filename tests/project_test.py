@@ -391,8 +391,9 @@ BYPASSES = [
     ),
     ("cat /w/proj/x{1..100000}", ("dynamic", "path")),
     # functions defined in the line change the caller's directory and variables
-    ("d() { cd /etc; }; d; cat shadow", ("dynamic", "path")),
-    ("f() { x=/etc; }; x=ok; f; cat $x/shadow", ("dynamic", "path")),
+    ("d() { cd /etc; }; d; cat shadow", ("external_directory", "/etc/shadow")),
+    ("f() { x=/etc; }; x=ok; f; cat $x/shadow", ("external_directory", "/etc/shadow")),
+    ("x=.; f(){ cat $x/secret; }; x=/srv; f", ("external_directory", "/srv/secret")),
     # quoting and expansion corners
     ('x=/srv/s; eval "cat \\$x"', ("external_directory", "/srv/s")),
     ('bash -c "cat \\"/srv/q\\""', ("external_directory", "/srv/q")),
