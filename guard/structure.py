@@ -104,11 +104,10 @@ def _loop(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     parts = [c for c in node.children if c.is_named and c != body]
     tasks = [w.visit_task(p, depth + 1, stdin) for p in parts]
     why = f"a {node.type.split('_')[0]} loop"
-    later = (
-        []
-        if body is None
-        else w.branches([[w.visit_task(body, depth + 1, stdin)]], why, may_skip=True)
-    )
+    # the body may run again after it changed variables or the directory, and the condition
+    # with it: walk body, condition, body
+    again = [] if body is None else [w.visit_task(body, depth + 1, stdin), *tasks]
+    later = [] if body is None else w.branches([[*again, again[0]]], why, may_skip=True)
     w.push(*tasks, *later)
 
 
@@ -148,7 +147,9 @@ def _for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
 
     if body is not None:
         w.push(
-            *w.branches([[bind, w.visit_task(body, depth + 1, stdin)]], "a for loop", may_skip=True)
+            *w.branches(
+                [[bind, w.visit_task(body, depth + 1, stdin)] * 2], "a for loop", may_skip=True
+            )
         )
 
 
@@ -158,7 +159,9 @@ def _c_for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         if child.is_named and child != body:
             w.collect_words(child, depth)
     if body is not None:
-        w.push(*w.branches([[w.visit_task(body, depth + 1, stdin)]], "a for loop", may_skip=True))
+        w.push(
+            *w.branches([[w.visit_task(body, depth + 1, stdin)] * 2], "a for loop", may_skip=True)
+        )
 
 
 def _case(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:

@@ -416,6 +416,10 @@ BYPASSES = [
     ("mkdir -p d && cd d && ln -s .. up && cd .. && cat d/up/../outside/secret",
      ("dynamic", "path")),
     ("ln -s /srv l; cat l/secret", ("dynamic", "path")),
+    # a loop body runs again with what it changed
+    ("x=.; for i in 1 2; do cat $x/secret; x=/srv; done", ("external_directory", "/srv/secret")),
+    ("x=.; while true; do cat $x/s; x=/srv; done", ("external_directory", "/srv/s")),
+    ("for i in 1 2; do cat ../s; cd sub; done", ("dynamic", "path")),
     # structure corners
     ("bc=/srv/s; b=.; cat $b{c,x}", ("dynamic", "path")),
     ("case a in $(cat /srv/s)) ;; esac", ("external_directory", "/srv/s")),
