@@ -266,10 +266,18 @@ def _trap(c: Call) -> None:
     w, argv, depth = c.w, c.argv, c.depth
     args = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
     if len(args) >= 2:
-        saved = w.scope
-        w.scope = w.scope.copy()
-        run_code(w, args[0].value, args[0], depth, new_process=False, via="trap")
-        w.scope = saved
+        code = args[0]
+
+        def walk() -> None:
+            saved = w.scope
+            w.scope = w.scope.copy()
+            try:
+                run_code(w, code.value, code, depth, new_process=False, via="trap")
+            finally:
+                w.scope = saved
+
+        walk()  # with the variables it sees now (a signal may come at once) …
+        w.stack.insert(0, walk)  # … and at the end of the line, when EXIT and most fire
 
 
 def _find(c: Call) -> None:

@@ -416,6 +416,8 @@ BYPASSES = [
     ("mkdir -p d && cd d && ln -s .. up && cd .. && cat d/up/../outside/secret",
      ("dynamic", "path")),
     ("ln -s /srv l; cat l/secret", ("dynamic", "path")),
+    # a trap runs later, with the variables of that moment
+    ('x=.; trap "cat \\$x/secret" EXIT; x=/srv', ("external_directory", "/srv/secret")),
     # a loop body runs again with what it changed
     ("x=.; for i in 1 2; do cat $x/secret; x=/srv; done", ("external_directory", "/srv/secret")),
     ("x=.; while true; do cat $x/s; x=/srv; done", ("external_directory", "/srv/s")),
