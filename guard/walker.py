@@ -271,7 +271,7 @@ class Walker:
         from guard.variables import assigned
 
         ev = self.evaluator()
-        value = ev.value(value_node)
+        value = ev.value(value_node, assignment=True)
         self.walk_substitutions(ev, depth)
         if value.unknown:
             result: tuple[str, ...] | str = (

@@ -77,7 +77,10 @@ class Evaluator:
         # variables `${x:=word}` assigns while the word is expanded: (name, value or None)
         self.assigned: list[tuple[str, str | None]] = []
 
-    def value(self, node: Node) -> Value:
+    def value(self, node: Node, *, assignment: bool = False) -> Value:
+        """The value of a word; `assignment` for the value of `NAME=value` (tilde after `:`)."""
+        if assignment:
+            return _assemble(self._parts(node, 0, quoted=False), self.scope, assignment=True)
         kind = node.type
         if kind == "word" or kind == "number":
             text = self.text(node)
@@ -359,7 +362,7 @@ _HANDLERS = {
 }
 
 
-def _assemble(parts: list[_Part], scope: Scope) -> Value:
+def _assemble(parts: list[_Part], scope: Scope, *, assignment: bool = False) -> Value:
     for p in parts:
         if p.options is None:
             return Value((), unknown=p.reason or "the value is not known before it runs")
@@ -393,7 +396,11 @@ def _assemble(parts: list[_Part], scope: Scope) -> Value:
         if expansions is None:
             return Value((), unknown="the word's braces expand to too many words to check")
         for expanded in expansions:
-            tilded = _tilde(expanded, scope)
+            if assignment:  # as if the word were `v=value`, then without the `v=`
+                tilded = _tilde([Atom("v", "c"), Atom("=", "c"), *expanded], scope)
+                tilded = tilded[2:] if tilded is not None else None
+            else:
+                tilded = _tilde(expanded, scope)
             if tilded is None:
                 return Value((), unknown="a ~ in the word names a directory that is not known")
             fields, g = _fields(tilded)
@@ -404,11 +411,41 @@ def _assemble(parts: list[_Part], scope: Scope) -> Value:
 
 
 def _tilde(atoms: list[Atom], scope: Scope) -> list[Atom] | None:
+    """`~` at the start; and, in a word shaped like an assignment (`if=~/x`, `PATH=a:~/b`),
+    after the `=` and after each `:` of the value, as bash does outside POSIX mode."""
+    head = _tilde_prefix(atoms, scope)
+    if head is None:
+        return None
+    name_end = 0
+    while name_end < len(head) and head[name_end].kind == "c" and (
+        head[name_end].text.isalnum() or head[name_end].text == "_"
+    ):
+        name_end += 1
+    if not (0 < name_end < len(head) and head[name_end].kind == "c"
+            and head[name_end].text == "=" and not head[0].text.isdigit()):
+        return head
+    out = head[: name_end + 1]
+    segment: list[Atom] = []
+    for atom in [*head[name_end + 1 :], Atom(":", "end")]:
+        if atom.kind in ("c", "end") and atom.text == ":":
+            expanded = _tilde_prefix(segment, scope, stop=":")
+            if expanded is None:
+                return None
+            out.extend(expanded)
+            if atom.kind == "c":
+                out.append(atom)
+            segment = []
+        else:
+            segment.append(atom)
+    return out
+
+
+def _tilde_prefix(atoms: list[Atom], scope: Scope, stop: str = "") -> list[Atom] | None:
     if not atoms or atoms[0].kind != "c" or atoms[0].text != "~":
         return atoms
     name_chars: list[str] = []
     i = 1
-    while i < len(atoms) and atoms[i].kind == "c" and atoms[i].text != "/":
+    while i < len(atoms) and atoms[i].kind == "c" and atoms[i].text not in ("/", stop or "/"):
         name_chars.append(atoms[i].text)
         i += 1
     if i < len(atoms) and atoms[i].kind != "c":

@@ -416,6 +416,9 @@ BYPASSES = [
     ("mkdir -p d && cd d && ln -s .. up && cd .. && cat d/up/../outside/secret",
      ("dynamic", "path")),
     ("ln -s /srv l; cat l/secret", ("dynamic", "path")),
+    # tilde after = and : in words shaped like assignments
+    ("dd if=~/.bashrc of=x", ("external_directory", f"{H}/.bashrc")),
+    ("PATH=/usr/bin:~/evil foo", ("external_directory", f"{H}/evil")),
     # a trap runs later, with the variables of that moment
     ('x=.; trap "cat \\$x/secret" EXIT; x=/srv', ("external_directory", "/srv/secret")),
     # a loop body runs again with what it changed
