@@ -173,6 +173,12 @@ def run_argv(
     directory, _, base = name.value.rpartition("/")
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)
+    if name.value in _NAME_TAKERS:
+        from guard.variables import ARITHMETIC_CODE
+
+        for arg in argv[1:]:
+            if arg.value is not None and ARITHMETIC_CODE.search(arg.value):
+                dynamic(w, arg, "code", f"{name.value} evaluates a subscript that runs code")
     effects = w.functions.get(name.value)
     if effects is not None:  # a function defined in the line
         _call_function(w, name.value, effects, stdin, depth)
@@ -410,6 +416,10 @@ def _climbing(path: str) -> str:
 
 
 HANDLERS["command"] = command_node
+# Commands that read their arguments as variable names or numbers: a subscript there is evaluated.
+_NAME_TAKERS = frozenset({"let", "read", "printf", "test", "[", "unset", "declare", "typeset",
+                          "local", "export", "readonly", "mapfile", "readarray", "getopts",
+                          "wait", "shift", "return", "exit", "ulimit", "kill"})
 # Reserved words never name a command in a line tree-sitter read right.
 _RESERVED = frozenset(
     {

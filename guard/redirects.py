@@ -18,6 +18,7 @@ from guard.walker import HANDLERS, Stdin, Walker
 
 _READS = frozenset({"<"})
 _DUPS = frozenset({">&", "<&", ">&-", "<&-"})
+_ARITHMETIC_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
 _BACKTICK = re.compile(r"(?<!\\)`((?:[^`\\]|\\.)*)`", re.S)
 
 
@@ -169,6 +170,10 @@ def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> Non
                 continue
         if n.type in ("command_substitution", "process_substitution"):
             w.push_subshell([c for c in n.children if c.is_named], depth + 1)
+            continue
+        if n.type in ("word", "raw_string", "string") and _ARITHMETIC_CODE.search(w.text(n)):
+            arg = Arg(None, w.span(n), w.text(n), "a subscript that runs code")
+            dynamic(w, arg, "code", "the test evaluates a subscript that runs code")
             continue
         stack.extend(n.children)
 

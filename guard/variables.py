@@ -8,6 +8,8 @@ projected as the code it carries or the paths it makes executable.
 
 from __future__ import annotations
 
+import re
+
 from guard.invocation import Arg, access, dynamic
 from guard.scope import Var
 from guard.walker import Walker
@@ -66,8 +68,15 @@ EXECUTABLE_PATHS = frozenset(
 WRITTEN_PATHS = frozenset({"HISTFILE"})
 
 
+# A subscript holding a command substitution: bash runs it when the text is used as a number or
+# a variable name (`(( x ))` with x='a[$(cmd)]', `let`, `read`, `printf -v`, `test -v` …).
+ARITHMETIC_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
+
+
 def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
     """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
+    if value and ARITHMETIC_CODE.search(value):
+        dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
     if name.startswith("GUARD_"):
         dynamic(w, arg, "code", f"setting {name} changes how guard judges what runs next")
     elif name in ("IFS", "CDPATH", "DIRSTACK"):

@@ -419,6 +419,13 @@ BYPASSES = [
     # tilde after = and : in words shaped like assignments
     ("dd if=~/.bashrc of=x", ("external_directory", f"{H}/.bashrc")),
     ("PATH=/usr/bin:~/evil foo", ("external_directory", f"{H}/evil")),
+    # arithmetic evaluates subscripts, and a subscript may hold a command
+    ("P='a[$(cat /srv/s)]'; x='P'; : $(( x ))", ("dynamic", "code")),
+    ("test -v 'P[$(id)]'", ("dynamic", "code")),
+    ("[[ -v 'P[$(id)]' ]]", ("dynamic", "code")),
+    ("printf -v 'a[$(id)]' 1", ("dynamic", "code")),
+    ("read 'P[$(id)]' <<< 1", ("dynamic", "code")),
+    ("let 'a[$(id)]'", ("dynamic", "code")),
     # a trap runs later, with the variables of that moment
     ('x=.; trap "cat \\$x/secret" EXIT; x=/srv', ("external_directory", "/srv/secret")),
     # a loop body runs again with what it changed
