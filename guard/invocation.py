@@ -173,6 +173,8 @@ def run_argv(
     directory, _, base = name.value.rpartition("/")
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)
+    if name.value == "shopt" and any(a.value in _RISKY_SHOPTS for a in argv[1:]):
+        dynamic(w, name, "code", "this shell option changes where cd goes or what globs match")
     if name.value in _NAME_TAKERS:
         from guard.variables import ARITHMETIC_CODE
 
@@ -376,6 +378,12 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
     resolved = paths.normalise(w.ctx.resolve(raw if ".." in raw else path))
+    if arg.glob:  # what the pattern matches now: a match may be a link that leads out
+        for match in w.ctx.expand(path):
+            found = paths.normalise(match)
+            if not paths.inside_any(found, w.ctx.workspace) and not paths.is_plumbing(found):
+                resolved = found
+                break
     if paths.inside_any(resolved, w.ctx.workspace) or paths.is_plumbing(resolved):
         if arg.glob and ".." not in raw and _glob_may_climb(path):
             resolved = paths.normalise(w.ctx.resolve(_climbing(path)))
@@ -416,6 +424,8 @@ def _climbing(path: str) -> str:
 
 
 HANDLERS["command"] = command_node
+# shopt options after which cd or globs reach places the line does not name
+_RISKY_SHOPTS = frozenset({"cdable_vars", "autocd", "globskipdots"})
 # Commands that read their arguments as variable names or numbers: a subscript there is evaluated.
 _NAME_TAKERS = frozenset({"let", "read", "printf", "test", "[", "unset", "declare", "typeset",
                           "local", "export", "readonly", "mapfile", "readarray", "getopts",

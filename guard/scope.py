@@ -29,6 +29,10 @@ def _nobody(_user: str) -> str | None:
     return None
 
 
+def _nothing(_pattern: str) -> tuple[str, ...]:
+    return ()
+
+
 class Context(NamedTuple):
     """Everything the pure core is given about the world. Built at the edges (CLI, hooks)."""
 
@@ -41,6 +45,7 @@ class Context(NamedTuple):
     positional: tuple[str, ...] | None = None  # $1 … when known (guarded-bash -c)
     arg0: str | None = None
     stdin_code: bool = False  # the line's standard input may carry code (not a terminal)
+    expand: Callable[[str], tuple[str, ...]] = _nothing  # a glob's matches, symlinks resolved
 
 
 class Scope:

@@ -61,9 +61,22 @@ def build_context(
         home=home,
         resolve=_real,
         user_home=user_home,
+        expand=_matches,
         positional=positional,
         arg0=arg0,
     )
+
+
+def _matches(pattern: str) -> tuple[str, ...]:
+    """What a glob matches now (at most 256 paths), each with its symlinks resolved."""
+    import glob
+    import itertools
+
+    try:
+        found = itertools.islice(glob.iglob(pattern), 256)
+        return tuple(_real(p) for p in found)
+    except (OSError, ValueError, RecursionError):
+        return ()
 
 
 def _real(path: str) -> str:

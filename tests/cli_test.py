@@ -226,3 +226,17 @@ def test_lines_with_lone_surrogates_are_explained_not_crashed(ws: Path, line: st
         done = guard("explain", *extra, "--", line, cwd=ws)
         assert done.returncode == 0, done.stderr
         assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("line", ["cat lnk/secret", "cat ln?/secret", "cat ln[k]/secret",
+                                  "cat lnk/../outside/secret", "cat */secret"])
+def test_links_in_the_workspace_that_lead_out_are_followed(
+    ws: Path, tmp_path: Path, line: str
+) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret").write_text("s")
+    (ws / "lnk").symlink_to(outside)
+    out = json.loads(guard("explain", "--json", "--", line, cwd=ws).stdout)
+    assert out["decision"] == "ask"
+    assert str(outside / "secret") in [r.get("path") for r in out["requests"]]

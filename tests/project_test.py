@@ -426,6 +426,8 @@ BYPASSES = [
     ("printf -v 'a[$(id)]' 1", ("dynamic", "code")),
     ("read 'P[$(id)]' <<< 1", ("dynamic", "code")),
     ("let 'a[$(id)]'", ("dynamic", "code")),
+    ("shopt -s cdable_vars", ("dynamic", "code")),
+    ("shopt -u globskipdots; cat .[.]/outside", ("external_directory", "/w/outside")),
     # a trap runs later, with the variables of that moment
     ('x=.; trap "cat \\$x/secret" EXIT; x=/srv', ("external_directory", "/srv/secret")),
     # a loop body runs again with what it changed
