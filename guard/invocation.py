@@ -369,6 +369,10 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
     path = paths.normalise(raw)
     if paths.is_plumbing(path):
         return
+    if mode == "execute" and paths.normalise(path.rsplit("/", 1)[0] or "/") in SYSTEM_BIN_DIRS:
+        return  # the system's own programs (su -s /bin/bash, git --exec-path=/usr/lib/git-core)
+    if mode == "execute" and path in SYSTEM_BIN_DIRS:
+        return
     # symlinks resolve before `..`, as the kernel does (`link/../x` is next to link's target);
     # a path through a link made earlier in this line is not known
     made = w.scope.made_links

@@ -314,6 +314,13 @@ def _find(c: Call) -> None:
             run_argv(w, inner, None, span, depth)
             i = end + 1
             continue
+        if value == "-files0-from" and i + 1 < len(argv):  # roots read from a list file
+            listed = argv[i + 1]
+            if listed.value is not None and listed.value != "-":
+                access(w, listed, listed.value, "read", "find")
+            dynamic(w, listed, "path", "find searches directories named in a list")
+            i += 2
+            continue
         mode = _FIND_PATH_OPTIONS.get(value or "")
         if mode is not None and i + 1 < len(argv):
             target = argv[i + 1]

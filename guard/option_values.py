@@ -71,8 +71,6 @@ def _sed(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
             dynamic(w, arg, "code", "the sed program runs text it builds as shell commands")
         elif text != "/dev/stdin":
             access(w, arg, text, "read" if kind == "read" else "write", "sed")
-            if kind == "write":  # kept until tests/project_test.py expects the write alone
-                dynamic(w, arg, "path", "the sed program writes to files it names")
 
 
 _AWK_GETLINE = re.compile(

@@ -428,6 +428,7 @@ BYPASSES = [
     ("let 'a[$(id)]'", ("dynamic", "code")),
     ("shopt -s cdable_vars", ("dynamic", "code")),
     ("shopt -u globskipdots; cat .[.]/outside", ("external_directory", "/w/outside")),
+    ("find -files0-from list -name secret -exec cat {} +", ("dynamic", "path")),
     # a trap runs later, with the variables of that moment
     ('x=.; trap "cat \\$x/secret" EXIT; x=/srv', ("external_directory", "/srv/secret")),
     # a loop body runs again with what it changed
@@ -461,7 +462,7 @@ BYPASSES = [
     # other languages that reach the shell or write files
     ("sed 's/.*/rm -rf ~/e' f", ("dynamic", "code")),
     ("sed -e '1e rm -rf ~' f", ("dynamic", "code")),
-    ("sed 'w /srv/out' f", ("dynamic", "path")),
+    ("sed 'w /srv/out' f", ("external_directory", "/srv/out")),
     ("awk 'BEGIN { system(\"rm -rf ~\") }'", ("dynamic", "code")),
     ("awk '{ print | \"sh\" }' f", ("dynamic", "code")),
     ("awk '{ print > \"/srv/out\" }' f", ("dynamic", "path")),
