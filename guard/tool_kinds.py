@@ -1,0 +1,267 @@
+"""Commands whose arguments no spec can describe: watch, git's subcommands and config, runuser,
+bwrap, compilers read word by word, and tar. Each is a command kind added to
+`guard.invocation_kinds.KINDS`."""
+
+from __future__ import annotations
+
+from guard.arguments import looks_like_path
+from guard.commands import (
+    BWRAP_OPTIONS,
+    COMPILER_LINKER,
+    GIT,
+    GIT_CODE_KEYS,
+    GIT_CONFIG_READS,
+    GIT_GLOBAL_VALUES,
+    GIT_OTHER,
+    GIT_SUBCOMMANDS,
+    RUNUSER_AS_WRAPPER,
+    SU,
+    Spec,
+)
+from guard.invocation import Arg, Call, dynamic, plain, run_argv
+from guard.invocation_kinds import KINDS, run_code
+from guard.option_values import file_list, git_config, use
+from guard.walker import Walker
+
+# commands no spec can describe ---------------------------------------------------------------
+
+
+def _watch(c: Call) -> None:
+    """watch joins its operands and runs them with `sh -c`; with -x it runs them as argv."""
+    w, argv = c.w, c.argv
+    execs = False
+    i = 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is None or not value.startswith("-") or value == "-":
+            break
+        i += 1
+        if value == "--":
+            break
+        if value.startswith("--"):
+            execs = execs or value == "--exec"
+            if value in ("--interval", "--equexit", "--shotsfile"):
+                i += 1
+            continue
+        for j, letter in enumerate(value[1:], 2):
+            execs = execs or letter == "x"
+            if letter in "nqd":
+                i += letter != "d" and j == len(value)
+                break
+    operands = argv[i:]
+    if not operands:
+        return
+    if execs:
+        run_argv(w, operands, None, c.span, c.depth)
+        return
+    unknown = next((a for a in operands if a.value is None), None)
+    text = None if unknown else " ".join(a.value or "" for a in operands)
+    where = unknown or Arg(
+        text,
+        (operands[0].span[0], operands[-1].span[1]),
+        " ".join(a.source for a in operands),
+    )
+    run_code(w, text, where, c.depth, new_process=True, via="watch")
+
+
+def _git(c: Call) -> None:
+    """git's own options, then the subcommand's."""
+    argv = c.argv
+    i = 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is None or not value.startswith("-"):
+            break
+        i += 2 if value in GIT_GLOBAL_VALUES else 1
+    plain(c._replace(spec=GIT, argv=argv[: i + 1]))
+    if i >= len(argv):
+        return
+    sub = argv[i].value or ""
+    rest = [argv[0], *argv[i + 1 :]]
+    if sub == "config":
+        _git_config_command(c, rest)
+        return
+    plain(c._replace(spec=GIT_SUBCOMMANDS.get(sub, GIT_OTHER), argv=rest))
+    ops = [a for a in rest[1:] if a.value is None or not a.value.startswith("-")]
+    verb = ops[0].value if ops else None
+    if sub == "bundle" and len(ops) >= 2:
+        use(c, ops[1], ops[1].value, "write" if verb == "create" else "read", "git bundle")
+    elif sub == "submodule" and verb == "foreach":
+        _watch(c._replace(argv=[argv[0], *rest[rest.index(ops[0]) + 1 :]]))
+    elif sub == "bisect" and verb == "run":
+        run_argv(c.w, rest[rest.index(ops[0]) + 1 :], None, c.span, c.depth)
+
+
+_GIT_CONFIG_SETS = frozenset(
+    {"--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section"}
+)
+_GIT_CONFIG_VERBS = frozenset(
+    {"set", "get", "list", "unset", "rename-section", "remove-section", "edit", "get-color"}
+)
+
+
+def _git_config_command(c: Call, rest: list[Arg]) -> None:
+    """`git config [--global|--system|--file F] KEY VALUE`: where it writes, and values that
+    run programs later (`alias.x '!…'`, `core.sshCommand` …)."""
+    w = c.w
+    files: list[tuple[Arg, str | None]] = []
+    reads = sets = False
+    ops: list[Arg] = []
+    j = 1
+    while j < len(rest):
+        a = rest[j]
+        v = a.value
+        if v in ("--global", "--system"):
+            files.append((a, _config_file(w, v)))
+        elif v in ("-f", "--file") and j + 1 < len(rest):
+            j += 1
+            files.append((rest[j], rest[j].value))
+        elif v is not None and v.startswith("--file="):
+            files.append((a, v[7:]))
+        elif v in ("--type", "--default", "--comment", "--blob", "--value"):
+            j += 1
+        elif v is not None and v.startswith("-"):
+            reads = reads or v in GIT_CONFIG_READS
+            sets = sets or v in _GIT_CONFIG_SETS
+        else:
+            ops.append(a)
+        j += 1
+    if ops and ops[0].value in _GIT_CONFIG_VERBS:
+        verb = ops.pop(0).value or ""
+        reads = reads or verb in GIT_CONFIG_READS or verb == "get-color"
+        sets = sets or not reads
+    sets = not reads and (sets or len(ops) >= 2)
+    for arg, path in files:
+        use(c, arg, path, "write" if sets else "read", "git config")
+    if not sets or len(ops) < 2:
+        return
+    key, value = ops[0], ops[1]
+    if key.value is None:
+        dynamic(w, key, "code", f"a git setting's name is not known: {key.reason}")
+    elif GIT_CODE_KEYS.match(key.value):
+        setting = None if value.value is None else f"{key.value}={value.value}"
+        git_config(w, value, setting, c.depth, "git config")
+
+
+def _config_file(w: Walker, scope: str) -> str | None:
+    if scope == "--system":
+        return "/etc/gitconfig"
+    home = w.scope.lookup("HOME").options
+    return f"{home[0].rstrip('/')}/.gitconfig" if home and len(home) == 1 else None
+
+
+def _runuser(c: Call) -> None:
+    """`runuser -u USER cmd…` runs a command; without -u it takes su's arguments."""
+    as_wrapper = any(
+        a.value is not None and (a.value in ("-u", "--user") or a.value.startswith("--user="))
+        for a in c.argv[1:]
+    )
+    plain(c._replace(spec=RUNUSER_AS_WRAPPER if as_wrapper else SU))
+
+
+def _bwrap(c: Call) -> None:
+    """bwrap's options take one to three words each; host paths bound in are reached."""
+    argv = c.argv
+    i = 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is None or not value.startswith("-"):
+            break
+        i += 1
+        if value == "--":
+            break
+        roles = BWRAP_OPTIONS.get(value, ())
+        for k, role in enumerate(roles):
+            if i + k < len(argv):
+                use(c, argv[i + k], argv[i + k].value, role, "bwrap")
+        i += len(roles)
+    run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
+
+
+def _compiler(c: Call) -> None:
+    via = (c.argv[0].value or "cc").rsplit("/", 1)[-1]
+    _compiler_words(c, c.spec, [(a, a.value) for a in c.argv[1:]], via)
+
+
+def _compiler_words(c: Call, spec: Spec, words: list[tuple[Arg, str | None]], via: str) -> None:
+    """Arguments read word by word: `-fno-omit-frame-pointer` is one option, `-oFILE` and
+    `-o=FILE` carry their value, `@FILE` holds more arguments, `-Wl,…` are the linker's."""
+    skip_subcommand = spec.subcommands
+    i = 0
+    while i < len(words):
+        arg, value = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else None
+        i += 1
+        if value is None or not value.startswith("-") or value == "-":
+            if value is not None and value.startswith("@") and len(value) > 1:
+                file_list(c.w, arg, value[1:], c.depth, via)
+            elif skip_subcommand:
+                skip_subcommand = False
+            else:
+                use(c, arg, value, spec.operands, via)
+            continue
+        if value.startswith("-Wl,"):
+            _compiler_words(c, COMPILER_LINKER, [(arg, p) for p in value[4:].split(",")], via)
+            continue
+        if value == "-Xlinker" and nxt is not None:
+            _compiler_words(c, COMPILER_LINKER, [nxt], via)
+            i += 1
+            continue
+        name, eq, attached = value.partition("=")
+        role = spec.options.get(name) or spec.options.get(name.lower())
+        if role is not None or name in spec.values or name.lower() in spec.values:
+            if eq and role is not None:
+                use(c, arg, attached, role, via)
+            elif not eq:
+                if role is not None and nxt is not None:
+                    use(c, nxt[0], nxt[1], role, via)
+                i += 1
+            continue
+        short = value[:2]
+        if len(value) > 2 and not value.startswith("--"):
+            role = spec.options.get(short)
+            if role is not None:
+                use(c, arg, value[2:], role, via)
+                continue
+        if eq and looks_like_path(attached):
+            use(c, arg, attached, "path", via)
+
+
+_TAR_VALUE_LETTERS = frozenset("fCTXbFIKNgLVH")
+
+
+def _tar(c: Call) -> None:
+    """tar as its spec says; `-x` with `-P` writes the absolute paths the archive holds."""
+    plain(c)
+    extracts = absolute = False
+    for index, arg in enumerate(c.argv[1:], 1):
+        value = arg.value or ""
+        if value in ("--extract", "--get"):
+            extracts = True
+        elif value == "--absolute-names":
+            absolute = True
+        elif (value.startswith("-") and not value.startswith("--")) or index == 1:
+            for letter in value.lstrip("-"):
+                extracts = extracts or letter == "x"
+                absolute = absolute or letter == "P"
+                if letter in _TAR_VALUE_LETTERS and value.startswith("-"):
+                    break
+    if extracts and absolute:
+        dynamic(
+            c.w,
+            c.argv[0],
+            "path",
+            "tar -P writes the absolute paths the archive holds, not known before it runs",
+        )
+
+
+KINDS.update(
+    {
+        "watch": _watch,
+        "git": _git,
+        "runuser": _runuser,
+        "bwrap": _bwrap,
+        "compiler": _compiler,
+        "tar": _tar,
+    }
+)
