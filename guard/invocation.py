@@ -381,14 +381,17 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
         if any(lexical == link or lexical.startswith(link + "/") for link in made):
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
-    resolved = paths.normalise(w.ctx.resolve(raw if ".." in raw else path))
+    # resolvers return normal paths; only `..` read before links needs normalising again
+    resolved = paths.normalise(w.ctx.resolve(raw)) if ".." in raw else w.ctx.resolve(path)
     if arg.glob:  # what the pattern matches now: a match may be a link that leads out
         for match in w.ctx.expand(path):
             found = paths.normalise(match)
             if not paths.inside_any(found, w.ctx.workspace) and not paths.is_plumbing(found):
                 resolved = found
                 break
-    if paths.inside_any(resolved, w.ctx.workspace) or paths.is_plumbing(resolved):
+    if paths.inside_any(resolved, w.ctx.workspace) or (
+        resolved != path and paths.is_plumbing(resolved)
+    ):
         if arg.glob and ".." not in raw and _glob_may_climb(path):
             resolved = paths.normalise(w.ctx.resolve(_climbing(path)))
             if paths.inside_any(resolved, w.ctx.workspace):

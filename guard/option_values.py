@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from urllib.parse import unquote
 
 from guard.arguments import looks_like_path
 from guard.commands import (
@@ -104,6 +103,8 @@ def _url(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """A URL: `file:///x` is a local read."""
     match = _FILE_URL.match(value or "")
     if match:
+        from urllib.parse import unquote  # only for file: URLs
+
         access(w, arg, unquote(match.group(2) or "/"), "read", via)
 
 
