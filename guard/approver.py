@@ -153,21 +153,13 @@ def read_ask(data: object) -> Ask:
         raise Invalid(f"expected an ask message, not {d.get('type')!r}")
     if d.get("protocol") != PROTOCOL:
         raise Invalid(f"protocol {d.get('protocol')!r} is not {PROTOCOL}; use one guard version")
-    choices: list[Choice] = []
-    grants: dict[str, tuple[arity.Choice, ...]] = {}
-    for raw in _list(d, "choices"):
+    for raw in _list(d, "choices"):  # the requester's own offer is checked, then not used
         c = _object(raw, "a choice")
-        key, scope = _text(c, "key"), _one_of(c, "scope", ("once", "session", "always", "deny"))
-        target = _one_of(c, "target", ("", "user", "project"))
-        given = tuple(_grant(g) for g in _list(c, "grants"))
-        if (scope in ("session", "always")) != bool(given) or (scope == "always") != bool(target):
-            raise Invalid(f"choice {key!r}: scope {scope!r} does not fit its grants or target")
-        label = LABELS[scope]
-        covers = tuple(dict.fromkeys(grant_text(g) for g in given))
-        choices.append(Choice(key, label, scope, covers, target))
-        grants[key] = given
-    if [c.scope for c in choices].count("deny") != 1:
-        raise Invalid("a request needs exactly one deny choice")
+        _one_of(c, "scope", ("once", "session", "always", "deny"))
+        for g in _list(c, "grants"):
+            _grant(g)
+    asking = tuple(_request(r) for r in _list(d, "asking"))
+    choices, grants = server_choices(asking)
     timeout = d.get("timeout")
     if not isinstance(timeout, int | float) or not math.isfinite(timeout) or timeout <= 0:
         raise Invalid("timeout must be a positive number of seconds")
@@ -193,9 +185,45 @@ def read_ask(data: object) -> Ask:
         origin=_text(d, "origin"),
         question=question,
         grants=grants,
-        asking=tuple(_request(r) for r in _list(d, "asking")),
+        asking=asking,
         approvable=d.get("approvable") is True,
     )
+
+
+def server_choices(
+    asking: Sequence[Request],
+) -> tuple[list[Choice], dict[str, tuple[arity.Choice, ...]]]:
+    """The answers the human is offered, made here from the requests that ask — never from the
+    requester's choices: keys mean the same every time (`n` is always deny), what a key grants
+    is what guard itself would offer for those requests (never `/**` or a bare interpreter),
+    and "always" writes only the human's own policy file (a requester could name any
+    workspace as its project)."""
+    home = os.path.expanduser("~")
+    narrow: list[arity.Choice] = []
+    wide: list[arity.Choice] = []
+    rememberable = bool(asking)
+    for request in asking:
+        options = arity.approval_choices(request, home=home, is_dir=os.path.isdir(request.path))
+        if not options:
+            rememberable = False
+            break
+        narrow.append(options[0])
+        wide.append(options[-1])
+    choices = [Choice("y", LABELS["once"], "once", ())]
+    grants: dict[str, tuple[arity.Choice, ...]] = {"y": ()}
+    if rememberable:
+        covers = tuple(dict.fromkeys(grant_text(g) for g in narrow))
+        choices.append(Choice("s", LABELS["session"], "session", covers))
+        grants["s"] = tuple(narrow)
+        covers_wide = tuple(dict.fromkeys(grant_text(g) for g in wide))
+        if covers_wide != covers:
+            choices.append(Choice("d", LABELS["session"], "session", covers_wide))
+            grants["d"] = tuple(wide)
+        choices.append(Choice("a", LABELS["always"], "always", covers, "user"))
+        grants["a"] = tuple(narrow)
+    choices.append(Choice("n", LABELS["deny"], "deny", ()))
+    grants["n"] = ()
+    return choices, grants
 
 
 def grant_text(g: arity.Choice) -> str:

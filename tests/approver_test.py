@@ -219,11 +219,9 @@ def broken(change: str) -> object:
 @pytest.mark.parametrize(
     "change",
     [
-        "not an object", "another type", "another protocol", "no session", "no deny choice",
-        "two deny choices", "a session answer that grants nothing",
-        "a once answer that grants something", "an always answer without a policy file",
+        "not an object", "another type", "another protocol", "no session",
         "an unknown scope", "an unknown surface", "an unknown access", "an empty pattern",
-        "a two-letter key", "a shared key", "a timeout of zero", "a timeout of infinity",
+        "a timeout of zero", "a timeout of infinity",
         "a relative workspace", "a mark that is not a span", "a command that is not text",
         "a request of an unknown surface",
     ],
@@ -462,3 +460,21 @@ def test_guard_approver_chooses_where_a_question_goes(setting: str, mode: str) -
     from guard.confirm import approver_mode
 
     assert approver_mode({"GUARD_APPROVER": setting}) == mode
+
+
+def test_the_requester_cannot_choose_what_a_key_means_or_grants() -> None:
+    """Red-team finding: a requester renamed `n` to an "always: write /**" answer. The approver
+    now builds the answers itself from the requests that ask."""
+    forged = broken("valid")
+    assert isinstance(forged, dict)
+    forged["choices"] = [
+        {"key": "n", "scope": "always", "target": "user",
+         "grants": [{"surface": "external_directory", "pattern": "/**", "access": "write"}]},
+        {"key": "x", "scope": "deny", "target": "", "grants": []},
+    ]  # fmt: skip
+    ask = read_ask(forged)
+    by_key = {c.key: c for c in ask.question.choices}
+    assert by_key["n"].scope == "deny"
+    assert "x" not in by_key and "p" not in by_key
+    for granted in ask.grants.values():
+        assert all(g.pattern not in ("/**", "/") for g in granted)
