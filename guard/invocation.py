@@ -175,6 +175,8 @@ def run_argv(
         access(w, name, name.value, "execute", base)
     if name.value == "shopt" and any(a.value in _RISKY_SHOPTS for a in argv[1:]):
         dynamic(w, name, "code", "this shell option changes where cd goes or what globs match")
+    if name.value in _DECLARERS:  # reached as a command (`builtin export …`, `command declare`)
+        _declared(w, argv, depth)
     if name.value in _NAME_TAKERS:
         from guard.variables import ARITHMETIC_CODE
 
@@ -255,6 +257,25 @@ def plain(c: Call) -> None:
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _declared(w: Walker, argv: list[Arg], depth: int) -> None:
+    from guard.variables import set_variable
+
+    exported = argv[0].value == "export"
+    for arg in argv[1:]:
+        if arg.value is not None and arg.value.startswith("-"):
+            exported = exported or "x" in arg.value
+            continue
+        if arg.value is None:
+            dynamic(w, arg, "code", f"{argv[0].value} is given a word not known: {arg.reason}")
+            continue
+        name, eq, value = arg.value.partition("=")
+        if eq:
+            set_variable(w, name, Var((value,), exported=exported), arg._replace(value=value),
+                         depth)
+        elif name.startswith(("GUARD_", "__guard_")):
+            dynamic(w, arg, "code", f"{argv[0].value} {name} changes how guard judges lines")
 
 
 def _call_function(w: Walker, name: str, effects: FunctionEffects, stdin: Stdin | None,
@@ -433,6 +454,7 @@ def _climbing(path: str) -> str:
 HANDLERS["command"] = command_node
 # shopt options after which cd or globs reach places the line does not name
 _RISKY_SHOPTS = frozenset({"cdable_vars", "autocd", "globskipdots"})
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 # Commands that read their arguments as variable names or numbers: a subscript there is evaluated.
 _NAME_TAKERS = frozenset({"let", "read", "printf", "test", "[", "unset", "declare", "typeset",
                           "local", "export", "readonly", "mapfile", "readarray", "getopts",

@@ -223,15 +223,21 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
 
 
 def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    """`export`, `declare`, `local`, `readonly`, `typeset`: assignments, whatever their quoting
+    (`export "GUARD_X=1"` is an assignment too)."""
+    from guard.invocation import Arg, dynamic
+    from guard.variables import set_variable
+
     keyword = node.children[0].type if node.children else ""
-    exported = keyword == "export"
     flags = [w.text(c) for c in node.children if c.type == "word" and w.text(c).startswith("-")]
-    if any("n" in f for f in flags) and keyword != "export":
+    exported = keyword == "export" or any("x" in f for f in flags if f.startswith("-"))
+    if any("n" in f for f in flags):
+        what = "un-exporting" if keyword == "export" else "a name reference"
         w.out.append(
             Request(
                 "dynamic",
                 w.span(node),
-                "a name reference can set any variable, so what later words hold is not known",
+                f"{what} can change any variable, so what later words hold is not known",
                 text=w.text(node)[:80],
                 role="code",
             )
@@ -239,12 +245,35 @@ def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
     for child in node.children:
         if child.type == "variable_assignment":
             w.assign(child, depth, exported=exported)
-        elif child.type == "variable_name" and exported:
+        elif child.type == "variable_name":
             name = w.text(child)
             var = w.scope.lookup(name)
-            w.scope.assign(name, Var(var.options, var.reason, exported=True))
-        elif child.is_named and child.type != "variable_name":
-            w.collect_words(child, depth)
+            if exported:
+                w.scope.assign(name, Var(var.options, var.reason, exported=True))
+            if name.startswith("GUARD_"):  # exporting or declaring it changes what guard sees
+                dynamic(
+                    w,
+                    Arg(None, w.span(child), name),
+                    "code",
+                    f"{keyword} {name} changes how guard judges what runs next",
+                )
+        elif child.is_named and not (child.type == "word" and w.text(child).startswith("-")):
+            ev = w.evaluator()
+            value = ev.value(child)
+            w.walk_substitutions(ev, depth)
+            arg = Arg(value.single(), w.span(child), w.text(child), value.unknown)
+            text = value.single()
+            if text is None:
+                dynamic(w, arg, "code", f"{keyword} is given a word not known: {value.unknown}")
+                continue
+            name, eq, assigned = text.partition("=")
+            if not name.replace("_", "a").isalnum() or name[:1].isdigit():
+                dynamic(w, arg, "code", f"{keyword} is given {text!r}, which names no variable")
+                continue
+            if eq:
+                set_variable(w, name, Var((assigned,), exported=exported), arg, depth)
+            elif name.startswith("GUARD_"):
+                dynamic(w, arg, "code", f"{keyword} {name} changes how guard judges what runs next")
 
 
 def _assignment(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:

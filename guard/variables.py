@@ -64,6 +64,18 @@ EXECUTABLE_PATHS = frozenset(
 )
 
 
+# Where guard finds its policy, store and sockets: an agent must not point them at files it wrote.
+GUARDS_OWN = frozenset(
+    {
+        "HOME",
+        "XDG_CONFIG_HOME",
+        "XDG_STATE_HOME",
+        "XDG_RUNTIME_DIR",
+        "XDG_DATA_HOME",
+        "XDG_CACHE_HOME",
+    }
+)
+
 # Values that are files the shell writes later (`history -w`, and at exit).
 WRITTEN_PATHS = frozenset({"HISTFILE"})
 
@@ -77,8 +89,8 @@ def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> N
     """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
     if value and ARITHMETIC_CODE.search(value):
         dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
-    if name.startswith("GUARD_"):
-        dynamic(w, arg, "code", f"setting {name} changes how guard judges what runs next")
+    if name.startswith(("GUARD_", "__guard_", "PYTHON")) or name in GUARDS_OWN:
+        dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
     elif name in ("IFS", "CDPATH", "DIRSTACK"):
         # they change how later lines split words and where cd goes; guard sees one line at a time
         dynamic(w, arg, "code", f"setting {name} changes what later commands mean")
@@ -120,14 +132,18 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
             access(w, arg, element, "execute", name)
 
 
-SPECIAL = CODE | PROMPTS | EXECUTABLE_PATHS | WRITTEN_PATHS | {"IFS", "CDPATH", "DIRSTACK"}
+SPECIAL = (
+    CODE | PROMPTS | EXECUTABLE_PATHS | WRITTEN_PATHS | GUARDS_OWN | {"IFS", "CDPATH", "DIRSTACK"}
+)
 
 
 def set_variable(w: Walker, name: str, var: Var, arg: Arg, depth: int) -> None:
     """Give `name` its new value in the scope, and project what that means when the variable
     carries code or paths — whatever sets it: `for`, `read`, `printf -v`, an array, `${x:=…}`."""
     w.scope.assign(name, var)
-    if name in SPECIAL or name.startswith("GUARD_"):
+    if name in SPECIAL or name.startswith(("GUARD_", "__guard_", "PYTHON")) or any(
+        ARITHMETIC_CODE.search(v) for v in var.options or ()
+    ):
         for value in var.options if var.options is not None else (None,):
             reason = var.reason if value is None else arg.reason
             assigned(w, name, value, arg._replace(value=value, reason=reason), depth)

@@ -419,6 +419,23 @@ BYPASSES = [
     # tilde after = and : in words shaped like assignments
     ("dd if=~/.bashrc of=x", ("external_directory", f"{H}/.bashrc")),
     ("PATH=/usr/bin:~/evil foo", ("external_directory", f"{H}/evil")),
+    # declaration builtins assign whatever the quoting (red team, round two)
+    ('export "GUARD_X=1"', ("dynamic", "code")),
+    ('declare -gx "GUARD_X=1"', ("dynamic", "code")),
+    ('export GUARD_""CONFIG=x', ("dynamic", "code")),
+    ("a=GUARD_X=1; export $a", ("dynamic", "code")),
+    ("export -n GUARD_X", ("dynamic", "code")),
+    ('builtin export "GUARD_X=1"', ("dynamic", "code")),
+    ('command declare -x "LD_PRELOAD=/srv/x.so"', ("external_directory", "/srv/x.so")),
+    ('export "PROMPT_COMMAND=rm -rf /srv"', ("external_directory", "/srv")),
+    ('declare "PS1=\\$(touch /srv/x)"', ("dynamic", "code")),
+    ('declare "x=a[\\$(touch /srv/x)]"', ("dynamic", "code")),
+    # where guard finds its own files, and how its Python runs
+    ("export XDG_STATE_HOME=$PWD/xs", ("dynamic", "code")),
+    ("export XDG_CONFIG_HOME=/w/proj/xc", ("dynamic", "code")),
+    ("export HOME=/w/proj/h", ("dynamic", "code")),
+    ("export PYTHONPATH=/w/proj/evil", ("dynamic", "code")),
+    ("__guard_bin=/bin/true", ("dynamic", "code")),
     # arithmetic evaluates subscripts, and a subscript may hold a command
     ("P='a[$(cat /srv/s)]'; x='P'; : $(( x ))", ("dynamic", "code")),
     ("test -v 'P[$(id)]'", ("dynamic", "code")),
