@@ -166,6 +166,15 @@ def check_script(inv: BashInvocation, args: list[str]) -> int | None:
             text = invocation_line(path, inv.positional) + "\n" + text
         if not allowed(text, inv):
             return REFUSED
+        if regular and number is None:
+            # bash must run the bytes that were checked, not whatever the file holds by the
+            # time it opens it again: source a copy, keeping $0 and the arguments
+            copy = memory_file(data)
+            os.set_inheritable(copy, True)
+            at = len(args) - len(inv.positional) - 1
+            before = at - 1 if at > 1 and args[at - 1] in ("--", "-") else at
+            args[before:at] = ["-c", f". /dev/fd/{copy}"]  # after -c CMD, `--` would be $0
+            return None
         if not regular:
             feed = feed_fd(data, fd, more=len(data) >= input_limit())
             if number is None:  # a named pipe or a device: bash reads the checked bytes instead

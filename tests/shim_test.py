@@ -416,3 +416,19 @@ def test_a_login_shell_named_by_argv0_reads_the_profile_and_checks_lines(
     child.sendline("exit")
     child.expect(pexpect.EOF)
     assert not (tmp_path / "marker").exists()
+
+
+def test_a_script_swapped_after_its_check_does_not_run(work: Path, tmp_path: Path) -> None:
+    """Red-team finding: bash opened the script path again after guard checked it, so a file
+    swapped in between ran unchecked. bash now runs the checked copy."""
+    script = work / "s.sh"
+    script.write_text("echo checked\n")
+    marker = tmp_path / "swapped-marker"
+    swapper = tmp_path / "swapping-bash"  # swaps the script the moment guard execs "bash"
+    swapper.write_text(f"#!/bin/sh\nprintf 'touch {marker}\\n' > {script}\nexec /bin/bash \"$@\"\n")
+    swapper.chmod(0o755)
+    done = shim(str(script), cwd=work, env={"GUARD_REAL_SHELL": str(swapper)})
+    assert script.read_text().startswith("touch ")  # the swap happened before bash ran
+    assert done.returncode == 0
+    assert b"checked" in done.stdout
+    assert not marker.exists()
