@@ -285,7 +285,7 @@ def _unset(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         if child.type == "variable_name":
             name = w.text(child)
             w.scope.unset(name)
-            if name.startswith("GUARD_"):
+            if name.startswith(("GUARD_", "__guard_")):
                 w.out.append(
                     Request(
                         "dynamic",

@@ -27,6 +27,9 @@ def digest(path: str) -> str | None:
 
 def is_trusted(path: str) -> tuple[bool, str]:
     """Whether the file at `path` is trusted as it is now, and a note when it is not."""
+    if os.path.islink(path):  # a link could borrow another project's trusted file
+        return False, (f"guard: {path} is a symbolic link: its allow rules and roots are "
+                       "ignored; make it a plain file, read it, then run `guard policy trust`")
     current = digest(path)
     if current is None:
         return True, ""  # nothing there to trust; a missing file loosens nothing
@@ -50,6 +53,8 @@ def trust(path: str) -> str:
     """Trust the file at `path` as it is now; returns its hash."""
     from guard.store import Store
 
+    if os.path.islink(path):
+        raise GuardError(f"guard: {path} is a symbolic link; make it a plain file to trust it")
     current = digest(path)
     if current is None:
         raise GuardError(f"guard: cannot read {path}; check the path")

@@ -99,3 +99,19 @@ def test_commands_that_widen_what_guard_allows_ask(workspace: Path, line: str) -
                                   "guard log --limit 5", "guard explain -- ls"])
 def test_commands_that_only_look_or_narrow_stay_quiet(workspace: Path, line: str) -> None:
     assert explain(workspace, line)["decision"] == "allow"
+
+
+def test_a_project_file_that_is_a_link_to_a_trusted_file_is_not_trusted(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """Red-team finding: a .guard.toml symlinked to another project's trusted file borrowed
+    its trust (set up through git, without an asking `ln -s`)."""
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / ".guard.toml").write_text(LOOSENING)
+    subprocess.run([*GUARD, "policy", "trust"], cwd=other, capture_output=True, check=True)
+    (workspace / ".guard.toml").symlink_to(other / ".guard.toml")
+    assert explain(workspace, "cat /etc/hosts")["decision"] == "ask"
+    done = subprocess.run([*GUARD, "policy", "trust"], cwd=workspace, capture_output=True,
+                          text=True)
+    assert done.returncode == 1
