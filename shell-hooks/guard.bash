@@ -130,9 +130,17 @@ __guard_receive() {
     return 1
 }
 
+# guard runs without the Python settings a shell may carry: PYTHONPATH and friends could make
+# guard's own Python import code from a directory an agent can write (a red-team finding).
+__guard_clean="-u PYTHONPATH -u PYTHONHOME -u PYTHONSTARTUP -u PYTHONUSERBASE -u PYTHONINSPECT -u PYTHONEXECUTABLE -u PYTHONPLATLIBDIR -u PYTHONPYCACHEPREFIX -u PYTHONWARNINGS -u PYTHONBREAKPOINT"
+__guard_run() {
+    # shellcheck disable=SC2086  # the -u options are meant to split
+    /usr/bin/env $__guard_clean "$__guard_bin" "$@"
+}
+
 __guard_confirm() {
     # The policy says ask: `guard check` asks on the terminal and records the answer.
-    "$__guard_bin" check --session "$__guard_session" --cwd "$PWD" -- "$1" >&2 && return 0
+    __guard_run check --session "$__guard_session" --cwd "$PWD" -- "$1" >&2 && return 0
     __guard_stop "$relay" ""
 }
 
@@ -282,7 +290,8 @@ __guard_start() {
     [[ -z ${__guard_out-} ]] || { exec {__guard_out}<&-; } 2>/dev/null
     __guard_in='' __guard_out='' __guard_pid=''
     {
-        coproc __guard_checker { exec "$__guard_bin" serve 2>/dev/null; }
+        # shellcheck disable=SC2086  # the -u options are meant to split
+        coproc __guard_checker { exec /usr/bin/env $__guard_clean "$__guard_bin" serve 2>/dev/null; }
     } 2>/dev/null
     [[ -n ${__guard_checker_PID-} && -n ${__guard_checker[1]-} ]] || return 1
     __guard_pid=$__guard_checker_PID
@@ -314,7 +323,7 @@ __guard_check_line() {
             ;;
         esac
     fi
-    "$__guard_bin" check --session "$__guard_session" --cwd "$PWD" -- "$1"
+    __guard_run check --session "$__guard_session" --cwd "$PWD" -- "$1"
 }
 
 fc() {
@@ -368,9 +377,9 @@ guard() {
         shift
         local usr2
         usr2=$(builtin trap -p USR2)
-        "$__guard_bin" doctor --shell-state <(__guard_state) "$@"
+        __guard_run doctor --shell-state <(__guard_state) "$@"
     else
-        "$__guard_bin" "$@"
+        __guard_run "$@"
     fi
 }
 
@@ -389,7 +398,7 @@ __guard_state() {
 builtin readonly -f __guard_ps0 __guard_traps __guard_history_problem __guard_send __guard_receive \
     __guard_confirm __guard_fallback __guard_stop __guard_relay __guard_precmd \
     __guard_keep_history __guard_number __guard_zero __guard_patterns __guard_unwanted __guard_start __guard_check_line \
-    fc __guard_fc_edit __guard_fc_run __guard_state
+    fc __guard_fc_edit __guard_fc_run __guard_state __guard_run
 
 fi
 

@@ -50,10 +50,17 @@ __guard_preexec() {
     kill -INT $$ 2>/dev/null || command kill -INT $$
 }
 
+# guard runs without the Python settings a shell may carry: PYTHONPATH and friends could make
+# guard's own Python import code from a directory an agent can write (a red-team finding).
+typeset -g __guard_clean="-u PYTHONPATH -u PYTHONHOME -u PYTHONSTARTUP -u PYTHONUSERBASE -u PYTHONINSPECT -u PYTHONEXECUTABLE -u PYTHONPLATLIBDIR -u PYTHONPYCACHEPREFIX -u PYTHONWARNINGS -u PYTHONBREAKPOINT"
+__guard_run() {
+    /usr/bin/env ${=__guard_clean} $__guard_bin "$@"
+}
+
 __guard_confirm() {
     # The policy says ask, or the checker could not answer: `guard check` decides, asking on the
     # terminal when it must.
-    $__guard_bin check --session $__guard_session --cwd $PWD -- $1
+    __guard_run check --session $__guard_session --cwd $PWD -- $1
 }
 
 __guard_send() {
@@ -101,7 +108,7 @@ __guard_start() {
     [[ -z $__guard_in ]] || exec {__guard_in}>&-
     [[ -z $__guard_out ]] || exec {__guard_out}<&-
     __guard_in= __guard_out= __guard_pid=
-    coproc $__guard_bin serve 2>/dev/null
+    coproc /usr/bin/env ${=__guard_clean} $__guard_bin serve 2>/dev/null
     __guard_pid=$!
     exec {__guard_in}>&p {__guard_out}<&p
     disown %+ 2>/dev/null
@@ -186,9 +193,9 @@ guard() {
     emulate -L zsh
     if [[ ${1-} == doctor ]]; then
         shift
-        $__guard_bin doctor --shell-state <(__guard_state) "$@"
+        __guard_run doctor --shell-state <(__guard_state) "$@"
     else
-        $__guard_bin "$@"
+        __guard_run "$@"
     fi
 }
 

@@ -338,3 +338,29 @@ def test_guard_init_refuses_a_shell_it_has_no_hook_for(tmp_path: Path) -> None:
         [guard_program(tmp_path), "init", "fish"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and "invalid choice" in done.stderr
+
+
+def test_python_settings_in_the_shell_cannot_run_code_inside_guard(
+    workspace: Path, tmp_path: Path
+) -> None:
+    """Red-team finding: with PYTHONPATH naming a directory an agent can write, a
+    sitecustomize.py there ran inside `guard check` and could approve anything."""
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    imported = tmp_path / "imported"
+    (evil / "sitecustomize.py").write_text(
+        f"import os, sys\nopen({str(imported)!r}, 'w').close()\n"
+        "if 'check' in sys.argv: os._exit(0)\n"
+    )
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5", "PYTHONPATH": str(evil)})
+    try:
+        pid = int(shell.run("echo $__guard_pid")[0])
+        wait_for_audit_row("echo $__guard_pid")
+        os.kill(pid, signal.SIGSTOP)  # the fallback `guard check` decides now
+        assert shell.run("touch denied")[1] == 130
+        assert list(workspace.iterdir()) == []
+        assert not imported.exists()
+    finally:
+        shell.close()
+        with __import__("contextlib").suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
