@@ -36,6 +36,38 @@ int main(int argc, char **argv) {
                 strerror(errno));
         return FAILED;
     }
+    /* Python settings would let a directory an agent can write run code inside guard (a
+     * sitecustomize.py on PYTHONPATH, say): guard's Python starts without them, and
+     * guarded-bash gives them back to the bash it starts (GUARD_KEPT_<name>). */
+    extern char **environ;
+    char *moved[64];
+    int count = 0;
+    for (char **e = environ; *e != NULL && count < 64; e++) {
+        if (strncmp(*e, "PYTHON", 6) == 0 && strchr(*e, '=') != NULL) {
+            moved[count++] = strdup(*e);
+        }
+    }
+    for (int i = 0; i < count; i++) {
+        char *entry = moved[i];
+        if (entry == NULL) {
+            fputs("guard: the bash launcher is out of memory; nothing ran\n", stderr);
+            return FAILED;
+        }
+        char *eq = strchr(entry, '=');
+        *eq = '\0';
+        size_t kept_size = strlen(entry) + 12;
+        char *kept = malloc(kept_size);
+        if (kept == NULL) {
+            fputs("guard: the bash launcher is out of memory; nothing ran\n", stderr);
+            return FAILED;
+        }
+        snprintf(kept, kept_size, "GUARD_KEPT_%s", entry);
+        if (setenv(kept, eq + 1, 1) != 0 || unsetenv(entry) != 0) {
+            fputs("guard: the bash launcher cannot move Python settings aside; nothing ran\n",
+                  stderr);
+            return FAILED;
+        }
+    }
     args[0] = GUARD_TARGET;
     for (int i = 1; i < argc; i++) {
         args[i] = argv[i];

@@ -22,7 +22,7 @@ import os
 import shlex
 import stat
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, MutableMapping, Sequence
 from typing import NoReturn
 
 from guard.bash_argv import BashInvocation, parse_bash_argv
@@ -38,6 +38,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv if argv is None else argv) or [""]
     own = args[0]
     args[0] = recovered_argv0(os.environ, os.getpid(), args[0])
+    restore_python_settings(os.environ)
     inv = parse_bash_argv(args, stdin_is_tty=os.isatty(0), stderr_is_tty=os.isatty(2))
     try:
         return run(inv, args, own=own)
@@ -49,6 +50,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # fail closed: a bug in guard never lets the input run unchecked
         _say(f"guard: guarded-bash failed ({exc!r}); nothing ran. Please report this bug.")
     return REFUSED
+
+
+KEPT = "GUARD_KEPT_"
+
+
+def restore_python_settings(env: MutableMapping[str, str]) -> None:
+    """The launcher moved PYTHON* settings aside so guard's own Python runs without them; the
+    bash guard starts (and the line's projection) gets them back."""
+    for name in [n for n in env if n.startswith(KEPT + "PYTHON")]:
+        env[name[len(KEPT) :]] = env.pop(name)
 
 
 def run(inv: BashInvocation, args: list[str], *, own: str) -> int:

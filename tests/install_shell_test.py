@@ -129,3 +129,25 @@ def test_the_launcher_starts_guarded_bash_at_any_path(tmp_path: Path, work: Path
     )
     done = run(["/bin/bash", "-c", f"exec -a -bash {tmp_path / 'bash'} -c 'echo $0'"], work)
     assert (done.returncode, done.stdout) == (0, "-bash\n")
+
+
+@needs_cc
+def test_the_native_launcher_keeps_python_settings_away_from_guard_and_gives_them_to_bash(
+    tmp_path: Path, work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Red-team finding: a sitecustomize.py on PYTHONPATH ran inside guard and could approve
+    anything. The launcher moves PYTHON* aside for guard's Python; the bash it starts has them."""
+    evil = tmp_path / "evil"
+    evil.mkdir()
+    imported = tmp_path / "imported"
+    (evil / "sitecustomize.py").write_text(
+        f"import os\nopen({str(imported)!r}, 'w').close()\nos._exit(0)\n"
+    )
+    assert install("--dir", str(tmp_path / "bin")).returncode == 0
+    launcher = str(tmp_path / "bin" / "bash")
+    monkeypatch.setenv("PYTHONPATH", str(evil))
+    refused = run([launcher, "-c", "touch ../marker"], work)
+    assert refused.returncode == 126
+    assert not (tmp_path / "marker").exists() and not imported.exists()
+    ok = run([launcher, "-c", 'echo "$PYTHONPATH"'], work)
+    assert (ok.returncode, ok.stdout) == (0, f"{evil}\n")
