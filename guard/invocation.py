@@ -6,6 +6,7 @@ own; shells and `eval` run strings, parsed again; everything else is read with i
 
 from __future__ import annotations
 
+import re
 from itertools import product
 from typing import NamedTuple
 
@@ -410,6 +411,10 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             if not paths.inside_any(found, w.ctx.workspace) and not paths.is_plumbing(found):
                 resolved = found
                 break
+    if mode == "write" and _LATER_CODE.search(resolved):
+        # inside the workspace, but code something else runs later, outside guard
+        dynamic(w, arg, "code", f"writing {paths.display(resolved, w.ctx.home)} changes code "
+                "that runs later without guard (git hooks, agent and editor settings)")
     if paths.inside_any(resolved, w.ctx.workspace) or (
         resolved != path and paths.is_plumbing(resolved)
     ):
@@ -459,6 +464,12 @@ _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 _NAME_TAKERS = frozenset({"let", "read", "printf", "test", "[", "unset", "declare", "typeset",
                           "local", "export", "readonly", "mapfile", "readarray", "getopts",
                           "wait", "shift", "return", "exit", "ulimit", "kill"})
+# Files whose contents other programs run later: git hooks and config, agents' and editors'
+# settings, direnv. Writing them asks even inside the workspace.
+_LATER_CODE = re.compile(
+    r"/\.git/(hooks(/|$)|config$)|/\.claude/settings[^/]*\.json$|/\.envrc$"
+    r"|/\.vscode/(settings|tasks)\.json$|/\.gemini/settings\.json$|/\.codex/"
+)
 # Reserved words never name a command in a line tree-sitter read right.
 _RESERVED = frozenset(
     {

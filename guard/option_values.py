@@ -28,6 +28,10 @@ def git_config(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -
         dynamic(w, arg, "code", f"a git setting is not known: {arg.reason}")
         return
     key, _, value = setting.partition("=")
+    if key.lower() in ("core.hookspath", "include.path") or key.lower().startswith("includeif."):
+        # a directory of hooks, or another config file, whose contents run later
+        dynamic(w, arg, "code", f"git setting {key} points git at files that run later")
+        return
     if GIT_CODE_KEYS.match(key):
         if key.lower().startswith("alias.") and not value.startswith("!"):
             return  # a plain alias names git subcommands, not shell code

