@@ -23,6 +23,8 @@ _SERVERS = {
     "internal-sftp": (),
 }
 _SSHD_NAMES = frozenset({"sshd", "sshd-session"})
+_SSHD_DIRS = frozenset({"/usr/sbin", "/sbin", "/usr/lib/openssh", "/usr/libexec/openssh",
+                        "/usr/libexec", "/usr/local/sbin", "/usr/lib/ssh"})
 _SHELL_SYNTAX = set(";&|<>()$`\\\n*?[]{}~#!")
 
 
@@ -43,10 +45,14 @@ def is_transfer_command(command: str) -> bool:
     return not needed or any(flag in argv[1:] for flag in needed)
 
 
-def parent_is_sshd(proc: str = "/proc") -> bool:
-    """Whether this process was started by sshd (its parent's name, as the kernel has it)."""
+def parent_is_sshd(proc: str = "/proc", ppid: int | None = None) -> bool:
+    """Whether this process was started by sshd: the program its parent runs (the kernel's
+    link to it, not the name it was started under: a link named `sshd` to any program fooled
+    a check of the name) is an sshd in a system directory."""
+    parent = os.getppid() if ppid is None else ppid
     try:
-        with open(os.path.join(proc, str(os.getppid()), "comm"), encoding="utf-8") as f:
-            return f.read().strip() in _SSHD_NAMES
+        exe = os.readlink(os.path.join(proc, str(parent), "exe"))
     except OSError:
         return False
+    directory, _, name = exe.removesuffix(" (deleted)").rpartition("/")
+    return name in _SSHD_NAMES and directory in _SSHD_DIRS

@@ -46,17 +46,29 @@ def _shim() -> str:
     return os.path.join(os.path.dirname(sys.executable), "guarded-bash")
 
 
-def test_a_transfer_started_by_sshd_runs_without_asking(tmp_path: Path) -> None:
+def test_a_parent_running_sshd_from_a_system_directory_counts(tmp_path: Path) -> None:
+    from guard.ssh_transfer import parent_is_sshd
+
+    for exe, expected in (("/usr/sbin/sshd", True), ("/usr/lib/openssh/sshd-session", True),
+                          ("/usr/bin/python3.11", False), (str(tmp_path / "sshd"), False)):
+        proc = tmp_path / f"proc-{abs(hash(exe))}"
+        (proc / "42").mkdir(parents=True)
+        (proc / "42" / "exe").symlink_to(exe)
+        assert parent_is_sshd(str(proc), 42) is expected, exe
+
+
+def test_a_program_merely_named_sshd_is_not_sshd(tmp_path: Path) -> None:
+    """Red-team finding: a link named sshd to python passed the check of the parent's name."""
     sshd = tmp_path / "sshd"
-    sshd.symlink_to(sys.executable)  # the parent's name, as the kernel reports it, is sshd
+    sshd.symlink_to(sys.executable)
     env = dict(os.environ, GUARD_REAL_SHELL=str(_fake_bash(tmp_path)),
                GUARD_WORKSPACE=str(tmp_path))
     code = ("import subprocess, sys; r = subprocess.run([sys.argv[1], '-c', 'scp -t /srv/data'],"
             " stdin=subprocess.DEVNULL); sys.exit(r.returncode)")
     done = subprocess.run(["setsid", "-w", str(sshd), "-c", code, _shim()], env=env,
                           capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    assert "ran: -c scp -t /srv/data" in done.stdout
+    assert done.returncode == 126
+    assert "ran:" not in done.stdout
 
 
 def test_the_same_line_from_anyone_else_is_judged(tmp_path: Path) -> None:
