@@ -18,7 +18,7 @@ from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
 from guard.requests import Access, DynamicRole, Request
 from guard.scope import MAX_ALTERNATIVES, Var
 from guard.walker import HANDLERS, FunctionEffects, Stdin, Walker
-from guard.words import plain_word
+from guard.words import Evaluator, plain_word
 
 
 class Arg(NamedTuple):
@@ -77,10 +77,11 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         value_node = a.child_by_field_name("value")
         if name_node is not None and value_node is not None:
             w.assigned_value(a, w.text(name_node), value_node, depth)
-    ev = w.evaluator()
+    ev: Evaluator | None = None  # made only when a word needs more than its own text
     columns: list[list[tuple[Arg, ...]]] = []
     fixed = w.fixed_span
     src = w.src
+    combos = 1
     for word in words:
         start, end = word.start_byte, word.end_byte
         span = fixed or (start, end)
@@ -90,6 +91,8 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
             if text is not None:  # the common case, without the evaluator
                 columns.append([(Arg(text, span, text),)])
                 continue
+        if ev is None:
+            ev = w.evaluator()
         value = ev.value(word)
         source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
@@ -103,10 +106,9 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
                     for alt in value.alternatives
                 ]
             )
-    w.walk_substitutions(ev, depth)
-    combos = 1
-    for col in columns:
-        combos *= len(col)
+        combos *= len(columns[-1])
+    if ev is not None:
+        w.walk_substitutions(ev, depth)
     if combos > MAX_ALTERNATIVES:
         w.out.append(
             Request(
