@@ -109,6 +109,12 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             i += 2
             continue
         # a cluster of short options: -xvf FILE, -n1, -C/dir
+        if spec.operands == "path" and not spec.options and not spec.values and "/" in arg[2:]:
+            # a command guard does not know: `-o/some/where` most likely names a path
+            if looks_like_path(arg[2:]):
+                out.uses.append(Use(i, "path", arg[2:]))
+            i += 1
+            continue
         j = 1
         while j < len(arg):
             opt = "-" + arg[j]

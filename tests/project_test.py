@@ -142,6 +142,8 @@ EXTERNAL = [
         {("/etc/tool.conf", "path")} - {("/etc/tool.conf", "path")} | {("/etc/tool.conf", "read")},
     ),
     ("tool --log-file=/var/tmp/t.log", {("/var/tmp/t.log", "write")}),
+    ("tool -o/srv/out.bin in.txt", {("/srv/out.bin", "read")}),
+    ("tool -I/usr/include/x -n1", {("/usr/include/x", "read")}),
     ("curl https://example.com/etc/passwd -o /tmp/p", {("/tmp/p", "write")}),
     ("scp host:/etc/passwd .", set()),
     ("npm install @scope/pkg", set()),
