@@ -110,9 +110,13 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             continue
         # a cluster of short options: -xvf FILE, -n1, -C/dir
         if spec.operands == "path" and not spec.options and not spec.values and "/" in arg[2:]:
-            # a command guard does not know: `-o/some/where` most likely names a path
-            if looks_like_path(arg[2:]):
-                out.uses.append(Use(i, "path", arg[2:]))
+            # a command guard does not know: `-o/out`, `-co/out`, `-I../inc` most likely name a
+            # path, starting after the option letters
+            for k in range(2, len(arg)):
+                if arg[k] in "/.~" and arg[k - 1].isalpha():
+                    if looks_like_path(arg[k:]):
+                        out.uses.append(Use(i, "path", arg[k:]))
+                    break
             i += 1
             continue
         j = 1

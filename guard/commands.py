@@ -35,6 +35,8 @@ Role = Literal[
     "wgetrc",
     "make-code",
     "make-operand",
+    "git-config-env",
+    "sqlite-arg",
 ]
 Kind = Literal[
     "plain",
@@ -299,7 +301,7 @@ GIT = Spec(
         "--git-dir": "read",
         "--work-tree": "chdir",
         "-c": "git-config",
-        "--config-env": "git-config",
+        "--config-env": "git-config-env",
         "--exec-path": "execute",  # git runs its subcommands from there
     },
 )
@@ -332,6 +334,19 @@ GIT_OTHER = Spec(
     options={"-F": "read", "--file": "read", "-o": "write", "--output": "write"},
 )
 GIT_SUBCOMMANDS: dict[str, Spec] = {
+    "filter-branch": Spec(
+        operands="data",
+        values=_v("--subdirectory-filter", "--prune-empty", "-d", "--original", "--state-branch"),
+        options={
+            f"--{kind}-filter": "code"
+            for kind in ("tree", "index", "msg", "env", "commit", "parent", "tag-name")
+        },
+    ),
+    "grep": Spec(
+        operands="data",
+        options={"-O": "code", "--open-files-in-pager": "code"},
+        values=_v("-e", "-f", "-A", "-B", "-C", "-m", "--max-depth", "--threads"),
+    ),
     "archive": Spec(
         operands="data",
         values=_v("--prefix", "--format", "--remote", "--exec", "--add-virtual-file"),
@@ -645,7 +660,6 @@ SPECS: dict[str, Spec] = {
             "ssh-add",
             "notify-send",
             "whereis",
-            "man",
             "info",
             "apropos",
         )
@@ -668,12 +682,10 @@ SPECS: dict[str, Spec] = {
             "-m",
             "-O",
             "-Q",
-            "-S",
             "-w",
             "-B",
-            "-E",
         ),
-        options={"-i": "read", "-F": "read", "-o": "ssh-option"},
+        options={"-i": "read", "-F": "read", "-o": "ssh-option", "-E": "write", "-S": "read"},
     ),
     "parallel": Spec(kind="parallel", operands="data"),
     # read what they are given
@@ -774,7 +786,27 @@ SPECS: dict[str, Spec] = {
     ),
     "uniq": Spec(operands="read", last="write", values=_v("-f", "-s", "-w")),
     "tr": Spec(operands="data"),
-    "split": Spec(operands="read", last="write", values=_v("-l", "-b", "-n", "-a", "-C")),
+    "man": Spec(
+        operands="path",
+        values=_v("-M", "-S", "-s", "-L", "-m", "-C", "-R", "-E"),
+        options={
+            "-P": "code",
+            "--pager": "code",
+            "-H": "code",
+            "--html": "code",
+            "-l": "read",
+            "--local-file": "read",
+        },
+    ),
+    "sqlite3": Spec(
+        operands="sqlite-arg", values=_v("-cmd", "-separator", "-nullvalue", "-newline")
+    ),
+    "split": Spec(
+        operands="read",
+        last="write",
+        values=_v("-l", "-b", "-n", "-a", "-C"),
+        options={"--filter": "code"},
+    ),
     "xargs": Spec(
         kind="xargs",
         operands="command",
@@ -921,8 +953,6 @@ SPECS: dict[str, Spec] = {
     "curl": Spec(
         operands="url",
         values=_v(
-            "-H",
-            "--header",
             "-X",
             "--request",
             "-u",
@@ -934,8 +964,6 @@ SPECS: dict[str, Spec] = {
             "-m",
             "--max-time",
             "--connect-timeout",
-            "-w",
-            "--write-out",
             "-x",
             "--proxy",
             "-r",
@@ -946,6 +974,12 @@ SPECS: dict[str, Spec] = {
             "-C",
         ),
         options={
+            "-H": "curl-data",
+            "--header": "curl-data",
+            "-w": "curl-data",
+            "--write-out": "curl-data",
+            "--proxy-header": "curl-data",
+            "--url-query": "curl-data",
             "--url": "url",
             "-d": "curl-data",
             "--data": "curl-data",
@@ -1019,6 +1053,11 @@ SPECS: dict[str, Spec] = {
             "-P": "write",
             "--directory-prefix": "write",
             "-o": "write",
+            "--append-output": "write",
+            "--rejected-log": "write",
+            "--save-cookies": "write",
+            "--warc-file": "write",
+            "--hsts-file": "write",
             "--output-file": "write",
             "-a": "write",
             "-i": "read",
@@ -1047,8 +1086,12 @@ SPECS: dict[str, Spec] = {
         values=_v("-G", "-D", "-T", "-A", "--target", "-j", "--parallel", "--config"),
         options={"-S": "read", "-B": "write", "--build": "write", "-C": "read"},
     ),
-    "npm": Spec(operands="data", subcommands=True, options={"--prefix": "write", "-C": "chdir"}),
-    "npx": Spec(operands="data"),
+    "npm": Spec(
+        operands="data",
+        subcommands=True,
+        options={"--prefix": "write", "-C": "chdir", "-c": "code", "--call": "code"},
+    ),
+    "npx": Spec(operands="data", options={"-c": "code", "--call": "code"}),
     "pnpm": Spec(operands="data"),
     "yarn": Spec(operands="data"),
     "pip": Spec(
@@ -1367,7 +1410,30 @@ SPECS: dict[str, Spec] = {
     "strace": Spec(
         kind="wrapper",
         operands="command",
-        values=_v("-e", "-p", "-s", "-u"),
+        values=_v(
+            "-e",
+            "-p",
+            "-s",
+            "-u",
+            "-a",
+            "-b",
+            "-E",
+            "-I",
+            "-O",
+            "-P",
+            "-S",
+            "-U",
+            "-X",
+            "--columns",
+            "--detach-on",
+            "--env",
+            "--interruptible",
+            "--summary-sort-by",
+            "--summary-columns",
+            "--trace-path",
+            "--const-print-style",
+            "--user",
+        ),
         options={"-o": "write"},
     ),
     "ltrace": Spec(
@@ -1521,7 +1587,9 @@ GIT_CODE_KEYS = re.compile(
     r"diff\..*\.(command|textconv)|diff\.external|merge\..*\.driver|filter\..*\.(clean|smudge|"
     r"process)|credential\.helper|gpg\.program|gpg\..*\.program|pager\..*|alias\..*|"
     r"uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|"
-    r"protocol\..*|url\..*|include\.path|includeif\..*)$",
+    r"protocol\..*|url\..*|include\.path|includeif\..*|(diff|merge)tool\..*\.cmd|"
+    r"credential\..*\.helper|imap\.tunnel|interactive\.difffilter|submodule\..*\.update|"
+    r"core\.alternaterefscommand|sendemail\..*|web\.browser|browser\..*\.(cmd|path))$",
     re.IGNORECASE,
 )
 
@@ -1539,6 +1607,35 @@ AWK_RUNS = re.compile(
     r"\bsystem\s*\(|(?<!\|)\|(?!\|)\s*&?\s*getline|(?<!\|)\|(?!\|)\s*(\"|[A-Za-z_(])"
 )
 AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
+
+# Programs that read more arguments from `@FILE` (binutils and friends).
+AT_FILE_COMMANDS = frozenset(
+    {
+        "strings",
+        "nm",
+        "objdump",
+        "size",
+        "readelf",
+        "ar",
+        "objcopy",
+        "strip",
+        "c++filt",
+        "addr2line",
+        "as",
+        "ld",
+        "gcc",
+        "cc",
+        "g++",
+        "clang",
+        "clang++",
+    }
+)
+# Flags that make a command read the names of files to use from standard input.
+STDIN_FILE_LISTS = {
+    "zip": frozenset({"-@"}),
+    "git": frozenset({"--stdin-paths"}),
+    "cpio": frozenset({"-o", "-p", "--create", "--pass-through"}),
+}
 
 # `ssh -o KEY=VALUE` settings that run a local command.
 SSH_CODE_KEYS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})

@@ -213,6 +213,7 @@ def plain(c: Call) -> None:
         _dd(w, argv)
         return
     reading = read_argv(spec, [a.value for a in argv])
+    _argument_corners(w, via, argv)
     for use in reading.uses:
         if use.at >= len(argv):
             continue
@@ -275,14 +276,16 @@ def _declared(w: Walker, argv: list[Arg], depth: int) -> None:
             continue
         name, eq, value = arg.value.partition("=")
         if eq:
-            set_variable(w, name, Var((value,), exported=exported), arg._replace(value=value),
-                         depth)
+            set_variable(
+                w, name, Var((value,), exported=exported), arg._replace(value=value), depth
+            )
         elif name.startswith(("GUARD_", "__guard_")):
             dynamic(w, arg, "code", f"{argv[0].value} {name} changes how guard judges lines")
 
 
-def _call_function(w: Walker, name: str, effects: FunctionEffects, stdin: Stdin | None,
-                   depth: int) -> None:
+def _call_function(
+    w: Walker, name: str, effects: FunctionEffects, stdin: Stdin | None, depth: int
+) -> None:
     """Walk the body again with the caller's scope (its variables may have changed since the
     definition), and let its cd and assignments reach the caller, as bash does."""
     if effects.body is None or effects.source != w.src or name in w.calling:
@@ -321,6 +324,25 @@ def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
     if name not in ("", ".", ".."):  # `ln -s TARGET DIR` makes DIR/name
         made.append(f"{where}/{name}")
     w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
+
+
+def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
+    """Arguments that mean more than their command's spec says: `@FILE` lists for binutils,
+    file lists read from standard input, git's `ext::` transport (a shell command)."""
+    from guard.commands import AT_FILE_COMMANDS, STDIN_FILE_LISTS
+    from guard.option_values import file_list
+
+    stdin_lists = STDIN_FILE_LISTS.get(via, frozenset())
+    for arg in argv[1:]:
+        value = arg.value
+        if value is None:
+            continue
+        if value.startswith("@") and len(value) > 1 and via in AT_FILE_COMMANDS:
+            file_list(w, arg, value[1:], 0, via)
+        elif value in stdin_lists:
+            dynamic(w, arg, "path", f"{via} {value} reads the names of files from its input")
+        elif value.startswith("ext::") and via == "git":
+            dynamic(w, arg, "code", "git's ext:: transport runs a shell command")
 
 
 def _environment(w: Walker, args: list[Arg], depth: int) -> None:
@@ -402,7 +424,9 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
     made = w.scope.made_links
     if made:
         lexical = "/" + "/".join(p for p in raw.split("/") if p not in ("", "."))
-        if any(lexical == link or lexical.startswith(link + "/") for link in made):
+        if any(
+            form == link or form.startswith(link + "/") for link in made for form in (lexical, path)
+        ):
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
     # resolvers return normal paths; only `..` read before links needs normalising again
@@ -415,8 +439,13 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
                 break
     if mode == "write" and _LATER_CODE.search(resolved):
         # inside the workspace, but code something else runs later, outside guard
-        dynamic(w, arg, "code", f"writing {paths.display(resolved, w.ctx.home)} changes code "
-                "that runs later without guard (git hooks, agent and editor settings)")
+        dynamic(
+            w,
+            arg,
+            "code",
+            f"writing {paths.display(resolved, w.ctx.home)} changes code "
+            "that runs later without guard (git hooks, agent and editor settings)",
+        )
     if paths.inside_any(resolved, w.ctx.workspace) or (
         resolved != path and paths.is_plumbing(resolved)
     ):
@@ -463,9 +492,30 @@ HANDLERS["command"] = command_node
 _RISKY_SHOPTS = frozenset({"cdable_vars", "autocd", "globskipdots"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 # Commands that read their arguments as variable names or numbers: a subscript there is evaluated.
-_NAME_TAKERS = frozenset({"let", "read", "printf", "test", "[", "unset", "declare", "typeset",
-                          "local", "export", "readonly", "mapfile", "readarray", "getopts",
-                          "wait", "shift", "return", "exit", "ulimit", "kill"})
+_NAME_TAKERS = frozenset(
+    {
+        "let",
+        "read",
+        "printf",
+        "test",
+        "[",
+        "unset",
+        "declare",
+        "typeset",
+        "local",
+        "export",
+        "readonly",
+        "mapfile",
+        "readarray",
+        "getopts",
+        "wait",
+        "shift",
+        "return",
+        "exit",
+        "ulimit",
+        "kill",
+    }
+)
 # Files whose contents other programs run later: git hooks and config, agents' and editors'
 # settings, direnv. Writing them asks even inside the workspace.
 _LATER_CODE = re.compile(

@@ -38,12 +38,43 @@ def git_config(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -
         run_code(w, value.lstrip("!"), arg, depth, new_process=True, via=f"git setting {key}")
 
 
+def _git_config_env(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:
+    """`git --config-env=KEY=VAR`: the value is in the environment variable VAR."""
+    key = (setting or "").partition("=")[0]
+    if setting is None or GIT_CODE_KEYS.match(key) or key.lower().startswith("core.hookspath"):
+        dynamic(
+            w,
+            arg,
+            "code",
+            f"git takes {key or 'a setting'} from the environment, and it can run a program",
+        )
+
+
+_SQLITE_COMMANDS = re.compile(
+    r"^\s*\.(shell|system|output|once|import|read|load|backup|save|"
+    r"excel|open|cd|log|trace)\b",
+    re.MULTILINE,
+)
+
+
+def _sqlite_arg(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """sqlite3's operands: a database file, then SQL or dot-commands (`.shell` runs a program,
+    `.output`/`.import`/`.load` reach files and libraries)."""
+    if value is None:
+        dynamic(w, arg, "path", f"an argument of sqlite3 is not known: {arg.reason}")
+    elif _SQLITE_COMMANDS.search(value):
+        dynamic(w, arg, "code", "sqlite3 runs a dot-command that reaches programs or files")
+    elif looks_like_path(value) and not any(c in value for c in " ;("):
+        access(w, arg, value, "read", via)
+
+
 def _ssh_option(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:
     """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) run a local command."""
     if setting is None:
         dynamic(w, arg, "code", f"an ssh option is not known: {arg.reason}")
         return
-    key, sep, value = setting.replace(" ", "=", 1).partition("=")
+    parts = re.split(r"[\s=]+", setting.strip(), maxsplit=1)
+    key, sep, value = parts[0], "=" if len(parts) > 1 else "", parts[1] if len(parts) > 1 else ""
     if sep and key.strip().lower() in SSH_CODE_KEYS:
         run_code(w, value.strip(), arg, depth, new_process=True, via=f"ssh -o {key.strip()}")
 
@@ -215,6 +246,8 @@ HANDLERS: dict[str, Handler] = {
     "wgetrc": _wgetrc,
     "make-code": _make_code,
     "make-operand": _make_operand,
+    "git-config-env": _git_config_env,
+    "sqlite-arg": _sqlite_arg,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 

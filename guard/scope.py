@@ -146,6 +146,8 @@ class Scope:
         )
 
     def lookup(self, name: str) -> Var:
+        if name == "_":  # the last argument of the previous command: never known here
+            return Var(None, "$_ is the last word of the command before, known only then")
         if name == "PWD":
             if self.cwd is None:
                 return Var(None, self.cwd_reason or "the directory is not known")

@@ -76,6 +76,27 @@ GUARDS_OWN = frozenset(
     }
 )
 
+# Variables that carry options (or config) into tools, where options can run programs:
+# TAR_OPTIONS='--checkpoint-action=exec=…', GIT_CONFIG_PARAMETERS="'alias.x=!…'" …
+TOOL_OPTIONS = frozenset(
+    {
+        "TAR_OPTIONS",
+        "GZIP",
+        "XZ_OPT",
+        "ZSTD_CLEVEL",
+        "ZIPOPT",
+        "UNZIP",
+        "MANOPT",
+        "LESS",
+        "GIT_DIR",
+        "GIT_ALLOW_PROTOCOL",
+        "GIT_PROXY_COMMAND",
+        "GIT_EXEC_PATH",
+        "GREP_OPTIONS",
+        "RSYNC_RSH",
+    }
+)
+
 # Values that are files the shell writes later (`history -w`, and at exit).
 WRITTEN_PATHS = frozenset({"HISTFILE"})
 
@@ -91,6 +112,10 @@ def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> N
         dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
     if name.startswith(("GUARD_", "__guard_", "PYTHON")) or name in GUARDS_OWN:
         dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
+    elif name.startswith("GIT_CONFIG_") or name in TOOL_OPTIONS:
+        dynamic(
+            w, arg, "code", f"setting {name} passes options to a tool, and they can run programs"
+        )
     elif name in ("IFS", "CDPATH", "DIRSTACK"):
         # they change how later lines split words and where cd goes; guard sees one line at a time
         dynamic(w, arg, "code", f"setting {name} changes what later commands mean")
@@ -133,7 +158,13 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
 
 
 SPECIAL = (
-    CODE | PROMPTS | EXECUTABLE_PATHS | WRITTEN_PATHS | GUARDS_OWN | {"IFS", "CDPATH", "DIRSTACK"}
+    CODE
+    | PROMPTS
+    | EXECUTABLE_PATHS
+    | WRITTEN_PATHS
+    | GUARDS_OWN
+    | TOOL_OPTIONS
+    | {"IFS", "CDPATH", "DIRSTACK"}
 )
 
 
@@ -141,8 +172,10 @@ def set_variable(w: Walker, name: str, var: Var, arg: Arg, depth: int) -> None:
     """Give `name` its new value in the scope, and project what that means when the variable
     carries code or paths — whatever sets it: `for`, `read`, `printf -v`, an array, `${x:=…}`."""
     w.scope.assign(name, var)
-    if name in SPECIAL or name.startswith(("GUARD_", "__guard_", "PYTHON")) or any(
-        ARITHMETIC_CODE.search(v) for v in var.options or ()
+    if (
+        name in SPECIAL
+        or name.startswith(("GUARD_", "__guard_", "PYTHON", "GIT_CONFIG_"))
+        or any(ARITHMETIC_CODE.search(v) for v in var.options or ())
     ):
         for value in var.options if var.options is not None else (None,):
             reason = var.reason if value is None else arg.reason

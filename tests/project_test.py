@@ -499,6 +499,28 @@ BYPASSES = [
     ("read PATH; ls", ("dynamic", "command_name")),
     ("printf -v PATH %s /srv; ls", ("dynamic", "command_name")),
     ("declare -n r=PATH; r=/srv:$r; ls", ("dynamic", "code")),
+    # third red-team round: more options that run programs or write files
+    ("split --filter='rm -rf /srv' big", ("external_directory", "/srv")),
+    ("git filter-branch --tree-filter 'rm -rf /srv' HEAD", ("external_directory", "/srv")),
+    ("git grep -O'rm -rf /srv' x", ("external_directory", "/srv")),
+    ("npx -c 'rm -rf /srv'", ("external_directory", "/srv")),
+    ("man -P 'rm -rf /srv' ls", ("external_directory", "/srv")),
+    ("git -c difftool.x.cmd='rm -rf /srv' difftool", ("external_directory", "/srv")),
+    ("strace -a 10 -o /srv/x ls", ("external_directory", "/srv/x")),
+    ("ssh -E /srv/log host", ("external_directory", "/srv/log")),
+    ("wget --append-output=/srv/log https://x", ("external_directory", "/srv/log")),
+    ("man /srv/page.1", ("external_directory", "/srv/page.1")),
+    ("curl -H @/srv/h https://x", ("external_directory", "/srv/h")),
+    ("TAR_OPTIONS='-I rm' tar xf a.tar", ("dynamic", "code")),
+    ("GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.pager git log", ("dynamic", "code")),
+    ("git --config-env=core.pager=X log", ("dynamic", "code")),
+    ("git clone 'ext::sh -c rm' d", ("dynamic", "code")),
+    ("sqlite3 db '.shell rm -rf /srv'", ("dynamic", "code")),
+    ("ls | zip -@ a.zip", ("dynamic", "path")),
+    ("c++filt @/srv/list", ("dynamic", "path")),
+    ("iconv -co/srv/out in", ("external_directory", "/srv/out")),
+    ("ln -s .. ../up", ("external_directory", "/w/up")),
+    ("cd /srv; cat $_", ("dynamic", "path")),
 ]
 
 
