@@ -95,6 +95,10 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             elif name in spec.values:
                 if not eq:
                     i += 1
+            elif name in spec.pairs and not eq:  # jq --rawfile NAME FILE
+                if spec.pairs[name] != "data":
+                    out.uses.append(Use(i + 2, spec.pairs[name]))
+                i += 2
             elif name in spec.flags:
                 flag_role = spec.flags[name]
             elif eq and looks_like_path(value):

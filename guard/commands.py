@@ -86,6 +86,7 @@ class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     first_drops: frozenset[str] = frozenset()  # options whose presence means no pattern operand
     subcommands: bool = False  # `git log` etc.: the first operand names what to do
     stop_at_operand: bool = False  # options end at the first operand (`python script.py -x`)
+    pairs: dict[str, Role] = {}  # noqa: RUF012  # options taking a name, then a value with a role
 
 
 def _v(*names: str) -> frozenset[str]:
@@ -844,8 +845,9 @@ SPECS: dict[str, Spec] = {
     "jq": Spec(
         operands="read",
         first="data",
-        values=_v("--arg", "--argjson", "--indent"),
-        options={"--slurpfile": "read", "--rawfile": "read", "-f": "read", "--from-file": "read"},
+        values=_v("--indent"),
+        options={"-f": "read", "--from-file": "read"},
+        pairs={"--arg": "data", "--argjson": "data", "--slurpfile": "read", "--rawfile": "read"},
     ),
     # write what they are given
     **{

@@ -521,6 +521,8 @@ BYPASSES = [
     ("iconv -co/srv/out in", ("external_directory", "/srv/out")),
     ("ln -s .. ../up", ("external_directory", "/w/up")),
     ("cd /srv; cat $_", ("dynamic", "path")),
+    ("jq --rawfile x /srv/secret . f", ("external_directory", "/srv/secret")),
+    ("jq -n --slurpfile x /srv/data.json '$x'", ("external_directory", "/srv/data.json")),
 ]
 
 
@@ -577,6 +579,7 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "awk -F: '$3 > 1000 {print}' f",
         "awk '$1 > $2 || $3 == \"x\"' f",
         "export PATH=$PATH:/usr/local/bin; ls",
+        "jq -n --arg dir /etc/x '$dir'",
     ],
 )
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
