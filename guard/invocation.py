@@ -14,7 +14,14 @@ from tree_sitter import Node
 
 from guard import paths
 from guard.arguments import ACCESS_ROLES, Reading, is_local_path, looks_like_path, read_argv
-from guard.commands import POSIX_SHELLS, SYSTEM_BIN_DIRS, Spec, spec_for
+from guard.commands import (
+    AT_FILE_COMMANDS,
+    POSIX_SHELLS,
+    STDIN_FILE_LISTS,
+    SYSTEM_BIN_DIRS,
+    Spec,
+    spec_for,
+)
 from guard.requests import Access, DynamicRole, Request
 from guard.scope import MAX_ALTERNATIVES, Var
 from guard.walker import HANDLERS, FunctionEffects, Stdin, Walker
@@ -213,7 +220,8 @@ def plain(c: Call) -> None:
         _dd(w, argv)
         return
     reading = read_argv(spec, [a.value for a in argv])
-    _argument_corners(w, via, argv)
+    if via in _CORNER_COMMANDS:
+        _argument_corners(w, via, argv)
     for use in reading.uses:
         if use.at >= len(argv):
             continue
@@ -326,10 +334,12 @@ def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
     w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
 
 
+_CORNER_COMMANDS = AT_FILE_COMMANDS | STDIN_FILE_LISTS.keys() | {"git"}
+
+
 def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
     """Arguments that mean more than their command's spec says: `@FILE` lists for binutils,
     file lists read from standard input, git's `ext::` transport (a shell command)."""
-    from guard.commands import AT_FILE_COMMANDS, STDIN_FILE_LISTS
     from guard.option_values import file_list
 
     stdin_lists = STDIN_FILE_LISTS.get(via, frozenset())
