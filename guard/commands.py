@@ -37,6 +37,8 @@ Role = Literal[
     "make-operand",
     "git-config-env",
     "sqlite-arg",
+    "container-volume",
+    "container-mount",
 ]
 Kind = Literal[
     "plain",
@@ -548,6 +550,24 @@ RUNUSER_AS_WRAPPER = Spec(
     operands="command",
     values=_v("-u", "--user", "-g", "--group", "-G", "--supp-group", "-w"),
 )
+# Containers: host directories bound in (-v /host:/ctr, --mount type=bind,source=…) are reached
+# by whatever the container runs, which guard does not see.
+CONTAINER = Spec(
+    operands="data",
+    options={
+        "-f": "read",
+        "--file": "read",
+        "--env-file": "read",
+        "-v": "container-volume",
+        "--volume": "container-volume",
+        "--mount": "container-mount",
+    },
+)
+# Options that give a container the host's powers: what it runs there is not checked.
+CONTAINER_HOST_POWERS = re.compile(
+    r"^--(privileged|cap-add|device|security-opt)\b|^--(pid|userns)=host$"
+)
+CONTAINER_COMMANDS = frozenset({"docker", "podman", "nerdctl"})
 # bwrap's options and the roles of the words each takes (some take two or three).
 BWRAP_OPTIONS: dict[str, tuple[Role, ...]] = {
     **dict.fromkeys(("--bind", "--bind-try", "--dev-bind", "--dev-bind-try"), ("write", "data")),
@@ -1246,7 +1266,7 @@ SPECS: dict[str, Spec] = {
             "--rootdir": "read",
         },
     ),
-    "docker": Spec(operands="data", options={"-f": "read", "--file": "read", "--env-file": "read"}),
+    **dict.fromkeys(("docker", "podman", "nerdctl"), CONTAINER),
     "kubectl": Spec(
         operands="data", options={"-f": "read", "--filename": "read", "--kubeconfig": "read"}
     ),

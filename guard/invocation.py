@@ -16,6 +16,8 @@ from guard import paths
 from guard.arguments import ACCESS_ROLES, Reading, is_local_path, looks_like_path, read_argv
 from guard.commands import (
     AT_FILE_COMMANDS,
+    CONTAINER_COMMANDS,
+    CONTAINER_HOST_POWERS,
     POSIX_SHELLS,
     STDIN_FILE_LISTS,
     SYSTEM_BIN_DIRS,
@@ -334,12 +336,13 @@ def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
     w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
 
 
-_CORNER_COMMANDS = AT_FILE_COMMANDS | STDIN_FILE_LISTS.keys() | {"git"}
+_CORNER_COMMANDS = AT_FILE_COMMANDS | STDIN_FILE_LISTS.keys() | CONTAINER_COMMANDS | {"git"}
 
 
 def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
     """Arguments that mean more than their command's spec says: `@FILE` lists for binutils,
-    file lists read from standard input, git's `ext::` transport (a shell command)."""
+    file lists read from standard input, git's `ext::` transport (a shell command), containers
+    given the host's powers (`--privileged`, `--pid=host`)."""
     from guard.option_values import file_list
 
     stdin_lists = STDIN_FILE_LISTS.get(via, frozenset())
@@ -353,6 +356,14 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             dynamic(w, arg, "path", f"{via} {value} reads the names of files from its input")
         elif value.startswith("ext::") and via == "git":
             dynamic(w, arg, "code", "git's ext:: transport runs a shell command")
+        elif via in CONTAINER_COMMANDS and CONTAINER_HOST_POWERS.match(value):
+            dynamic(
+                w,
+                arg,
+                "code",
+                f"{value} gives the container the host's powers, "
+                "and guard does not see what runs in it",
+            )
 
 
 def _environment(w: Walker, args: list[Arg], depth: int) -> None:

@@ -68,6 +68,30 @@ def _sqlite_arg(w: Walker, arg: Arg, value: str | None, depth: int, via: str) ->
         access(w, arg, value, "read", via)
 
 
+def _container_volume(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`-v SOURCE:TARGET[:OPTIONS]`: a SOURCE that is a path is a host directory the container
+    writes (reads with `ro`); a bare name is a volume the container engine keeps."""
+    if value is None:
+        dynamic(w, arg, "path", f"a volume of {via} is not known: {arg.reason}")
+        return
+    source, sep, rest = value.partition(":")
+    if sep and looks_like_path(source):
+        read_only = "ro" in rest.partition(":")[2].split(",")
+        access(w, arg, source, "read" if read_only else "write", via)
+
+
+def _container_mount(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`--mount type=bind,source=/host,target=/ctr[,readonly]`."""
+    if value is None:
+        dynamic(w, arg, "path", f"a mount of {via} is not known: {arg.reason}")
+        return
+    fields = dict(f.partition("=")[::2] for f in value.split(","))
+    source = fields.get("source") or fields.get("src")
+    if source and looks_like_path(source):
+        read_only = "readonly" in fields or "ro" in fields
+        access(w, arg, source, "read" if read_only else "write", via)
+
+
 def _ssh_option(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:
     """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) run a local command."""
     if setting is None:
@@ -248,6 +272,8 @@ HANDLERS: dict[str, Handler] = {
     "make-operand": _make_operand,
     "git-config-env": _git_config_env,
     "sqlite-arg": _sqlite_arg,
+    "container-volume": _container_volume,
+    "container-mount": _container_mount,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 

@@ -523,6 +523,13 @@ BYPASSES = [
     ("cd /srv; cat $_", ("dynamic", "path")),
     ("jq --rawfile x /srv/secret . f", ("external_directory", "/srv/secret")),
     ("jq -n --slurpfile x /srv/data.json '$x'", ("external_directory", "/srv/data.json")),
+    # containers reach the host directories bound into them, and the host through host powers
+    ("docker run -v /:/host alpine rm -rf /host/srv", ("external_directory", "/")),
+    ("docker run -v ~/.ssh:/k:ro alpine cat /k/id", ("external_directory", "/h/u/.ssh")),
+    ("podman run --mount type=bind,src=/etc,dst=/e x", ("external_directory", "/etc")),
+    ("docker run --privileged alpine sh", ("dynamic", "code")),
+    ("docker run --pid=host alpine kill 1", ("dynamic", "code")),
+    ("docker run -v $V:/d alpine", ("dynamic", "path")),
 ]
 
 
@@ -580,6 +587,9 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "awk '$1 > $2 || $3 == \"x\"' f",
         "export PATH=$PATH:/usr/local/bin; ls",
         "jq -n --arg dir /etc/x '$dir'",
+        "docker run --rm -v $PWD:/src -w /src node npm test",
+        "docker run -v cache:/var/lib/x -v ./src:/src img",
+        "docker build -t app .",
     ],
 )
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
