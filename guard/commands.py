@@ -1115,6 +1115,28 @@ SPECS: dict[str, Spec] = {
     ),
     "npx": Spec(operands="data", options={"-c": "code", "--call": "code"}),
     "pnpm": Spec(operands="data"),
+    # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
+    "csplit": Spec(
+        operands="data",
+        first="read",
+        values=_v("-b", "--suffix-format", "-n", "--digits"),
+        options={"-f": "write", "--prefix": "write"},
+    ),
+    # editors open their files to change them; vim's -c/--cmd/+CMD are Ex commands (see docs)
+    **dict.fromkeys(
+        ("vi", "vim", "nvim", "view", "ex", "gvim"),
+        Spec(
+            operands="write",
+            values=_v("-c", "--cmd", "-t", "-q", "-w", "-W", "-T", "--servername"),
+            options={"-S": "read", "-u": "read", "-U": "read", "-i": "write"},
+        ),
+    ),
+    **dict.fromkeys(("nano", "pico", "ed", "red", "micro", "hx", "helix", "kak", "joe"), WRITE),
+    "emacs": Spec(
+        operands="write",
+        values=_v("--eval", "-f", "--funcall"),
+        options={"-l": "read", "--load": "read"},
+    ),
     "yarn": Spec(operands="data"),
     "pip": Spec(
         operands="data",

@@ -546,6 +546,22 @@ def test_code_and_paths_hidden_in_the_shell_s_corners_are_seen(
     assert found, [(r.surface, r.path or r.role, r.reason) for r in run(line).requests]
 
 
+@pytest.mark.parametrize(
+    ("line", "path"),
+    [
+        ("vim /srv/x", "/srv/x"),
+        ("nano ~/.bashrc", f"{H}/.bashrc"),
+        ("ed /srv/x", "/srv/x"),
+        ("emacs --eval '(x)' /srv/y", "/srv/y"),
+        ("csplit -f /srv/p f 3", "/srv/p"),
+        ("docker run -v /srv:/d alpine", "/srv"),
+    ],
+)
+def test_editors_and_output_options_are_writes(line: str, path: str) -> None:
+    accesses = {r.access for r in run(line).requests if r.path == path}
+    assert accesses == {"write"}
+
+
 def test_positional_arguments_changed_in_the_line_are_followed_or_unknown() -> None:
     ctx = Context(cwd=W, env={"HOME": H}, workspace=(W,), home=H, positional=("ok",))
     found = {r.path for r in project("set -- /etc/shadow; cat $1", ctx).requests if r.path}
@@ -590,6 +606,8 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "docker run --rm -v $PWD:/src -w /src node npm test",
         "docker run -v cache:/var/lib/x -v ./src:/src img",
         "docker build -t app .",
+        "csplit f '/^x/' '{*}'",
+        "vim -c 'set ft=c' src/a.c",
     ],
 )
 def test_everyday_forms_near_those_corners_stay_quiet(line: str) -> None:
