@@ -74,7 +74,10 @@ EXACT: frozenset[str] = frozenset(
         ),
         *("docker exec", "docker run", "podman exec", "podman run", "kubectl exec", "kubectl run"),
         *("npm exec", "yarn dlx", "pnpm dlx", "pnpm exec", "uv run", "poetry run", "bundle exec"),
-        *("pipx run", "deno run", "deno eval", "git filter-branch"),
+        *("pipx run", "deno run", "deno eval", "git filter-branch", "npx", "uvx", "bunx"),
+        *("npm x", "yarn exec", "pipenv run", "pdm run", "hatch run", "rye run", "conda run"),
+        *("mamba run", "micromamba run", "pixi run", "direnv exec", "pyenv exec", "rbenv exec"),
+        *("asdf exec", "mise exec", "mise x", "opam exec", "stack exec", "at", "batch", "crontab"),
     ]
 )
 _VERSIONED = re.compile(r"(python|pypy|ruby|perl|php|lua|node)[0-9.]*|mkfs(\..*)?")

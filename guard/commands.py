@@ -71,6 +71,8 @@ Kind = Literal[
     "bwrap",
     "compiler",
     "tar",
+    "runner",
+    "scheduler",
 ]
 
 
@@ -568,6 +570,100 @@ CONTAINER_HOST_POWERS = re.compile(
     r"^--(privileged|cap-add|device|security-opt)\b|^--(pid|userns)=host$"
 )
 CONTAINER_COMMANDS = frozenset({"docker", "podman", "nerdctl"})
+
+
+class Runner(NamedTuple):
+    """A tool whose subcommand runs any command: `uv run CMD …`, `bundle exec CMD …`."""
+
+    subcommands: frozenset[str]
+    values: frozenset[str] = frozenset()  # the subcommand's options that take a value
+    flags: frozenset[str] = frozenset()  # … and those that do not
+    skip: int = 0  # operands before the command (direnv exec DIR)
+
+
+_PY_RUN_VALUES = _v(
+    "--with",
+    "-w",
+    "--with-requirements",
+    "--with-editable",
+    "--python",
+    "-p",
+    "--package",
+    "--extra",
+    "--group",
+    "--only-group",
+    "--env-file",
+    "--directory",
+    "--project",
+    "--index",
+    "--default-index",
+    "--index-url",
+    "--extra-index-url",
+    "--find-links",
+    "-f",
+    "--script",
+    "--cache-dir",
+    "--config-file",
+    "--color",
+    "-e",
+    "--environment",
+    "--env",
+    "--name",
+    "-n",
+    "--prefix",
+)
+_PY_RUN_FLAGS = _v(
+    "--no-sync",
+    "--frozen",
+    "--locked",
+    "--isolated",
+    "--no-project",
+    "--all-extras",
+    "--all-packages",
+    "--no-dev",
+    "--dev",
+    "--active",
+    "--offline",
+    "-q",
+    "--quiet",
+    "-v",
+    "--verbose",
+    "--no-cache",
+    "--no-capture-output",
+    "--live-stream",
+    "--no-env-file",
+    "--exact",
+    "--inexact",
+    "--all-groups",
+    "--no-default-groups",
+    "--no-editable",
+)
+RUNNERS: dict[str, Runner] = {
+    **dict.fromkeys(
+        ("uv", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi"),
+        Runner(_v("run"), _PY_RUN_VALUES, _PY_RUN_FLAGS),
+    ),
+    "uvx": Runner(_v(), _PY_RUN_VALUES, _PY_RUN_FLAGS),  # uvx TOOL …: the first operand runs
+    "npx": Runner(_v(), _v("--package", "-p"), _v("--yes", "-y", "--no", "-q", "--quiet")),
+    "bundle": Runner(_v("exec"), _v("--gemfile"), _v("--keep-file-descriptors")),
+    **dict.fromkeys(
+        ("npm", "pnpm", "yarn"),
+        Runner(
+            _v("exec", "x", "dlx"),
+            _v("--package", "-p", "--workspace", "-w", "-C", "--dir"),
+            _v("--yes", "-y", "--no", "--recursive", "-r", "--parallel", "--silent"),
+        ),
+    ),
+    **dict.fromkeys(
+        ("pyenv", "rbenv", "nodenv", "asdf", "stack", "opam", "mise", "rtx"),
+        Runner(_v("exec", "x"), _v("--switch", "--tool", "-t", "-C", "--cd"), _v("--yes", "-y")),
+    ),
+    "direnv": Runner(_v("exec"), skip=1),
+}
+# Commands that schedule other commands to run later, where guard does not see them.
+SCHEDULERS = frozenset({"at", "batch", "crontab"})
+SCHEDULER_READ_ONLY = frozenset({"-l", "-c", "-V", "--list"})  # crontab -l, at -l, at -c N
+
 # bwrap's options and the roles of the words each takes (some take two or three).
 BWRAP_OPTIONS: dict[str, tuple[Role, ...]] = {
     **dict.fromkeys(("--bind", "--bind-try", "--dev-bind", "--dev-bind-try"), ("write", "data")),
@@ -1109,12 +1205,12 @@ SPECS: dict[str, Spec] = {
         options={"-S": "read", "-B": "write", "--build": "write", "-C": "read"},
     ),
     "npm": Spec(
+        kind="runner",
         operands="data",
         subcommands=True,
         options={"--prefix": "write", "-C": "chdir", "-c": "code", "--call": "code"},
     ),
-    "npx": Spec(operands="data", options={"-c": "code", "--call": "code"}),
-    "pnpm": Spec(operands="data"),
+    "npx": Spec(kind="runner", operands="data", options={"-c": "code", "--call": "code"}),
     # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
     "csplit": Spec(
         operands="data",
@@ -1137,7 +1233,9 @@ SPECS: dict[str, Spec] = {
         values=_v("--eval", "-f", "--funcall"),
         options={"-l": "read", "--load": "read"},
     ),
-    "yarn": Spec(operands="data"),
+    # npm and npx have options of their own, above
+    **{n: Spec(kind="runner", operands="data") for n in RUNNERS if n not in ("npm", "npx")},
+    **dict.fromkeys(SCHEDULERS, Spec(kind="scheduler", operands="data")),
     "pip": Spec(
         operands="data",
         options={

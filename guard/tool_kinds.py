@@ -14,7 +14,9 @@ from guard.commands import (
     GIT_GLOBAL_VALUES,
     GIT_OTHER,
     GIT_SUBCOMMANDS,
+    RUNNERS,
     RUNUSER_AS_WRAPPER,
+    SCHEDULER_READ_ONLY,
     SU,
     Spec,
 )
@@ -255,6 +257,65 @@ def _tar(c: Call) -> None:
         )
 
 
+def _runner(c: Call) -> None:
+    """`uv run CMD …`, `bundle exec CMD …`, `npx CMD …`: CMD runs as a command of its own. An
+    option guard does not know could take a value, so then the command is not known."""
+    argv = c.argv
+    name = (argv[0].value or "").rsplit("/", 1)[-1]
+    runner = RUNNERS.get(name)
+    start = 1
+    if runner is not None and runner.subcommands:
+        start = next((i + 1 for i, a in enumerate(argv[1:], 1) if a.value in runner.subcommands), 0)
+    if runner is None or not start:
+        plain(c)
+        return
+    i, skip = start, runner.skip
+    while i < len(argv):
+        value = argv[i].value
+        if value is None:
+            break
+        if value == "--":
+            i += 1
+            break
+        if not value.startswith("-") or value == "-":
+            if skip:
+                use(c, argv[i], value, "chdir", name)
+                skip -= 1
+                i += 1
+                continue
+            break
+        if "=" in value or value in runner.flags:
+            i += 1
+        elif value in runner.values or value in c.spec.options or value in c.spec.values:
+            i += 2
+        else:
+            dynamic(
+                c.w,
+                argv[i],
+                "command_name",
+                f"guard does not know whether {name}'s option {value} takes a value, so the "
+                "command it runs is not known",
+            )
+            plain(c._replace(argv=argv[:i]))
+            return
+    plain(c._replace(argv=argv[:i]))
+    run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
+
+
+def _scheduler(c: Call) -> None:
+    """at, batch and crontab keep commands to run later, where guard does not see them;
+    listing what is kept is quiet."""
+    words = [a.value for a in c.argv[1:]]
+    if words and all(w in SCHEDULER_READ_ONLY or (w or "").isdigit() for w in words):
+        return
+    dynamic(
+        c.w,
+        c.argv[0],
+        "code",
+        f"{c.argv[0].value} keeps commands to run later, outside the shell guard watches",
+    )
+
+
 KINDS.update(
     {
         "watch": _watch,
@@ -263,5 +324,7 @@ KINDS.update(
         "bwrap": _bwrap,
         "compiler": _compiler,
         "tar": _tar,
+        "runner": _runner,
+        "scheduler": _scheduler,
     }
 )

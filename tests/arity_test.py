@@ -84,6 +84,10 @@ REFUSED = [
     ("docker", "run", "alpine", "sh"),
     ("kubectl", "exec", "pod", "--", "sh"),
     ("uv", "run", "x.py"),
+    ("npx", "rm", "-rf", "src"),
+    ("conda", "run", "-n", "env", "make"),
+    ("direnv", "exec", ".", "make"),
+    ("crontab", "jobs.cron"),
 ]
 
 

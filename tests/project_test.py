@@ -562,6 +562,41 @@ def test_editors_and_output_options_are_writes(line: str, path: str) -> None:
     assert accesses == {"write"}
 
 
+@pytest.mark.parametrize(
+    ("line", "inner"),
+    [
+        ("uv run rm -rf src", ("rm", "-rf", "src")),
+        ("uv run --with requests python x.py", ("python", "x.py")),
+        ("poetry run pytest -q", ("pytest", "-q")),
+        ("conda run -n env make", ("make",)),
+        ("bundle exec rake", ("rake",)),
+        ("npm exec -- rm -rf src", ("rm", "-rf", "src")),
+        ("npx rm -rf src", ("rm", "-rf", "src")),
+        ("pnpm dlx create-vite app", ("create-vite", "app")),
+        ("direnv exec . rm x", ("rm", "x")),
+    ],
+)
+def test_a_runner_s_command_is_a_command_of_its_own(line: str, inner: tuple[str, ...]) -> None:
+    assert inner in {r.argv for r in run(line).requests if r.surface == "command"}
+
+
+def test_a_runner_option_guard_does_not_know_makes_the_command_unknown() -> None:
+    roles = {r.role for r in run("uv run --weird x rm -rf src").requests if r.surface == "dynamic"}
+    assert roles == {"command_name"}
+
+
+@pytest.mark.parametrize(
+    "line", ["crontab jobs.cron", "echo x | crontab -", "at now <<< 'make'", "batch < jobs"]
+)
+def test_scheduling_commands_for_later_asks(line: str) -> None:
+    assert "code" in {r.role for r in run(line).requests if r.surface == "dynamic"}
+
+
+@pytest.mark.parametrize("line", ["crontab -l", "at -l", "at -c 4", "npm run build", "uv sync"])
+def test_listing_schedules_and_ordinary_subcommands_stay_quiet(line: str) -> None:
+    assert surfaces(line) <= {"command"}
+
+
 def test_positional_arguments_changed_in_the_line_are_followed_or_unknown() -> None:
     ctx = Context(cwd=W, env={"HOME": H}, workspace=(W,), home=H, positional=("ok",))
     found = {r.path for r in project("set -- /etc/shadow; cat $1", ctx).requests if r.path}
