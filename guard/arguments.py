@@ -117,7 +117,7 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             # a command guard does not know: `-o/out`, `-co/out`, `-I../inc` most likely name a
             # path, starting after the option letters
             for k in range(2, len(arg)):
-                if arg[k] in "/.~" and arg[k - 1].isalpha():
+                if arg[k] in "/.~" and (arg[k - 1].isalpha() or arg[k - 1] == "="):
                     if looks_like_path(arg[k:]):
                         out.uses.append(Use(i, "path", arg[k:]))
                     break

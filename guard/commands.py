@@ -572,6 +572,33 @@ CONTAINER_HOST_POWERS = re.compile(
 CONTAINER_COMMANDS = frozenset({"docker", "podman", "nerdctl"})
 
 
+# pip: package names are data; a path operand is a project whose build code runs
+PIP = Spec(
+    operands="path",
+    subcommands=True,
+    options={
+        "-r": "read",
+        "--requirement": "read",
+        "-t": "write",
+        "--target": "write",
+        "-c": "read",
+        "--constraint": "read",
+        "-e": "read",
+        "--editable": "read",
+        "-d": "write",
+        "--dest": "write",
+        "--prefix": "write",
+        "--root": "write",
+        "--src": "write",
+        "--report": "write",
+        "--log": "write",
+        "-f": "read",
+        "--find-links": "read",
+    },
+    values=_v("-i", "--index-url", "--extra-index-url", "--python-version", "--platform"),
+)
+
+
 class Runner(NamedTuple):
     """A tool whose subcommand runs any command: `uv run CMD …`, `bundle exec CMD …`."""
 
@@ -1236,18 +1263,11 @@ SPECS: dict[str, Spec] = {
     # npm and npx have options of their own, above
     **{n: Spec(kind="runner", operands="data") for n in RUNNERS if n not in ("npm", "npx")},
     **dict.fromkeys(SCHEDULERS, Spec(kind="scheduler", operands="data")),
-    "pip": Spec(
+    **dict.fromkeys(("pip", "pip3"), PIP),
+    "cargo": Spec(
         operands="data",
-        options={
-            "-r": "read",
-            "--requirement": "read",
-            "-t": "write",
-            "--target": "write",
-            "-c": "read",
-            "--constraint": "read",
-        },
+        options={"--manifest-path": "read", "--target-dir": "write", "--path": "read"},
     ),
-    "cargo": Spec(operands="data", options={"--manifest-path": "read", "--target-dir": "write"}),
     "go": Spec(
         kind="compiler",
         operands="path",

@@ -521,6 +521,10 @@ BYPASSES = [
     ("iconv -co/srv/out in", ("external_directory", "/srv/out")),
     ("ln -s .. ../up", ("external_directory", "/w/up")),
     ("cd /srv; cat $_", ("dynamic", "path")),
+    ("pip install /srv/pkg", ("external_directory", "/srv/pkg")),
+    ("pip3 download -d /srv x", ("external_directory", "/srv")),
+    ("cargo install --path /srv", ("external_directory", "/srv")),
+    ("terraform -chdir=/srv apply", ("external_directory", "/srv")),
     ("jq --rawfile x /srv/secret . f", ("external_directory", "/srv/secret")),
     ("jq -n --slurpfile x /srv/data.json '$x'", ("external_directory", "/srv/data.json")),
     # containers reach the host directories bound into them, and the host through host powers
@@ -642,6 +646,8 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "docker run -v cache:/var/lib/x -v ./src:/src img",
         "docker build -t app .",
         "csplit f '/^x/' '{*}'",
+        "pip install requests 'x>=1.0' git+https://github.com/a/b",
+        "pip install -i https://pypi.example/simple -e .",
         "vim -c 'set ft=c' src/a.c",
     ],
 )
