@@ -265,9 +265,11 @@ def _runner(c: Call) -> None:
     runner = RUNNERS.get(name)
     start = 1
     if runner is not None and runner.subcommands:
-        start = next((i + 1 for i, a in enumerate(argv[1:], 1) if a.value in runner.subcommands), 0)
+        start = _subcommand_end(argv, runner.subcommands)
     if runner is None or not start:
         plain(c)
+        if name in ("npm", "pnpm"):
+            _npm_config(c, name)
         return
     i, skip = start, runner.skip
     while i < len(argv):
@@ -300,6 +302,59 @@ def _runner(c: Call) -> None:
             return
     plain(c._replace(argv=argv[:i]))
     run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
+
+
+def _subcommand_end(argv: list[Arg], subcommands: frozenset[str]) -> int:
+    """The index after the runner's subcommand (`run` in `uv --directory d run …`), or 0 when
+    the subcommand is another. A word after an option may be that option's value."""
+    after_option = False
+    for i in range(1, len(argv)):
+        value = argv[i].value
+        if value is not None and value.startswith("-") and value != "-":
+            after_option = "=" not in value
+            continue
+        if value in subcommands:
+            return i + 1
+        if not after_option:
+            return 0
+        after_option = False
+    return 0
+
+
+_NPM_CONFIG_CHANGES = frozenset({"set", "delete", "rm", "edit", "fix"})
+# npm settings that name a program npm runs later (`npm run` uses script-shell)
+_NPM_CODE_KEYS = frozenset(
+    {"script-shell", "shell", "git", "node-options", "editor", "browser", "viewer", "prefix"}
+)
+
+
+def _npm_config(c: Call, name: str) -> None:
+    """`npm config set KEY VALUE`, `npm set …`: the change lands in ~/.npmrc (in ./.npmrc with
+    `--location=project`, in npm's global file with `-g`), and some settings run programs."""
+    words = [a.value for a in c.argv[1:]]
+    ops = [(a, a.value) for a in c.argv[1:] if a.value is None or not a.value.startswith("-")]
+    if ops and ops[0][1] in ("config", "c"):
+        ops = ops[1:]
+    elif not ops or ops[0][1] != "set":
+        return
+    if not ops or ops[0][1] not in _NPM_CONFIG_CHANGES:
+        return
+    verb, rest = ops[0], ops[1:]
+    joined = " ".join(w or "" for w in words)
+    if "--location=project" in joined or "--location project" in joined or "-L project" in joined:
+        use(c, verb[0], ".npmrc", "write", f"{name} config")
+    elif "-g" in words or "--global" in words or "--location=global" in joined:
+        dynamic(c.w, verb[0], "path", f"{name} config -g writes npm's global settings file")
+    else:
+        home = c.w.scope.lookup("HOME").options
+        if home and len(home) == 1:
+            use(c, verb[0], f"{home[0].rstrip('/')}/.npmrc", "write", f"{name} config")
+        else:
+            dynamic(c.w, verb[0], "path", f"{name} config writes ~/.npmrc, and $HOME is not known")
+    for arg, value in rest:
+        key = None if value is None else value.split("=", 1)[0]
+        if key is None or key in _NPM_CODE_KEYS:
+            dynamic(c.w, arg, "code", f"the npm setting {value} names a program npm runs later")
 
 
 def _scheduler(c: Call) -> None:

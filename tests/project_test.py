@@ -522,6 +522,9 @@ BYPASSES = [
     ("ln -s .. ../up", ("external_directory", "/w/up")),
     ("cd /srv; cat $_", ("dynamic", "path")),
     ("pip install /srv/pkg", ("external_directory", "/srv/pkg")),
+    ("npm config set registry https://r.example", ("external_directory", f"{H}/.npmrc")),
+    ("npm set script-shell ./x --location=project", ("dynamic", "code")),
+    ("npm -g config set x y", ("dynamic", "path")),
     ("pip3 download -d /srv x", ("external_directory", "/srv")),
     ("cargo install --path /srv", ("external_directory", "/srv")),
     ("terraform -chdir=/srv apply", ("external_directory", "/srv")),
@@ -578,6 +581,7 @@ def test_editors_and_output_options_are_writes(line: str, path: str) -> None:
         ("npx rm -rf src", ("rm", "-rf", "src")),
         ("pnpm dlx create-vite app", ("create-vite", "app")),
         ("direnv exec . rm x", ("rm", "x")),
+        ("uv --directory d run rm -rf src", ("rm", "-rf", "src")),
     ],
 )
 def test_a_runner_s_command_is_a_command_of_its_own(line: str, inner: tuple[str, ...]) -> None:
@@ -596,7 +600,18 @@ def test_scheduling_commands_for_later_asks(line: str) -> None:
     assert "code" in {r.role for r in run(line).requests if r.surface == "dynamic"}
 
 
-@pytest.mark.parametrize("line", ["crontab -l", "at -l", "at -c 4", "npm run build", "uv sync"])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "crontab -l",
+        "at -l",
+        "at -c 4",
+        "npm run build",
+        "uv sync",
+        "npm config get registry",
+        "npm -g config list",
+    ],
+)
 def test_listing_schedules_and_ordinary_subcommands_stay_quiet(line: str) -> None:
     assert surfaces(line) <= {"command"}
 
