@@ -364,6 +364,23 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
                 f"{value} gives the container the host's powers, "
                 "and guard does not see what runs in it",
             )
+    if via in CONTAINER_COMMANDS:
+        _container_copy(w, via, argv)
+
+
+def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`docker cp SRC DEST`: the side that is not `container:path` is a host path read (SRC)
+    or written (DEST)."""
+    operands = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
+    if len(operands) < 3 or operands[0].value != "cp":
+        return
+    modes: tuple[tuple[Arg, Access], ...] = ((operands[1], "read"), (operands[2], "write"))
+    for arg, mode in modes:
+        value = arg.value
+        if value is None:
+            dynamic(w, arg, "path", f"a path {via} cp copies is not known: {arg.reason}")
+        elif value != "-" and not re.match(r"^[A-Za-z0-9][\w.-]*:", value):
+            access(w, arg, value, mode, via)
 
 
 def _environment(w: Walker, args: list[Arg], depth: int) -> None:

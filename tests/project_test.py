@@ -537,6 +537,8 @@ BYPASSES = [
     ("docker run --privileged alpine sh", ("dynamic", "code")),
     ("docker run --pid=host alpine kill 1", ("dynamic", "code")),
     ("docker run -v $V:/d alpine", ("dynamic", "path")),
+    ("docker cp ctr:/etc/x /srv/y", ("external_directory", "/srv/y")),
+    ("podman cp /srv/x ctr:/y", ("external_directory", "/srv/x")),
 ]
 
 
@@ -660,6 +662,8 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "docker run --rm -v $PWD:/src -w /src node npm test",
         "docker run -v cache:/var/lib/x -v ./src:/src img",
         "docker build -t app .",
+        "docker cp ctr:/app/out ./out",
+        "docker run alpine cp /a /b",
         "csplit f '/^x/' '{*}'",
         "pip install requests 'x>=1.0' git+https://github.com/a/b",
         "pip install -i https://pypi.example/simple -e .",
