@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from shells import (
+    ANSWERS,
     DENIED_SHAPE,
     Shell,
     allow_sourcing,
@@ -91,14 +92,7 @@ def test_every_shape_of_a_denied_line_is_dropped_whole(
 
 @pytest.mark.parametrize(
     ("key", "runs", "says"),
-    [
-        ("y", True, "guard: allowed once"),
-        ("s", True, "guard: allowed for this session"),
-        ("a", True, "guard: allowed always"),
-        ("n", False, "guard: denied"),
-        ("\x03", False, "guard: denied"),
-        ("", False, "no answer within 2 s"),
-    ],
+    ANSWERS,
 )
 def test_each_answer_to_the_question_does_what_it_says(
     bash: Shell, workspace: Path, key: str, runs: bool, says: str

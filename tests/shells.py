@@ -233,3 +233,14 @@ def deny_touch_workspace(tmp_path: Path) -> Path:
     policy.parent.mkdir(parents=True, exist_ok=True)
     policy.write_text(DENY_TOUCH)
     return ws
+
+
+# Each key a human may press at the question: does the command run, and what guard says.
+ANSWERS = [
+    ("y", True, "guard: allowed once"),
+    ("s", True, "guard: allowed for this session"),
+    ("a", True, "guard: allowed always"),
+    ("n", False, "guard: denied"),
+    ("\x03", False, "guard: denied"),
+    ("", False, "no answer within 2 s"),
+]
