@@ -228,7 +228,7 @@ def server_choices(
 
 def grant_text(g: arity.Choice) -> str:
     """What a stored approval covers, in the words the approver shows."""
-    if g.surface == "external_directory":
+    if g.surface in ("external_directory", "protected"):
         return f"{g.access or 'use'} {g.pattern}"
     return g.pattern
 

@@ -105,6 +105,10 @@ def approval_choices(
         return (Choice("command", pattern, None, label),)
     if request.surface == "external_directory":
         return _path_choices(request, home=home, is_dir=is_dir)
+    if request.surface == "protected":  # never wider than the path itself
+        verb = request.access or "use"
+        pattern = escape_path(request.path)
+        return (Choice("protected", pattern, request.access, f"{verb} {request.path}"),)
     if request.surface == "dynamic" and request.role not in ("code", "command_name"):
         # An unknown value that runs as code or names the command could be anything next time.
         return (Choice("dynamic", escape_text(request.text), None, request.text),)

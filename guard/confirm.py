@@ -93,6 +93,8 @@ def _line(d: Decided, home: str) -> str:
         return "run " + " ".join(r.argv) + (f"  — {d.by}" if d.by.startswith("rule") else "")
     if r.surface == "external_directory":
         return f"{r.access} {display(r.path, home)} ({r.via})"
+    if r.surface == "protected":
+        return f"{r.access} {display(r.path, home)} ({r.via}) — a protected path"
     if r.surface == "dynamic":
         return f"unknown: {r.text} — {r.reason}"
     return f"cannot check: {r.reason}"

@@ -47,7 +47,7 @@ ROLE_WORDS = {
 }
 
 _Index = dict[Surface, tuple[Rule, ...]]
-_INDEXES: dict[int, tuple[Policy, _Index]] = {}
+_INDEXES: dict[tuple[int, str], tuple[Policy, _Index]] = {}
 
 
 def decide(
@@ -56,9 +56,12 @@ def decide(
     approvals: tuple[ApprovalLike, ...],
     *,
     home: str,
+    agent: bool = True,
 ) -> Verdict:
-    """The verdict for a whole line: the strictest of its requests, one reason per non-allow."""
-    index = _index(policy)
+    """The verdict for a whole line: the strictest of its requests, one reason per non-allow.
+    Rules marked for one kind of session (`session = "interactive"`) apply only to it; an
+    agent's session is assumed when the caller does not say."""
+    index = _index(policy, "agent" if agent else "interactive")
     decided: list[Decided] = []
     reasons: list[str] = []
     for request in projection.requests:
@@ -99,17 +102,19 @@ def _decide_one(
     return Decided(request, decision, by), why
 
 
-def _index(policy: Policy) -> _Index:
-    """The policy's rules by surface, last first; built once per Policy object."""
-    cached = _INDEXES.get(id(policy))
+def _index(policy: Policy, kind: str) -> _Index:
+    """The policy's rules by surface, last first, for one kind of session; built once per
+    Policy object and kind."""
+    cached = _INDEXES.get((id(policy), kind))
     if cached is not None and cached[0] is policy:
         return cached[1]
     index: _Index = {}
     for rule in reversed(policy.rules):
-        index[rule.surface] = (*index.get(rule.surface, ()), rule)
+        if rule.session in ("", kind):
+            index[rule.surface] = (*index.get(rule.surface, ()), rule)
     if len(_INDEXES) > 16:
         _INDEXES.clear()
-    _INDEXES[id(policy)] = (policy, index)
+    _INDEXES[(id(policy), kind)] = (policy, index)
     return index
 
 
@@ -144,7 +149,7 @@ def _other_matches(
     surface: str, pattern: str, access: tuple[str, ...], request: Request, home: str
 ) -> bool:
     """Whether a path or text pattern (with its access filter) matches a non-command request."""
-    if surface == "external_directory":
+    if surface in ("external_directory", "protected"):
         if access and request.access not in access:
             return False
         if not request.path.startswith(literal_head(pattern, home, path=True)):
@@ -181,6 +186,10 @@ def describe(request: Request, *, home: str = "") -> str:
         via = f" ({request.via})" if request.via else ""
         path = display_path(request.path, home)
         return f"{request.access or 'use'} {path}{via} is outside the workspace"
+    if request.surface == "protected":
+        via = f" ({request.via})" if request.via else ""
+        path = display_path(request.path, home)
+        return f"{request.access or 'use'} {path}{via} is a protected path"
     if request.reason:  # the projection says best why this part cannot be known or checked
         return request.reason
     if request.surface == "dynamic":

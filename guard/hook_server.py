@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from guard.errors import GuardError
 from guard.judgement import Judgement, judge
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.workspace import is_agent
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -279,6 +280,7 @@ class Checker:
             env=request.env,
             session=request.session,
             policy_loader=self.policies.load,
+            agent=is_agent(request.env, terminal=True),  # a person's shell, unless GUARD_AGENT=1
         )
         warnings += result.warnings
         decision = result.verdict.decision

@@ -475,15 +475,8 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             if not paths.inside_any(found, w.ctx.workspace) and not paths.is_plumbing(found):
                 resolved = found
                 break
-    if mode == "write" and _LATER_CODE.search(resolved):
-        # inside the workspace, but code something else runs later, outside guard
-        dynamic(
-            w,
-            arg,
-            "code",
-            f"writing {paths.display(resolved, w.ctx.home)} changes code "
-            "that runs later without guard (git hooks, agent and editor settings)",
-        )
+    if w.ctx.protected is not None:
+        _protected(w, arg, raw, path, resolved, mode, via)
     if paths.inside_any(resolved, w.ctx.workspace) or (
         resolved != path and paths.is_plumbing(resolved)
     ):
@@ -500,6 +493,39 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             arg.span,
             f"{mode} {shown} ({via}) is outside the workspace",
             path=resolved,
+            access=mode,
+            via=via,
+        )
+    )
+
+
+def _protected(
+    w: Walker, arg: Arg, raw: str, path: str, resolved: str, mode: Access, via: str
+) -> None:
+    """A `protected` request when the access reaches a protected path: as written, after
+    symlinks, through what a glob matches now, or through what it could match later."""
+    assert w.ctx.protected is not None
+    match = w.ctx.protected.match
+    hit = match(resolved, mode) or (match(path, mode) if path != resolved else None)
+    where = resolved if hit is not None and match(resolved, mode) else path
+    if hit is None and arg.glob:
+        for found in w.ctx.expand(path):
+            hit = match(paths.normalise(found), mode)
+            if hit is not None:
+                where = paths.normalise(found)
+                break
+        else:
+            hit = w.ctx.protected.may_match(path, mode)
+            where = path
+    if hit is None:
+        return
+    shown = paths.display(where, w.ctx.home)
+    w.out.append(
+        Request(
+            "protected",
+            arg.span,
+            f"{mode} {shown} ({via}) is a protected path ({hit.pattern})",
+            path=where,
             access=mode,
             via=via,
         )
@@ -553,12 +579,6 @@ _NAME_TAKERS = frozenset(
         "ulimit",
         "kill",
     }
-)
-# Files whose contents other programs run later: git hooks and config, agents' and editors'
-# settings, direnv. Writing them asks even inside the workspace.
-_LATER_CODE = re.compile(
-    r"/\.git/(hooks(/|$)|config$)|/\.claude/settings[^/]*\.json$|/\.envrc$"
-    r"|/\.vscode/(settings|tasks)\.json$|/\.gemini/settings\.json$|/\.codex/"
 )
 # Reserved words never name a command in a line tree-sitter read right.
 _RESERVED = frozenset(

@@ -15,12 +15,13 @@ from typing import NamedTuple
 
 from guard.decide import decide
 from guard.errors import GuardError
-from guard.policy import PROJECT_FILE, Policy, load_policy
+from guard.policy import PROJECT_FILE, Policy, ProtectedPath, load_policy
 from guard.project import project
+from guard.protected import ProtectedPaths
 from guard.requests import Projection, Verdict
 from guard.scope import Context
 from guard.trust import is_trusted
-from guard.workspace import build_context
+from guard.workspace import Workspace, build_context, choose_workspace, current_dir, is_agent
 
 IDLE_SECONDS = 12 * 3600
 
@@ -33,6 +34,7 @@ class Judgement(NamedTuple):
     warnings: tuple[str, ...]  # printed with every verdict (the store could not be read …)
     notes: tuple[str, ...] = ()  # shown by explain and doctor (an untrusted project file …)
     project_trusted: bool = True  # the project's .guard.toml is absent or trusted as it is
+    workspace_why: str = ""  # how the workspace was chosen, or why there is none
 
 
 def judge(
@@ -46,19 +48,41 @@ def judge(
     use_store: bool = True,
     policy_loader: Callable[..., Policy] | None = None,
     stdin_code: bool = False,
+    agent: bool | None = None,
+    workspace_dir: str | None = None,
 ) -> Judgement:
     """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
-    policies in memory, such as the shell hooks' resident checker, returns its copy from there."""
+    policies in memory, such as the shell hooks' resident checker, returns its copy from there.
+
+    `agent` says whose session it is (None: `GUARD_AGENT`, else an agent when there is no
+    terminal). An agent's workspace is decided once, when its session is first seen (from
+    `workspace_dir` when given, else the directory), and kept in the store; a person's follows
+    the directory. Neither is ever the home directory, above it, or `/`."""
     env = dict(os.environ if env is None else env)
-    ctx = build_context(cwd, env, positional=positional, arg0=arg0)._replace(stdin_code=stdin_code)
+    agent = is_agent(env, terminal=_terminal()) if agent is None else agent
     no_store = without_store(env)
     use_store = use_store and not no_store
+    here = cwd if cwd is not None else current_dir(env)
+    home = env.get("HOME") or os.path.expanduser("~")
+    notes: list[str] = []
+    warnings: list[str] = []
+    chosen = _workspace(
+        workspace_dir or here, env, home, session=session, fixed=agent and use_store, notes=notes
+    )
+    if chosen.warning:
+        warnings.append(chosen.warning)
+    ctx = build_context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
+    root = ctx.workspace[0] if ctx.workspace else None
     if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
         trusted, note = False, ""
+    elif root is None:
+        trusted, note = True, ""
     else:
-        trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
+        trusted, note = is_trusted(os.path.join(root, PROJECT_FILE))
+    if note:
+        notes.append(note)
     load = policy_loader or load_policy
-    policy = load(ctx.workspace[0], home=ctx.home, trust_project=trusted)
+    policy = load(root, home=ctx.home, trust_project=trusted)
     if policy.roots:
         ctx = build_context(
             ctx.cwd,
@@ -67,20 +91,106 @@ def judge(
             extra_roots=policy.roots,
             positional=positional,
             arg0=arg0,
-        )._replace(stdin_code=stdin_code)
+        )
+        wide = [r for r in ctx.workspace if r not in chosen.roots and _too_wide(r, ctx.home)]
+        if wide:
+            warnings.append(
+                f"guard: the policy's workspace roots include {', '.join(wide)}, so everything "
+                "below counts as the workspace; protected paths still ask"
+            )
+    ctx = ctx._replace(
+        stdin_code=stdin_code, protected=protected_paths(policy, ctx.home, env), agent=agent
+    )
     projection = project(command, ctx)
-    warnings: list[str] = []
-    verdict = decide(policy, projection, (), home=ctx.home)
+    verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
         try:  # approvals only ever turn an ask into an allow: read them only when one asks
             approvals = _approvals(session, env)
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
         else:
-            verdict = decide(policy, projection, approvals, home=ctx.home)  # type: ignore[arg-type]
+            verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
     return Judgement(
-        ctx, policy, projection, verdict, tuple(warnings), (note,) if note else (), trusted
+        ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
     )
+
+
+def _terminal() -> bool:
+    try:
+        return os.isatty(0)
+    except (OSError, ValueError):
+        return False
+
+
+def _too_wide(root: str, home: str) -> bool:
+    from guard.workspace import too_wide
+
+    return too_wide(root, os.path.realpath(home))
+
+
+def _workspace(
+    directory: str,
+    env: Mapping[str, str],
+    home: str,
+    *,
+    session: str | None,
+    fixed: bool,
+    notes: list[str],
+) -> Workspace:
+    """An agent session's workspace as first decided (stored), else decided here and now."""
+    chosen = choose_workspace(directory, env, home)
+    if not (fixed and session):
+        return chosen
+    import json
+
+    from guard.store import Store
+
+    try:
+        with Store.open() as store:
+            kept = store.session_workspace(
+                session, time.time(), json.dumps([list(chosen.roots), chosen.why])
+            )
+        roots, why = json.loads(kept)
+        first = kept == json.dumps([list(chosen.roots), chosen.why])
+        if first:
+            return Workspace(tuple(roots), why, chosen.warning)
+        return Workspace(tuple(roots), f"{why}; kept since the session began")
+    except GuardError as exc:
+        notes.append(f"{exc} (the workspace is decided from this directory)")
+    except (ValueError, TypeError):
+        notes.append("guard: the session's stored workspace is damaged; it is decided again here")
+    return chosen
+
+
+_PROTECTED: dict[tuple[int, str, tuple[str, ...]], tuple[Policy, ProtectedPaths]] = {}
+
+
+def protected_paths(policy: Policy, home: str, env: Mapping[str, str]) -> ProtectedPaths:
+    """The policy's protected list with guard's own config, state and runtime directories."""
+    own = own_paths(env)
+    key = (id(policy), home, own)
+    cached = _PROTECTED.get(key)
+    if cached is not None and cached[0] is policy:
+        return cached[1]
+    entries = (*policy.protected, *(ProtectedPath(p, (), "guard's own files") for p in own))
+    compiled = ProtectedPaths(entries, home)
+    if len(_PROTECTED) > 16:
+        _PROTECTED.clear()
+    _PROTECTED[key] = (policy, compiled)
+    return compiled
+
+
+def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Where guard keeps its config, state and sockets: reaching them changes guard itself."""
+    from guard import dirs
+    from guard.policy import user_policy_path
+
+    found = [dirs.user_config_dir(), dirs.user_state_dir(), dirs.user_runtime_dir()]
+    for name in ("GUARD_CONFIG", "GUARD_STATE_DIR", "GUARD_MANAGED_POLICY"):
+        if env.get(name):
+            found.append(env[name])
+    found.append(user_policy_path())
+    return tuple(dict.fromkeys(os.path.realpath(p) for p in found if p))
 
 
 def _approvals(session: str, env: Mapping[str, str]) -> tuple[object, ...]:

@@ -18,8 +18,11 @@ from guard.requests import ACCESSES, DECISIONS, SURFACES, Access, Decision, Dyna
 Kind = Literal["default", "user", "project"]
 Report = Callable[[int, str], None]
 ROLES: tuple[DynamicRole, ...] = ("command_name", "path", "redirect", "code", "chdir", "data")
-TOP_KEYS = ("defaults", "workspace", "rules")
-RULE_KEYS = ("surface", "pattern", "action", "access", "role", "reason")
+TOP_KEYS = ("defaults", "workspace", "protected", "rules")
+PROTECTED_KEYS = ("paths", "writes")
+SESSION_KINDS = ("interactive", "agent")
+RULE_KEYS = ("surface", "pattern", "action", "access", "role", "reason", "session")
+PATH_SURFACES = ("external_directory", "protected")
 PROJECT_FILE = ".guard.toml"
 DEFAULT_SOURCE = "guard/default-policy.toml"
 
@@ -35,6 +38,17 @@ class Rule(NamedTuple):
     reason: str = ""
     source: str = ""
     line: int = 0
+    session: str = ""  # "interactive" or "agent": the rule applies only to that kind of session
+
+
+class ProtectedPath(NamedTuple):
+    """One entry of the protected list: a path pattern (the path and everything below it) and
+    the accesses it covers (empty: any). A pattern without a leading `/` or `~` names that
+    path in any directory (`.git/hooks`)."""
+
+    pattern: str
+    access: tuple[Access, ...] = ()
+    source: str = ""
 
 
 class PolicyFile(NamedTuple):
@@ -45,6 +59,7 @@ class PolicyFile(NamedTuple):
     defaults: tuple[tuple[Surface, Decision, int], ...] = ()  # (surface, action, line)
     roots: tuple[tuple[str, int], ...] = ()  # (absolute root, line)
     problems: tuple[str, ...] = ()
+    protected: tuple[tuple[str, tuple[Access, ...], int], ...] = ()  # (pattern, access, line)
 
 
 class Policy(NamedTuple):
@@ -58,6 +73,7 @@ class Policy(NamedTuple):
     problems: tuple[str, ...] = ()  # any problem makes decide() ask instead of allow
     files: tuple[str, ...] = ()  # the files read, lowest first
     ignored: tuple[str, ...] = ()  # what an untrusted project file was not allowed to loosen
+    protected: tuple[ProtectedPath, ...] = ()  # every layer's entries: layers only add
 
 
 def load_policy(
@@ -167,6 +183,11 @@ def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Polic
         problems=tuple(problem for layer in layers for problem in layer.problems),
         files=tuple(layer.source for layer in layers),
         ignored=ignored,
+        protected=tuple(
+            ProtectedPath(pattern, access, f"{layer.source}:{line}")
+            for layer in layers
+            for pattern, access, line in layer.protected
+        ),
     )
 
 
@@ -180,6 +201,7 @@ def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
         rules=tuple(r for r in layer.rules if r.action != "allow"),
         defaults=tuple(d for d in layer.defaults if d[1] != "allow"),
         problems=layer.problems,
+        protected=layer.protected,  # more protected paths only tighten
     )
     return kept, tuple(f"{d} ignored: the project file is not trusted" for d in dropped)
 
@@ -201,13 +223,18 @@ def render_policy(policy: Policy) -> str:
     if policy.roots:
         out.append("extra workspace roots:")
         out += [f"  {r}  ({s})" for r, s in zip(policy.roots, policy.root_sources, strict=True)]
+    if policy.protected:
+        out.append("protected paths (any access unless marked):")
+        for entry in policy.protected:
+            only = f" [{', '.join(entry.access)}]" if entry.access else ""
+            out.append(f"  {entry.pattern}{only}  ({entry.source})")
     out.append("rules (within a surface the last matching rule wins):")
     for surface in SURFACES:
         rules = [rule for rule in policy.rules if rule.surface == surface]
         if rules:
             out.append(f"  {surface}:")
         for rule in rules:
-            only = ", ".join(rule.access + rule.role)
+            only = ", ".join(rule.access + rule.role + ((rule.session,) if rule.session else ()))
             extra = (f" [{only}]" if only else "") + (f" — {rule.reason}" if rule.reason else "")
             out.append(f"    {rule.action:<6} {rule.pattern}{extra}  ({rule.source}:{rule.line})")
     for title, items in (("ignored", policy.ignored), ("problems", policy.problems)):
@@ -249,6 +276,7 @@ def parse_policy(
             )
     defaults = _parse_defaults(data.get("defaults", {}), lines, report)
     roots = _parse_roots(data.get("workspace", {}), lines, report, kind, workspace, home)
+    protected = _parse_protected(data.get("protected", {}), lines, report)
     raw_rules = data.get("rules", [])
     if not isinstance(raw_rules, list) or not all(isinstance(r, dict) for r in raw_rules):
         report(lines.top_line("rules"), "rules must be tables; write each under a [[rules]] header")
@@ -257,8 +285,50 @@ def parse_policy(
     for index, raw in enumerate(raw_rules):
         rule = _parse_rule(raw, lines.rule_line(index), lines, report, kind, workspace)
         if rule is not None:
-            rules.append(Rule(*rule, source=source, line=lines.rule_line(index)))
-    return PolicyFile(source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems))
+            surface, pattern, action, access, role, reason, session = rule
+            rules.append(
+                Rule(
+                    surface,
+                    pattern,
+                    action,
+                    access,
+                    role,
+                    reason,
+                    source=source,
+                    line=lines.rule_line(index),
+                    session=session,
+                )
+            )
+    return PolicyFile(
+        source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems), tuple(protected)
+    )
+
+
+def _parse_protected(
+    raw: object, lines: _Lines, report: Report
+) -> list[tuple[str, tuple[Access, ...], int]]:
+    """`[protected]`: `paths` are protected for any access, `writes` for writing only."""
+    header = lines.table_line("protected")
+    if not isinstance(raw, dict):
+        report(header, 'protected must be a table; write [protected] and paths = ["~/.secrets"]')
+        return []
+    found: list[tuple[str, tuple[Access, ...], int]] = []
+    for key, value in raw.items():
+        line = lines.key_line(key, header)
+        if key not in PROTECTED_KEYS:
+            choices = _one_of(key, PROTECTED_KEYS)
+            report(line, f"unknown key {_q(key)} in [protected]; write one of {choices}")
+            continue
+        if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+            report(line, f'protected.{key} must be a list of paths; write {key} = ["~/.secrets"]')
+            continue
+        access: tuple[Access, ...] = ("write",) if key == "writes" else ()
+        for pattern in value:
+            pattern = pattern.strip()
+            if pattern.startswith("/"):
+                pattern = os.path.normpath(pattern)
+            found.append((pattern.rstrip("/") or "/", access, line))
+    return found
 
 
 def _parse_defaults(
@@ -327,7 +397,7 @@ def _parse_rule(
     report: Report,
     kind: Kind,
     workspace: str | None,
-) -> tuple[Surface, str, Decision, tuple[Access, ...], tuple[DynamicRole, ...], str] | None:
+) -> tuple[Surface, str, Decision, tuple[Access, ...], tuple[DynamicRole, ...], str, str] | None:
     """A valid rule's fields, or None after reporting what is wrong with it."""
     problems: list[str] = []
 
@@ -366,32 +436,37 @@ def _parse_rule(
         )
     if pattern == "":
         problem(at("pattern"), 'empty pattern; write a pattern, or "*" to match everything')
-    access = _parse_filter(raw, "access", ACCESSES, "external_directory", surface, at, problem)
-    role = _parse_filter(raw, "role", ROLES, "dynamic", surface, at, problem)
+    access = _parse_filter(raw, "access", ACCESSES, PATH_SURFACES, surface, at, problem)
+    role = _parse_filter(raw, "role", ROLES, ("dynamic",), surface, at, problem)
+    session = raw.get("session", "")
+    if session != "" and session not in SESSION_KINDS:
+        shown = _q(session) if isinstance(session, str) else _type_name(session)
+        problem(at("session"), f'unknown session {shown}; write session = "interactive" or "agent"')
     reason = raw.get("reason", "")
     if not isinstance(reason, str):
         problem(
             at("reason"), f'reason must be a string, not {_type_name(reason)}; write reason = "why"'
         )
-    if surface == "external_directory" and pattern and is_relative_path_pattern(pattern):
+    if surface in PATH_SURFACES and pattern and is_relative_path_pattern(pattern):
         if kind != "project" or not workspace:
             problem(at("pattern"), f"path pattern {_q(pattern)} is relative; {_ABSOLUTE}")
         else:
             pattern = os.path.join(workspace, pattern)
-    if surface == "external_directory" and pattern:
+    if surface in PATH_SURFACES and pattern:
         pattern = os.path.normpath(pattern)  # request paths are normalised: `/ws/../x` is `/x`
     if problems or surface is None or pattern is None or action is None:
         return None
     access_ = tuple(a for a in ACCESSES if a in access)
     role_ = tuple(r for r in ROLES if r in role)
-    return _surface(surface), pattern, _decision(action), access_, role_, str(reason)
+    session_ = session if isinstance(session, str) else ""
+    return _surface(surface), pattern, _decision(action), access_, role_, str(reason), session_
 
 
 def _parse_filter(
     raw: dict[str, object],
     key: str,
     allowed: tuple[str, ...],
-    only_on: str,
+    only_on: tuple[str, ...],
     surface: str | None,
     at: Callable[[str], int],
     problem: Report,
@@ -400,10 +475,9 @@ def _parse_filter(
     if key not in raw:
         return []
     value = raw[key]
-    if surface is not None and surface != only_on:
-        problem(
-            at(key), f'{key} only applies to surface "{only_on}"; remove it or change the surface'
-        )
+    if surface is not None and surface not in only_on:
+        names = " or ".join(f'"{s}"' for s in only_on)
+        problem(at(key), f"{key} only applies to surface {names}; remove it or change the surface")
         return []
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not items or not all(isinstance(v, str) for v in items):

@@ -8,11 +8,17 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-Surface = Literal["command", "external_directory", "dynamic", "syntax"]
+Surface = Literal["command", "external_directory", "dynamic", "syntax", "protected"]
 Access = Literal["read", "write", "execute", "chdir"]
 Decision = Literal["allow", "ask", "deny"]
 
-SURFACES: tuple[Surface, ...] = ("command", "external_directory", "dynamic", "syntax")
+SURFACES: tuple[Surface, ...] = (
+    "command",
+    "external_directory",
+    "dynamic",
+    "syntax",
+    "protected",
+)
 ACCESSES: tuple[Access, ...] = ("read", "write", "execute", "chdir")
 DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
 
@@ -33,8 +39,8 @@ class Request(NamedTuple):
     span: tuple[int, int]
     reason: str
     argv: tuple[str, ...] = ()  # command: argv after quote removal (wrappers are requests too)
-    path: str = ""  # external_directory: absolute, normalised
-    access: Access | None = None  # external_directory
+    path: str = ""  # external_directory and protected: absolute, normalised
+    access: Access | None = None  # external_directory and protected
     text: str = ""  # dynamic and syntax: the source text that cannot be known or parsed
     role: DynamicRole | None = None  # dynamic: where the unknown value stands
     via: str = ""  # who makes the access: a command name, "redirect", "cd" …

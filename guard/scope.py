@@ -8,7 +8,10 @@ its words) or unknown with the reason.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
+
+if TYPE_CHECKING:
+    from guard.protected import ProtectedPaths
 
 MAX_ALTERNATIVES = 32
 
@@ -46,6 +49,8 @@ class Context(NamedTuple):
     arg0: str | None = None
     stdin_code: bool = False  # the line's standard input may carry code (not a terminal)
     expand: Callable[[str], tuple[str, ...]] = _nothing  # a glob's matches, symlinks resolved
+    protected: ProtectedPaths | None = None  # every access to these asks, inside or not
+    agent: bool = True  # an agent's session (False: a person's interactive shell)
 
 
 class Scope:

@@ -29,7 +29,12 @@ def default_layer() -> PolicyFile:
         if os.stat(TOML).st_size == data.TOML_SIZE:
             rules = tuple(Rule(*r) for r in data.RULES)
             return PolicyFile(
-                DEFAULT_SOURCE, rules, data.DEFAULTS, data.ROOTS, data.PROBLEMS  # type: ignore[arg-type]
+                DEFAULT_SOURCE,
+                rules,
+                data.DEFAULTS,  # type: ignore[arg-type]
+                data.ROOTS,
+                data.PROBLEMS,
+                data.PROTECTED,  # type: ignore[arg-type]
             )
     except (ImportError, OSError, AttributeError, TypeError):
         pass
@@ -60,6 +65,7 @@ def data_module(layer: PolicyFile, toml_size: int) -> str:
         f"DEFAULTS = {layer.defaults!r}",
         f"ROOTS = {layer.roots!r}",
         f"PROBLEMS = {layer.problems!r}",
+        f"PROTECTED = {layer.protected!r}",
         "",
     ]
     return "\n".join(lines)

@@ -117,6 +117,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             sha256 TEXT NOT NULL,
             trusted_at REAL NOT NULL)""",
     ),
+    (
+        # An agent session's workspace, decided when the session is first seen and then kept:
+        # JSON [roots, why]. NULL: not decided (a person's shell follows its directory).
+        "ALTER TABLE sessions ADD COLUMN fixed_workspace TEXT",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -249,6 +254,21 @@ class Store:
             con.execute(
                 "UPDATE sessions SET last_seen = max(last_seen, ?) WHERE id = ?", (now, session)
             )
+
+    def session_workspace(self, session: str, now: float, decided: str) -> str:
+        """The workspace kept for ``session``: ``decided`` when this is the first time it is
+        asked (racing first calls agree: the first writer wins), else what was kept."""
+        with self._write() as con:
+            con.execute(
+                "INSERT INTO sessions (id, first_seen, last_seen, fixed_workspace) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET fixed_workspace = "
+                "ifnull(fixed_workspace, excluded.fixed_workspace)",
+                (session, now, now, decided),
+            )
+            row = con.execute(
+                "SELECT fixed_workspace FROM sessions WHERE id = ?", (session,)
+            ).fetchone()
+        return str(row[0]) if row and row[0] is not None else decided
 
     def session(self, session: str) -> SessionRow | None:
         with self._failures():

@@ -73,6 +73,7 @@ GUARDS_OWN = frozenset(
         "XDG_RUNTIME_DIR",
         "XDG_DATA_HOME",
         "XDG_CACHE_HOME",
+        "CLAUDE_PROJECT_DIR",  # the Claude Code adapter takes the workspace from it
     }
 )
 

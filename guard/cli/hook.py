@@ -89,13 +89,30 @@ def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:
 
 def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dict[str, object]:
     from guard.confirm import approver_mode, confirm
+    from guard.decide import describe
     from guard.judgement import judge
 
-    result = judge(command, cwd=cwd, env=env, session=session)
+    project_dir = env.get("CLAUDE_PROJECT_DIR", "")
+    result = judge(
+        command,
+        cwd=cwd,
+        env=env,
+        session=session,
+        agent=True,
+        workspace_dir=project_dir if os.path.isabs(project_dir) else None,
+    )
     verdict = result.verdict
+    protected = [d for d in verdict.decided if d.request.surface == "protected"]
     reasons = "; ".join(r.split(": ", 1)[-1] for r in verdict.reasons[:3])  # no "ask: " lead
     final, how = verdict.decision, "rule"
-    if final == "allow":
+    if final == "allow" and protected:
+        # never a silent allow for a protected path: Claude Code's own prompt shows it
+        how = "claude-code-prompt"
+        home = result.context.home
+        shown = "; ".join(dict.fromkeys(describe(d.request, home=home) for d in protected))
+        answer = decision("ask", f"guard asks: {shown}")
+        final = "ask"
+    elif final == "allow":
         used = any(d.by.startswith("approval") for d in verdict.decided)
         how, reason = ("approval", "guard: allowed by an approval") if used else ("rule", "")
         answer = decision("allow", reason or "guard: allowed by the policy")
