@@ -296,9 +296,10 @@ CHECKS = [
     ("[[rules]\nsurface = 1\n", 1, "not valid TOML ("),
     ('[defaults]\ncommand = "allow"\ncommand = "ask"\n', 3, "not valid TOML ("),
     ('[defaults]\ncommand = "allow', 2, "not valid TOML ("),
-    ('rule = "x"\n', 1, f'unknown key "rule"; write one of {", ".join(TOP_KEYS)} (did you mean "rules"?)'),
-    ('[default]\ncommand = "ask"\n', 1, f'unknown key "default"; write one of {", ".join(TOP_KEYS)} '
-     '(did you mean "defaults"?)'),
+    ('rule = "x"\n', 1,
+     f'unknown key "rule"; write one of {", ".join(TOP_KEYS)} (did you mean "rules"?)'),
+    ('[default]\ncommand = "ask"\n', 1,
+     f'unknown key "default"; write one of {", ".join(TOP_KEYS)} (did you mean "defaults"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "ask"\nactoin = "ask"\n', 5,
      f'unknown key "actoin" in a rule; write one of {", ".join(RULE_KEYS)} '
      '(did you mean "action"?)'),
