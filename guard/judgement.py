@@ -69,8 +69,8 @@ def judge(
     chosen = _workspace(
         workspace_dir or here, env, home, session=session, fixed=agent and use_store, notes=notes
     )
-    if chosen.warning:
-        warnings.append(chosen.warning)
+    if chosen.warning:  # a session's start: an agent's first line; a person's shell says it
+        (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
     ctx = build_context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
     root = ctx.workspace[0] if ctx.workspace else None
     if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store

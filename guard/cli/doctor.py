@@ -41,7 +41,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     state = read_state(args.shell_state) if args.shell_state else {}
-    findings = [*hook_findings(state), *rc_findings(), *policy_findings(args.cwd)]
+    findings = [*hook_findings(state), *rc_findings(), *workspace_findings(args.cwd)]
+    findings += policy_findings(args.cwd)
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
@@ -157,14 +158,35 @@ def rc_findings() -> list[Finding]:
     return out
 
 
+def workspace_findings(cwd: str | None) -> list[Finding]:
+    """What the workspace rule gives for this directory; a warning when there is none."""
+    from guard.workspace import choose_workspace, current_dir
+
+    env = dict(os.environ)
+    here = cwd or current_dir(env)
+    home = env.get("HOME") or os.path.expanduser("~")
+    chosen = choose_workspace(here, env, home)
+    out = []
+    if chosen.warning:
+        out.append(Finding("warning", "space", chosen.warning))
+    if not chosen.roots:
+        out.append(
+            Finding("warning", "space", f"a session started here has no workspace ({chosen.why})")
+        )
+    else:
+        out.append(Finding("ok", "space", f"workspace {', '.join(chosen.roots)} ({chosen.why})"))
+    return out
+
+
 def policy_findings(cwd: str | None) -> list[Finding]:
     from guard.policy import PROJECT_FILE, load_policy
     from guard.trust import is_trusted
     from guard.workspace import build_context
 
     ctx = build_context(cwd)
-    trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
-    policy = load_policy(ctx.workspace[0], home=ctx.home, trust_project=trusted)
+    root = ctx.workspace[0] if ctx.workspace else None
+    trusted, note = is_trusted(os.path.join(root, PROJECT_FILE)) if root else (True, "")
+    policy = load_policy(root, home=ctx.home, trust_project=trusted)
     out = [Finding("ok", "policy", "files in effect: " + ", ".join(policy.files))]
     if note:
         out.append(Finding("warning", "policy", note))

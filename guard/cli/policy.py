@@ -30,7 +30,8 @@ def _show(args: argparse.Namespace) -> int:
     from guard.workspace import build_context
 
     ctx = build_context(args.cwd)
-    sys.stdout.write(render_policy(load_policy(ctx.workspace[0], home=ctx.home)))
+    root = ctx.workspace[0] if ctx.workspace else None
+    sys.stdout.write(render_policy(load_policy(root, home=ctx.home)))
     return 0
 
 
@@ -42,11 +43,8 @@ def _check(args: argparse.Namespace) -> int:
         files = [args.file]
     else:
         ctx = build_context(args.cwd)
-        files = [
-            f
-            for f in (user_policy_path(), os.path.join(ctx.workspace[0], PROJECT_FILE))
-            if os.path.exists(f)
-        ]
+        project = [os.path.join(root, PROJECT_FILE) for root in ctx.workspace[:1]]
+        files = [f for f in (user_policy_path(), *project) if os.path.exists(f)]
     problems = [p for f in files for p in check_policy_file(f)]
     for p in problems:
         print(p)
@@ -60,7 +58,15 @@ def _trust(args: argparse.Namespace) -> int:
     from guard.trust import trust
     from guard.workspace import build_context
 
-    path = args.file or os.path.join(build_context(args.cwd).workspace[0], PROJECT_FILE)
+    roots = build_context(args.cwd).workspace
+    if not args.file and not roots:
+        print(
+            "guard: this directory has no workspace (it is your home directory, above it, or /), "
+            "so there is no project file to trust; cd into the project, or name the file",
+            file=sys.stderr,
+        )
+        return 1
+    path = args.file or os.path.join(roots[0], PROJECT_FILE)
     problems = check_policy_file(path)
     if problems:
         for p in problems:
