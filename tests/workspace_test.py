@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from shells import Shell, have
+from shells import Shell, guard_program, have
 
 from guard.arity import approval_choices
 from guard.judgement import judge
@@ -350,7 +350,7 @@ def test_doctor_warns_when_a_session_here_would_have_no_workspace(
 
 def test_guard_init_warns_once_when_guard_workspace_names_home(home: Path) -> None:
     done = subprocess.run(
-        [*GUARD, "init", "bash"], capture_output=True, text=True, cwd=str(home),
+        [guard_program(home), "init", "bash"], capture_output=True, text=True, cwd=str(home),
         env={**os.environ, "GUARD_WORKSPACE": str(home)}, check=True,
     )  # fmt: skip
     assert done.stderr.startswith("guard: GUARD_WORKSPACE names")
