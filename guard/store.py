@@ -258,6 +258,12 @@ class Store:
     def session_workspace(self, session: str, now: float, decided: str) -> str:
         """The workspace kept for ``session``: ``decided`` when this is the first time it is
         asked (racing first calls agree: the first writer wins), else what was kept."""
+        with self._failures():
+            row = self._con.execute(
+                "SELECT fixed_workspace FROM sessions WHERE id = ?", (session,)
+            ).fetchone()
+        if row and row[0] is not None:
+            return str(row[0])
         with self._write() as con:
             con.execute(
                 "INSERT INTO sessions (id, first_seen, last_seen, fixed_workspace) "
