@@ -18,6 +18,8 @@ from guard import arity
 from guard.errors import GuardError
 from guard.judgement import Judgement
 from guard.paths import display
+from guard.policy import Policy
+from guard.policy_settings import setting
 from guard.prompt import Answer, Choice, Question
 from guard.requests import Decided
 
@@ -49,8 +51,10 @@ def question_for(
     asked = asking(judgement)
     narrow: list[arity.Choice] = []
     wide: list[arity.Choice] = []
-    rememberable = True
-    for d in asked:
+    # an approval never turns the managed policy's ask into allow: only "allow once" helps
+    rememberable = not any(d.by.startswith("managed") for d in asked)
+    always = setting(judgement.policy.settings, "approvals.always") is not False
+    for d in asked if rememberable else ():
         options = arity.approval_choices(d.request, home=home, is_dir=_is_dir(d.request.path))
         if not options:
             rememberable = False
@@ -69,9 +73,10 @@ def question_for(
                 Choice("d", "allow for this session, directories and below", "session", covers_wide)
             )
             grants["d"] = wide
-        choices.append(Choice("a", "always", "always", covers_narrow, "user"))
-        grants["a"] = narrow
-        if judgement.project_trusted:  # an untrusted project file gets nothing added
+        if always:  # the managed policy may turn off lasting approvals
+            choices.append(Choice("a", "always", "always", covers_narrow, "user"))
+            grants["a"] = narrow
+        if always and judgement.project_trusted:  # an untrusted project file gets nothing added
             choices.append(
                 Choice(
                     "p", "always", "always", covers_narrow, "project"
@@ -115,9 +120,12 @@ def _timeout(env: Mapping[str, str]) -> float:
 NO_TTY = ("no-terminal", "not-foreground", "noninteractive")
 
 
-def approver_mode(env: Mapping[str, str]) -> str:
+def approver_mode(env: Mapping[str, str], policy: Policy | None = None) -> str:
     """``GUARD_APPROVER``: "auto" (the approver when the terminal cannot be used), "always"
-    (never the terminal: agents that drive a pty could answer there), or "never"."""
+    (never the terminal: agents that drive a pty could answer there), or "never". The managed
+    policy's ``[approver] required = true`` makes it "always", whatever the variable says."""
+    if policy is not None and setting(policy.settings, "approver.required") is True:
+        return "always"
     value = env.get("GUARD_APPROVER", "").strip().lower()
     if value in ("", "auto"):
         return "auto"
@@ -134,7 +142,7 @@ def confirm(
     from guard.prompt import ask
 
     question, grants = question_for(judgement, env)
-    mode = approver_mode(env)
+    mode = approver_mode(env, judgement.policy)
     if mode == "always":
         return _ask_approver(judgement, question, grants, session, env, origin)
     answer: Answer = ask(question, env=env)

@@ -4,6 +4,8 @@ Pure: no files, clock or terminal. For each request the last matching rule of it
 decides, else the surface's default. An `ask` becomes `allow` when an approval covers the
 request; nothing overrides `deny`. While the policy has problems, nothing is allowed: what
 would have been allowed asks, with the problem as the reason, and approvals do not apply.
+The managed layer's deny and ask are final: when its own last matching rule is not an allow,
+no lower layer's rule makes the request less strict, and no approval turns its ask into allow.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ from guard.patterns import (
     render_argv,
 )
 from guard.policy import Policy, Rule, display_path
-from guard.requests import Decided, Decision, Projection, Request, Surface, Verdict, strictest
+from guard.requests import (
+    STRICTNESS,
+    Decided,
+    Decision,
+    Projection,
+    Request,
+    Surface,
+    Verdict,
+    strictest,
+)
 
 
 class ApprovalLike(Protocol):
@@ -47,7 +58,7 @@ ROLE_WORDS = {
 }
 
 _Index = dict[Surface, tuple[Rule, ...]]
-_INDEXES: dict[tuple[int, str], tuple[Policy, _Index]] = {}
+_INDEXES: dict[tuple[int, str, bool], tuple[Policy, _Index]] = {}
 
 
 def decide(
@@ -61,11 +72,13 @@ def decide(
     """The verdict for a whole line: the strictest of its requests, one reason per non-allow.
     Rules marked for one kind of session (`session = "interactive"`) apply only to it; an
     agent's session is assumed when the caller does not say."""
-    index = _index(policy, "agent" if agent else "interactive")
+    kind = "agent" if agent else "interactive"
+    index = _index(policy, kind)
+    managed = _index(policy, kind, managed=True) if policy.managed_rules else {}
     decided: list[Decided] = []
     reasons: list[str] = []
     for request in projection.requests:
-        one, why = _decide_one(policy, index, request, approvals, home)
+        one, why = _decide_one(policy, index, request, approvals, home, managed)
         decided.append(one)
         if one.decision != "allow":
             line = f"{one.decision}: {describe(request, home=home)}{why}"
@@ -80,6 +93,7 @@ def _decide_one(
     request: Request,
     approvals: tuple[ApprovalLike, ...],
     home: str,
+    managed: _Index,
 ) -> tuple[Decided, str]:
     rule = _last_match(index.get(request.surface, ()), request, home)
     decision: Decision
@@ -90,31 +104,44 @@ def _decide_one(
         decision, by, why = policy.defaults[request.surface], "default", ""
     else:  # a surface this policy does not know: fail closed
         decision, by, why = "ask", "default", " (no policy for this kind of request)"
+    final = _managed_match(managed, request, home)
+    if final is not None and STRICTNESS[final.action] >= STRICTNESS[decision]:
+        decision, by = final.action, f"managed rule {final.source}:{final.line}"
+        why = f" ({by}: {final.reason})" if final.reason else f" ({by})"
     if policy.problems and decision != "deny":
         if decision == "allow":
             decision, by = "ask", "policy problem"
         more = len(policy.problems) - 1
         why += f" (policy problem: {policy.problems[0]}" + (f"; and {more} more)" if more else ")")
-    elif decision == "ask":
+    elif decision == "ask" and final is None:
         approval = _approved_by(request, approvals, home)
         if approval is not None:
             decision, by, why = "allow", f"approval #{approval.id}", ""
     return Decided(request, decision, by), why
 
 
-def _index(policy: Policy, kind: str) -> _Index:
-    """The policy's rules by surface, last first, for one kind of session; built once per
-    Policy object and kind."""
-    cached = _INDEXES.get((id(policy), kind))
+def _managed_match(managed: _Index, request: Request, home: str) -> Rule | None:
+    """The managed layer's last matching rule for `request` when it is a deny or an ask."""
+    if not managed:
+        return None
+    rule = _last_match(managed.get(request.surface, ()), request, home)
+    return rule if rule is not None and rule.action != "allow" else None
+
+
+def _index(policy: Policy, kind: str, *, managed: bool = False) -> _Index:
+    """The policy's rules (or only the managed layer's) by surface, last first, for one kind
+    of session; built once per Policy object and kind."""
+    key = (id(policy), kind, managed)
+    cached = _INDEXES.get(key)
     if cached is not None and cached[0] is policy:
         return cached[1]
     index: _Index = {}
-    for rule in reversed(policy.rules):
+    for rule in reversed(policy.managed_rules if managed else policy.rules):
         if rule.session in ("", kind):
             index[rule.surface] = (*index.get(rule.surface, ()), rule)
-    if len(_INDEXES) > 16:
+    if len(_INDEXES) > 32:
         _INDEXES.clear()
-    _INDEXES[(id(policy), kind)] = (policy, index)
+    _INDEXES[key] = (policy, index)
     return index
 
 

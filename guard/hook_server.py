@@ -242,7 +242,10 @@ class Policies:
         user = user_policy_path()
         project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
         key = (workspace, home, user, trust_project)
-        stamp = (_stamp(user), _stamp(project) if project else None)
+        from guard.managed import managed_policy_path
+
+        stamp = (_stamp(user), _stamp(project) if project else None,
+                 _stamp(managed_policy_path()))  # the machine's file may change too
         kept = self._kept.get(key)
         if kept is not None and kept[0] == stamp:
             return kept[1]

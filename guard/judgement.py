@@ -16,6 +16,7 @@ from typing import NamedTuple
 from guard.decide import decide
 from guard.errors import GuardError
 from guard.policy import PROJECT_FILE, Policy, ProtectedPath, load_policy
+from guard.policy_settings import setting
 from guard.project import project
 from guard.protected import ProtectedPaths
 from guard.requests import Projection, Verdict
@@ -109,6 +110,8 @@ def judge(
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
         else:
+            if setting(policy.settings, "approvals.always") is False:  # the managed policy's
+                approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
             verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
     return Judgement(
         ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why

@@ -13,12 +13,14 @@ from collections.abc import Callable
 from typing import Literal, NamedTuple
 
 from guard.patterns import is_relative_path_pattern
+from guard.policy_settings import TABLES as SETTING_TABLES
+from guard.policy_settings import Value, combine_settings, parse_settings
 from guard.requests import ACCESSES, DECISIONS, SURFACES, Access, Decision, DynamicRole, Surface
 
-Kind = Literal["default", "user", "project"]
+Kind = Literal["default", "user", "project", "managed"]
 Report = Callable[[int, str], None]
 ROLES: tuple[DynamicRole, ...] = ("command_name", "path", "redirect", "code", "chdir", "data")
-TOP_KEYS = ("defaults", "workspace", "protected", "rules")
+TOP_KEYS = ("defaults", "workspace", "protected", "rules", *SETTING_TABLES)
 PROTECTED_KEYS = ("paths", "writes")
 SESSION_KINDS = ("interactive", "agent")
 RULE_KEYS = ("surface", "pattern", "action", "access", "role", "reason", "session")
@@ -60,6 +62,8 @@ class PolicyFile(NamedTuple):
     roots: tuple[tuple[str, int], ...] = ()  # (absolute root, line)
     problems: tuple[str, ...] = ()
     protected: tuple[tuple[str, tuple[Access, ...], int], ...] = ()  # (pattern, access, line)
+    settings: tuple[tuple[str, Value, int], ...] = ()  # (key, value, line): see policy_settings
+    kind: str = ""  # "default", "managed", "user" or "project"; "" for the shipped data module
 
 
 class Policy(NamedTuple):
@@ -74,6 +78,10 @@ class Policy(NamedTuple):
     files: tuple[str, ...] = ()  # the files read, lowest first
     ignored: tuple[str, ...] = ()  # what an untrusted project file was not allowed to loosen
     protected: tuple[ProtectedPath, ...] = ()  # every layer's entries: layers only add
+    managed_rules: tuple[Rule, ...] = ()  # the managed layer's rules: its deny and ask are final
+    settings: tuple[tuple[str, Value, str], ...] = ()  # (key, value, "file:line"), effective
+    fixed: tuple[str, ...] = ()  # setting keys the managed layer fixed
+    kinds: tuple[str, ...] = ()  # the layer kind of each of `files`
 
 
 def load_policy(
@@ -83,14 +91,18 @@ def load_policy(
     user_file: str | None = None,
     trust_project: bool = True,
 ) -> Policy:
-    """The shipped default, then the user's file, then `<workspace>/.guard.toml`.
+    """The shipped default, the managed file, the user's file, then `<workspace>/.guard.toml`.
 
     With `trust_project=False` the project file may only tighten: its allow rules, allow
     defaults and extra roots are left out and listed in `Policy.ignored`."""
     home = home if home is not None else os.path.expanduser("~")
+    from guard.managed import read_managed_layer
     from guard.shipped_policy import default_layer
 
     layers = [default_layer()]
+    managed = read_managed_layer(home)
+    if managed is not None:
+        layers.append(managed)
     user = read_policy_file(user_file or user_policy_path(), kind="user", workspace=None, home=home)
     if user is not None:
         layers.append(user)
@@ -138,12 +150,13 @@ def read_policy_file(
         return None
     except IsADirectoryError:
         problem = f"{source}: is a directory, not a policy file; remove it or point to a file"
-        return PolicyFile(source, problems=(problem,))
+        return PolicyFile(source, problems=(problem,), kind=kind)
     except OSError as error:
         problem = f"{source}: cannot read ({error.strerror}); fix its permissions or remove it"
-        return PolicyFile(source, problems=(problem,))
+        return PolicyFile(source, problems=(problem,), kind=kind)
     except UnicodeDecodeError:
-        return PolicyFile(source, problems=(f"{source}: not UTF-8 text; save it as UTF-8",))
+        problem = f"{source}: not UTF-8 text; save it as UTF-8"
+        return PolicyFile(source, problems=(problem,), kind=kind)
     return parse_policy(text, source=source, kind=kind, workspace=workspace, home=home)
 
 
@@ -166,6 +179,12 @@ def check_policy_file(
 def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Policy:
     """Layer files lowest first: rules concatenate, the last `[defaults]` per surface wins.
     A surface no file sets asks."""
+    kinds = [layer.kind or ("default" if layer.source == DEFAULT_SOURCE else "user")
+             for layer in layers]
+    layered = combine_settings(
+        [(kind, layer.source, layer.settings) for kind, layer in zip(kinds, layers, strict=True)]
+    )
+    managed = [layer for kind, layer in zip(kinds, layers, strict=True) if kind == "managed"]
     defaults: dict[Surface, Decision] = dict.fromkeys(SURFACES, "ask")
     sources: dict[Surface, str] = dict.fromkeys(SURFACES, "guard (no file sets it)")
     roots: dict[str, str] = {}
@@ -182,13 +201,32 @@ def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Polic
         root_sources=tuple(roots.values()),
         problems=tuple(problem for layer in layers for problem in layer.problems),
         files=tuple(layer.source for layer in layers),
-        ignored=ignored,
+        ignored=ignored + layered.overridden,
         protected=tuple(
             ProtectedPath(pattern, access, f"{layer.source}:{line}")
             for layer in layers
             for pattern, access, line in layer.protected
         ),
+        managed_rules=tuple(rule for layer in managed for rule in _managed_rules(layer)),
+        settings=layered.settings,
+        fixed=layered.fixed,
+        kinds=tuple(kinds),
     )
+
+
+def _managed_rules(layer: PolicyFile) -> tuple[Rule, ...]:
+    """The managed layer's rules, and an ask rule for each protected path it adds: like its
+    own ask rules, no lower layer's rule or approval may relax them."""
+    if not layer.protected:
+        return layer.rules
+    from guard.protected import covered_pattern
+
+    added = tuple(
+        Rule("protected", covered_pattern(pattern), "ask", access,
+             reason="protected by the machine's managed policy", source=layer.source, line=line)
+        for pattern, access, line in layer.protected
+    )
+    return layer.rules + added
 
 
 def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
@@ -202,6 +240,8 @@ def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
         defaults=tuple(d for d in layer.defaults if d[1] != "allow"),
         problems=layer.problems,
         protected=layer.protected,  # more protected paths only tighten
+        settings=layer.settings,
+        kind=layer.kind,
     )
     return kept, tuple(f"{d} ignored: the project file is not trusted" for d in dropped)
 
@@ -216,7 +256,10 @@ def display_path(path: str, home: str) -> str:
 
 def render_policy(policy: Policy) -> str:
     """The effective policy as text for `guard policy show`: where each part came from."""
-    out = ["files read, lowest first:", *(f"  {f}" for f in policy.files), "defaults:"]
+    kinds = dict(zip(policy.files, policy.kinds, strict=False))
+    out = ["files read, lowest first:"]
+    out += [f"  [{kinds.get(f, 'user')}] {f}" for f in policy.files]
+    out.append("defaults:")
     for surface in SURFACES:
         action, source = policy.defaults[surface], policy.default_sources[surface]
         out.append(f"  {surface:<20} {action:<6} {source}")
@@ -227,7 +270,9 @@ def render_policy(policy: Policy) -> str:
         out.append("protected paths (any access unless marked):")
         for entry in policy.protected:
             only = f" [{', '.join(entry.access)}]" if entry.access else ""
-            out.append(f"  {entry.pattern}{only}  ({entry.source})")
+            layer = kinds.get(entry.source.rpartition(":")[0], "user")
+            final = "[managed final] " if layer == "managed" else ""
+            out.append(f"  {entry.pattern}{only}  ({final}{entry.source})")
     out.append("rules (within a surface the last matching rule wins):")
     for surface in SURFACES:
         rules = [rule for rule in policy.rules if rule.surface == surface]
@@ -236,13 +281,32 @@ def render_policy(policy: Policy) -> str:
         for rule in rules:
             only = ", ".join(rule.access + rule.role + ((rule.session,) if rule.session else ()))
             extra = (f" [{only}]" if only else "") + (f" — {rule.reason}" if rule.reason else "")
-            out.append(f"    {rule.action:<6} {rule.pattern}{extra}  ({rule.source}:{rule.line})")
+            layer = kinds.get(rule.source, "user")
+            final = " final" if layer == "managed" and rule.action != "allow" else ""
+            where = f"[{layer}{final}] {rule.source}:{rule.line}"
+            out.append(f"    {rule.action:<6} {rule.pattern}{extra}  ({where})")
+    out += render_settings(policy)
     for title, items in (("ignored", policy.ignored), ("problems", policy.problems)):
         if items:
             out += [f"{title}:", *(f"  {item}" for item in items)]
     if policy.problems:
         out.append("  while there are problems, everything that would be allowed asks instead")
     return "\n".join(out) + "\n"
+
+
+def render_settings(policy: Policy) -> list[str]:
+    """The settings in effect, each with its file and whether the managed layer fixed it."""
+    if not policy.settings:
+        return []
+    out = ["settings:"]
+    for key, value, where in policy.settings:
+        if isinstance(value, tuple):
+            shown = "[" + ", ".join(_q(v) for v in value) + "]"
+        else:
+            shown = _q(value) if isinstance(value, str) else str(value).lower()
+        fixed = " [managed, fixed]" if key in policy.fixed else ""
+        out.append(f"  {key} = {shown}  ({where}){fixed}")
+    return out
 
 
 # ---- parsing and validation -------------------------------------------------------------------
@@ -262,7 +326,7 @@ def parse_policy(
         line = int(where.group(1)) if where and where.group(1) else len(text.splitlines()) or 1
         what = message[: where.start()] if where else message
         problem = f"{source}:{line}: not valid TOML ({what}); fix the syntax on that line"
-        return PolicyFile(source, problems=(problem,))
+        return PolicyFile(source, problems=(problem,), kind=kind)
     lines = _Lines(text)
     problems: list[str] = []
 
@@ -299,8 +363,13 @@ def parse_policy(
                     session=session,
                 )
             )
+    settings = parse_settings(
+        data, kind=kind, home=home, table_line=lines.table_line, key_line=lines.key_line,
+        report=report,
+    )
     return PolicyFile(
-        source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems), tuple(protected)
+        source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems), tuple(protected),
+        settings=settings, kind=kind,
     )
 
 

@@ -74,8 +74,13 @@ class ProtectedPaths:
 def _covers(entry: ProtectedPath, path: str, access: str, home: str) -> bool:
     if entry.access and access not in entry.access:
         return False
-    text = _anchored(entry.pattern)
-    return compile_path(text.rstrip("/") + "/**", home).fullmatch(path) is not None
+    return compile_path(covered_pattern(entry.pattern), home).fullmatch(path) is not None
+
+
+def covered_pattern(pattern: str) -> str:
+    """The path pattern of what an entry covers: the path, and everything below it, in any
+    directory when the entry is relative."""
+    return _anchored(pattern).rstrip("/") + "/**"
 
 
 def _parts_meet(parts: list[str] | tuple[str, ...], entry: tuple[str, ...]) -> bool:

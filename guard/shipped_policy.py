@@ -35,6 +35,7 @@ def default_layer() -> PolicyFile:
                 data.ROOTS,
                 data.PROBLEMS,
                 data.PROTECTED,  # type: ignore[arg-type]
+                kind="default",
             )
     except (ImportError, OSError, AttributeError, TypeError):
         pass

@@ -57,6 +57,11 @@ def _list(args: argparse.Namespace) -> int:
 def _grant(args: argparse.Namespace) -> int:
     from guard.store import Store
 
+    if args.always and not _always_allowed():
+        print("guard: the managed policy turns off lasting approvals ([approvals] always = "
+              "false); grant for one session with --session, or ask the machine's "
+              "administrator", file=sys.stderr)
+        return 1
     with Store.open() as store:
         new = store.grant(
             session=args.session,
@@ -70,6 +75,21 @@ def _grant(args: argparse.Namespace) -> int:
         )
     print(f"granted #{new}")
     return 0
+
+
+def _always_allowed() -> bool:
+    import os
+
+    from guard.managed import read_managed_layer
+    from guard.policy_settings import combine_settings, setting
+
+    layer = read_managed_layer(os.path.expanduser("~"))
+    if layer is None:
+        return True
+    if layer.problems:
+        return False  # a refused or broken managed file: fail closed
+    found = combine_settings([("managed", layer.source, layer.settings)]).settings
+    return setting(found, "approvals.always") is not False
 
 
 def _revoke(args: argparse.Namespace) -> int:

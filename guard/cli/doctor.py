@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     state = read_state(args.shell_state) if args.shell_state else {}
     findings = [*hook_findings(state), *rc_findings(), *workspace_findings(args.cwd)]
     findings += policy_findings(args.cwd)
+    findings.append(managed_finding())
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
@@ -194,6 +195,24 @@ def policy_findings(cwd: str | None) -> list[Finding]:
     if policy.problems:
         out.append(Finding("problem", "policy", "while there are problems, allowed lines ask"))
     return out
+
+
+def managed_finding() -> Finding:
+    """The managed layer's path and state: absent, in use, or refused (then lines ask)."""
+    from guard.managed import managed_policy_path, read_managed_layer
+
+    path = managed_policy_path()
+    layer = read_managed_layer(os.path.expanduser("~"), path=path)
+    if layer is None:
+        return Finding("ok", "managed", f"no managed policy ({path} does not exist)")
+    if layer.problems:
+        more = f" (and {len(layer.problems) - 1} more problems)" if len(layer.problems) > 1 else ""
+        return Finding("problem", "managed", f"{layer.problems[0]}{more}")
+    fixed = ", ".join(key for key, _, _ in layer.settings) or "no settings"
+    return Finding(
+        "ok", "managed", f"{path} in use: {len(layer.rules)} rules (deny and ask are final); "
+        f"fixes {fixed}"
+    )
 
 
 def store_finding() -> Finding:

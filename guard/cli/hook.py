@@ -118,7 +118,7 @@ def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dic
         answer = decision("allow", reason or "guard: allowed by the policy")
     elif final == "deny":
         answer = decision("deny", f"guard: denied: {reasons}")
-    elif approver_mode(env) == "always":
+    elif approver_mode(env, result.policy) == "always":
         outcome = confirm(result, session=session, env={**env, "GUARD_ORIGIN": "claude-code"})
         final, how = ("allow" if outcome.allowed else "deny"), outcome.how
         said = "guard: allowed by the human at `guard watch`"

@@ -45,7 +45,18 @@ def _check(args: argparse.Namespace) -> int:
         ctx = build_context(args.cwd)
         project = [os.path.join(root, PROJECT_FILE) for root in ctx.workspace[:1]]
         files = [f for f in (user_policy_path(), *project) if os.path.exists(f)]
-    problems = [p for f in files for p in check_policy_file(f)]
+    from guard.managed import managed_policy_path, read_managed_layer
+
+    managed = managed_policy_path()
+    if not args.file and os.path.lexists(managed):
+        files.insert(0, managed)
+    problems: list[str] = []
+    for f in files:  # the machine's managed file is checked as the managed layer it is
+        if os.path.realpath(f) == os.path.realpath(managed):
+            layer = read_managed_layer(os.path.expanduser("~"), path=f)
+            problems += layer.problems if layer else [f"{f}: no such file; check the path"]
+        else:
+            problems += check_policy_file(f)
     for p in problems:
         print(p)
     if not problems:
