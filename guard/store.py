@@ -12,6 +12,7 @@ import errno
 import json
 import os
 import sqlite3
+import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -385,14 +386,20 @@ class Store:
         how: str,
         detail: Mapping[str, object] | None = None,
     ) -> int:
-        """Append a verdict to the audit log and return its row id."""
+        """Append a verdict to the audit log and return its row id; also send it to the system
+        log when the policy says so (guard/system_log.py), even when the row failed."""
         text = None if detail is None else json.dumps(detail, sort_keys=True, ensure_ascii=False)
-        with self._write() as con:
-            cursor = con.execute(
-                f"INSERT INTO audit ({_AUDIT_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (time, session, cwd, command, decision, json.dumps(list(reasons)), how, text),
-            )
-            return int(cursor.lastrowid or 0)
+        row = 0
+        try:
+            with self._write() as con:
+                cursor = con.execute(
+                    f"INSERT INTO audit ({_AUDIT_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (time, session, cwd, command, decision, json.dumps(list(reasons)), how, text),
+                )
+                row = int(cursor.lastrowid or 0)
+        finally:
+            _to_system_log(time, session, cwd, command, decision, reasons, how, text or "", row)
+        return row
 
     def log(self, session: str | None = None, limit: int = 50) -> tuple[AuditRow, ...]:
         """The newest audit rows first, of one session or of all."""
@@ -501,6 +508,31 @@ class Store:
             AuditRow(i, t, s, c, cmd, d, tuple(json.loads(r)), h, detail or "")
             for i, t, s, c, cmd, d, r, h, detail in rows
         )
+
+
+def _to_system_log(
+    time: float,
+    session: str,
+    cwd: str,
+    command: str,
+    decision: str,
+    reasons: tuple[str, ...],
+    how: str,
+    detail: str,
+    row: int,
+) -> None:
+    """The audit row, to journald or syslog when configured: never raises."""
+    from guard import system_log
+
+    try:
+        to = system_log.configured_targets()
+        if to:
+            event = system_log.Event(time, session, cwd, command, decision, tuple(reasons), how,
+                                     detail, row)
+            system_log.send(event, to)
+    except Exception as error:  # the local row is the record: nothing here may lose it
+        print(f"guard: could not send the audit row to the system log ({error})",
+              file=sys.stderr)
 
 
 def _user_version(con: sqlite3.Connection) -> int:
