@@ -53,8 +53,8 @@ def owners(path: str, env: Mapping[str, str] | None = None) -> frozenset[int]:
 def unsafe_reason(path: str, st: os.stat_result, allowed: frozenset[int]) -> str | None:
     """Why the file (already opened, `st` its status) could be changed by a user, or None."""
     if not stat.S_ISREG(st.st_mode):
-        return f"{path} is not a plain file"
-    problem = _weak(path, st, allowed)
+        return "it is not a plain file"
+    problem = _weak("it", st, allowed)
     if problem:
         return problem
     # the directories above the file, and above the link that names it (whoever may write
@@ -84,14 +84,14 @@ def _weak_directories(directory: str, allowed: frozenset[int]) -> str:
 
 
 def _weak(
-    path: str, st: os.stat_result, allowed: frozenset[int], *, sticky_ok: bool = False
+    what: str, st: os.stat_result, allowed: frozenset[int], *, sticky_ok: bool = False
 ) -> str:
     if st.st_uid not in allowed:
-        return f"{path} is owned by uid {st.st_uid}, not by root"
+        return f"{what} is owned by uid {st.st_uid}, not by root"
     if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
         if sticky_ok and st.st_mode & stat.S_ISVTX:
             return ""
-        return f"{path} is writable by its group or by others (mode {stat.S_IMODE(st.st_mode):o})"
+        return f"{what} is writable by its group or by others (mode {stat.S_IMODE(st.st_mode):o})"
     return ""
 
 
@@ -106,25 +106,25 @@ def read_managed_layer(
     except FileNotFoundError:
         return None
     except OSError as error:
-        return _refused(path, f"cannot read it ({error.strerror}); make it readable by all (0644)")
+        return _refused(path, f"cannot be read ({error.strerror}); make it readable by all (0644)")
     try:
         st = os.fstat(fd)
         reason = unsafe_reason(path, st, owners(path, env))
         if reason:
             return _refused(
-                path, f"{reason}: a user could change it, so it is refused; make the file and "
+                path, f"refused: {reason}, so a user could change it; make the file and "
                 "the directories above it owned by root and writable by root only"
             )
         with os.fdopen(fd, "rb", closefd=False) as handle:
             data = handle.read()
     except OSError as error:
-        return _refused(path, f"cannot read it ({error.strerror}); make it readable by all (0644)")
+        return _refused(path, f"cannot be read ({error.strerror}); make it readable by all (0644)")
     finally:
         os.close(fd)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        return _refused(path, "not UTF-8 text; save it as UTF-8")
+        return _refused(path, "is not UTF-8 text; save it as UTF-8")
     return parse_policy(text, source=path, kind="managed", workspace=None, home=home)
 
 

@@ -198,7 +198,10 @@ def test_a_managed_file_a_user_could_change_is_refused_and_fails_closed(
     assert policy.managed_rules == ()  # none of its rules are used …
     (problem,) = policy.problems
     assert problem.startswith(f"{managed_file}: managed policy ")
-    assert "a user could change it, so it is refused" in problem
+    assert problem.startswith(f"{managed_file}: managed policy refused: ")
+    assert ", so a user could change it; make the file and the directories above it owned by " \
+        "root and writable by root only (until then, everything that would be allowed asks)" \
+        in problem
     # … and the layer does not vanish: what would be allowed asks
     decision, reasons = verdict("ls", workspace)
     assert decision == "ask"
@@ -365,8 +368,8 @@ def test_doctor_shows_the_managed_layer_path_and_state(managed_file: Path) -> No
                    "fixes approvals.always")
     managed_file.chmod(0o666)
     row, status = doctor_line()
-    assert row.startswith(f"problem  managed {managed_file}: managed policy {managed_file} is "
-                          "writable by its group or by others (mode 666)")
+    assert row.startswith(f"problem  managed {managed_file}: managed policy refused: it is "
+                          "writable by its group or by others (mode 666), so a user could")
     assert status == 1
 
 

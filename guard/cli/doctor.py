@@ -209,9 +209,9 @@ def managed_finding() -> Finding:
         more = f" (and {len(layer.problems) - 1} more problems)" if len(layer.problems) > 1 else ""
         return Finding("problem", "managed", f"{layer.problems[0]}{more}")
     fixed = ", ".join(key for key, _, _ in layer.settings) or "no settings"
+    rules = f"{len(layer.rules)} rule{'s' if len(layer.rules) != 1 else ''}"
     return Finding(
-        "ok", "managed", f"{path} in use: {len(layer.rules)} rules (deny and ask are final); "
-        f"fixes {fixed}"
+        "ok", "managed", f"{path} in use: {rules} (deny and ask are final); fixes {fixed}"
     )
 
 
