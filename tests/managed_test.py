@@ -488,3 +488,10 @@ def test_protected_paths_the_managed_layer_adds_cannot_be_allowed_below(
     assert "protected by the machine's managed policy" in result.verdict.reasons[0]
     shown = render_policy(result.policy)
     assert f"  {keys}  ([managed final] {managed_file}:2)" in shown
+
+
+def test_a_project_file_cannot_aim_the_audit_log_anywhere(workspace: Path) -> None:
+    write(workspace / ".guard.toml", '[audit]\nsyslog = "/tmp/agent.sock"\n')
+    (problem,) = load_policy(str(workspace)).problems
+    assert problem == (f"{workspace}/.guard.toml:2: audit.syslog can only be set in the managed "
+                       "policy or the user policy; remove it from this file")
