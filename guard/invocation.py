@@ -468,7 +468,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
     # resolvers return normal paths; only `..` read before links needs normalising again
-    resolved = paths.normalise(w.ctx.resolve(raw)) if ".." in raw else w.ctx.resolve(path)
+    resolved = _resolved(w, arg, raw if ".." in raw else path)
     if arg.glob:  # what the pattern matches now: a match may be a link that leads out
         for match in w.ctx.expand(path):
             found = paths.normalise(match)
@@ -488,7 +488,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
         resolved != path and paths.is_plumbing(resolved)
     ):
         if arg.glob and ".." not in raw and _glob_may_climb(path):
-            resolved = paths.normalise(w.ctx.resolve(_climbing(path)))
+            resolved = _resolved(w, arg, _climbing(path))
             if paths.inside_any(resolved, w.ctx.workspace):
                 return
         else:
@@ -504,6 +504,17 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             via=via,
         )
     )
+
+
+def _resolved(w: Walker, arg: Arg, raw: str) -> str:
+    """`raw` with its existing links resolved; a path guard may not look through
+    (`/proc/1/root/…`) stays as written, and where it leads is not known."""
+    try:
+        return paths.normalise(w.ctx.resolve(raw))
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        dynamic(w, arg, "path", f"guard cannot follow the links of {raw}: {why}")
+        return paths.normalise(raw)
 
 
 def _glob_may_climb(path: str) -> bool:

@@ -101,6 +101,7 @@ def project(command: str, ctx: Context) -> Projection:
             TypeError,
             AttributeError,
             UnicodeError,
+            OSError,
         ) as exc:  # a bug in guard must not allow the line
             out.append(
                 Request(

@@ -10,6 +10,7 @@ import os
 import pwd
 from collections.abc import Mapping
 
+from guard.errors import GuardError
 from guard.paths import normalise
 from guard.scope import Context
 
@@ -48,8 +49,7 @@ def build_context(
 ) -> Context:
     env = dict(os.environ if env is None else env)
     if cwd is None:
-        cwd = env.get("PWD") if _same_dir(env.get("PWD"), os.getcwd()) else None
-        cwd = cwd or os.getcwd()
+        cwd = _current_dir(env)
     cwd = normalise(os.path.abspath(cwd))
     roots = workspace if workspace is not None else find_workspace(cwd, env)
     roots = tuple(dict.fromkeys(roots + tuple(_real(r) for r in extra_roots)))
@@ -81,6 +81,21 @@ def _matches(pattern: str) -> tuple[str, ...]:
 
 def _real(path: str) -> str:
     return normalise(os.path.realpath(path))
+
+
+def _current_dir(env: Mapping[str, str]) -> str:
+    """The shell's directory: $PWD when it is the process's directory; a deleted one is
+    judged where the shell says it is, and without $PWD it cannot be judged."""
+    try:
+        here = os.getcwd()
+    except OSError as exc:
+        if env.get("PWD", "").startswith("/"):
+            return env["PWD"]
+        raise GuardError(
+            f"guard: the current directory cannot be read ({exc.strerror}); "
+            "cd to a directory that exists and try again"
+        ) from None
+    return env["PWD"] if _same_dir(env.get("PWD"), here) else here
 
 
 def _same_dir(a: str | None, b: str) -> bool:
