@@ -81,7 +81,7 @@ class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     operands: Role = "path"  # role of operands not covered by first/last
     first: Role | None = None  # role of the first operand (a pattern, a mode, a script)
     last: Role | None = None  # role of the last operand when there are two or more
-    values: frozenset[str] = frozenset()  # options that take a value (role "data")
+    values: frozenset[str] = frozenset()  # options that take a value (role "path", see below)
     options: dict[str, Role] = {}  # noqa: RUF012  # options whose value has a role
     flags: dict[str, Role] = {}  # noqa: RUF012  # flags that change the operand role
     skip: int = 0  # wrappers: operands before the command (timeout's DURATION)
@@ -91,6 +91,27 @@ class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     subcommands: bool = False  # `git log` etc.: the first operand names what to do
     stop_at_operand: bool = False  # options end at the first operand (`python script.py -x`)
     pairs: dict[str, Role] = {}  # noqa: RUF012  # options taking a name, then a value with a role
+    text: frozenset[str] = frozenset()  # options of `values` whose value is data on purpose
+    ends_options: frozenset[str] = frozenset()  # after its value, every word is an operand
+    skipped: Role = "path"  # wrappers: the role of the operands before the command
+
+
+# Options whose value is data on purpose (a message, a pattern, a format, a name) for every
+# command that lists them in `values`; any other value that looks like a path is a read.
+TEXT_VALUES = frozenset(
+    {
+        *("-m", "--message", "-e", "--regexp", "--grep", "--format", "--pretty", "-F"),
+        *("--include", "--exclude", "--exclude-dir", "-g", "--glob", "--iglob", "--ignore"),
+        *("--author", "--committer", "--date", "--since", "--until", "--label", "--replace"),
+        *("--subject-prefix", "--in-reply-to", "--to", "--cc", "--from", "--add-header"),
+        *("--prefix", "--separator", "-separator", "-nullvalue", "-newline", "--pre-glob"),
+        *("--type-add", "--colors", "--context-separator", "--group-separator"),
+        *("--field-separator", "--field-context-separator", "--field-match-separator"),
+        *("--path-separator", "--hyperlink-format", "--comment", "--default", "--name"),
+        *("-k", "-d", "--delimiter", "-t", "-W", "-v", "--assign", "-E", "-S", "-P"),
+        *("-A", "-G", "--file-search-regex", "--ignore-dir", "--noignore-dir"),
+    }
+)
 
 
 def _v(*names: str) -> frozenset[str]:
@@ -274,8 +295,12 @@ _AWK = Spec(
 _INTERPRETER = Spec(
     operands="path",
     first="read",
-    values=_v("-W", "-X", "-O", "--require", "-r", "-I", "-M"),
+    values=_v("-W", "-X", "-O", "-M"),
+    text=_v("-M"),  # perl -MModule=args: a module name
     options={
+        "--require": "read",  # node -r MODULE, ruby -r LIB: code loaded first
+        "-r": "read",
+        "-I": "read",  # perl, ruby: where modules are loaded from
         "-c": "data",
         "-e": "data",
         "-p": "data",
@@ -286,6 +311,7 @@ _INTERPRETER = Spec(
     },
     first_drops=_v("-c", "-e", "-p", "--eval", "--print", "-m", "-E"),
     stop_at_operand=True,
+    ends_options=_v("-c", "-m"),  # python -c CODE ARGS…, -m MODULE ARGS…: ARGS are the program's
 )
 _COPY = Spec(
     operands="read",
@@ -354,8 +380,14 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     ),
     "archive": Spec(
         operands="data",
-        values=_v("--prefix", "--format", "--remote", "--exec", "--add-virtual-file"),
-        options={"-o": "write", "--output": "write", "--add-file": "read"},
+        values=_v("--prefix", "--format", "--add-virtual-file"),
+        options={
+            "-o": "write",
+            "--output": "write",
+            "--add-file": "read",
+            "--exec": "code",  # the program git-upload-archive is run as, on --remote
+            "--remote": "path",  # a local path is a repository read
+        },
     ),
     "format-patch": Spec(
         operands="data",
@@ -434,7 +466,11 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
         options={**GIT_OTHER.options, "-x": "code", "--extcmd": "code"},
         values=GIT_OTHER.values | {"-t", "--tool"},
     ),
-    "submodule": Spec(operands="data", values=_v("-b", "--branch", "--name", "--reference")),
+    "submodule": Spec(
+        operands="path",  # submodule add URL PATH: a local URL is a repository read
+        values=_v("-b", "--branch", "--name", "--reference"),
+        text=_v("-b", "--branch", "--name"),
+    ),
     "bisect": Spec(operands="data"),
     "fetch": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
     "pull": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
@@ -488,10 +524,11 @@ _COMPILER = Spec(
         "-target",
         "--target",
         "-std",
-        "-aux-info",
         "-e",
     ),
+    text=_v("-D", "-U", "-x", "-l", "-MT", "-MQ", "-arch", "-target", "--target", "-std", "-e"),
     options={
+        "-aux-info": "write",
         "-o": "write",
         "--output": "write",
         "-MF": "write",
@@ -989,7 +1026,7 @@ SPECS: dict[str, Spec] = {
         operands="read",
         first="data",
         values=_v("--indent"),
-        options={"-f": "read", "--from-file": "read"},
+        options={"-f": "read", "--from-file": "read", "-L": "read", "--library-path": "read"},
         pairs={"--arg": "data", "--argjson": "data", "--slurpfile": "read", "--rawfile": "read"},
     ),
     # write what they are given
@@ -1233,7 +1270,7 @@ SPECS: dict[str, Spec] = {
     ),
     "npm": Spec(
         kind="runner",
-        operands="data",
+        operands="path",  # npm install PATH; scripts and packages are plain names
         subcommands=True,
         options={"--prefix": "write", "-C": "chdir", "-c": "code", "--call": "code"},
     ),
@@ -1265,7 +1302,7 @@ SPECS: dict[str, Spec] = {
     **dict.fromkeys(SCHEDULERS, Spec(kind="scheduler", operands="data")),
     **dict.fromkeys(("pip", "pip3"), PIP),
     "cargo": Spec(
-        operands="data",
+        operands="path",  # cargo new PATH, cargo init PATH; subcommands are plain names
         options={"--manifest-path": "read", "--target-dir": "write", "--path": "read"},
     ),
     "go": Spec(
@@ -1410,11 +1447,11 @@ SPECS: dict[str, Spec] = {
     "kubectl": Spec(
         operands="data", options={"-f": "read", "--filename": "read", "--kubeconfig": "read"}
     ),
-    "systemctl": Spec(operands="data"),
-    "journalctl": Spec(operands="data"),
-    "apt": Spec(operands="data"),
-    "apt-get": Spec(operands="data"),
-    "brew": Spec(operands="data"),
+    "systemctl": Spec(operands="path"),
+    "journalctl": Spec(operands="path"),
+    "apt": Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
+    "apt-get": Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
+    "brew": Spec(operands="path"),
     "pytest": Spec(operands="path", values=_v("-k", "-m", "-p", "-n", "--tb", "-o", "-W")),
     "mkfs": Spec(operands="write"),
     # interpreters: a script, then its arguments
@@ -1565,6 +1602,7 @@ SPECS: dict[str, Spec] = {
         kind="wrapper",
         operands="command",
         skip=1,
+        skipped="write",  # the lock file, made when it is missing
         values=_v("-w", "--timeout", "-E", "--conflict-exit-code"),
         options={"-c": "code", "--command": "code"},
     ),
@@ -1636,8 +1674,20 @@ SPECS: dict[str, Spec] = {
     "coproc": Spec(kind="coproc", operands="command"),
     "script": Spec(
         operands="write",
-        values=_v("-E", "--echo", "-T", "-t", "-m", "-B", "-O", "-I"),
-        options={"-c": "code", "--command": "code"},
+        values=_v("-E", "--echo", "-m"),
+        options={
+            "-c": "code",
+            "--command": "code",
+            "-O": "write",  # script -O LOG, -I LOG, -B LOG, -T TIMING: logs it writes
+            "--log-out": "write",
+            "-I": "write",
+            "--log-in": "write",
+            "-B": "write",
+            "--log-io": "write",
+            "-T": "write",
+            "--log-timing": "write",
+            "-t": "write",
+        },
     ),
     "unshare": Spec(
         kind="wrapper",

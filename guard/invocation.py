@@ -13,7 +13,13 @@ from typing import NamedTuple
 from tree_sitter import Node
 
 from guard import paths
-from guard.arguments import ACCESS_ROLES, Reading, is_local_path, looks_like_path, read_argv
+from guard.arguments import (
+    ACCESS_ROLES,
+    Reading,
+    is_local_path,
+    path_part,
+    read_argv,
+)
 from guard.commands import (
     AT_FILE_COMMANDS,
     CONTAINER_COMMANDS,
@@ -85,7 +91,7 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         name_node = a.child_by_field_name("name")
         value_node = a.child_by_field_name("value")
         if name_node is not None and value_node is not None:
-            w.assigned_value(a, w.text(name_node), value_node, depth)
+            w.assigned_value(a, w.text(name_node), value_node, depth, exported=True)
     ev: Evaluator | None = None  # made only when a word needs more than its own text
     columns: list[list[tuple[Arg, ...]]] = []
     fixed = w.fixed_span
@@ -250,9 +256,10 @@ def plain(c: Call) -> None:
             dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
             continue
         if use.role == "path":
-            if not looks_like_path(text):
+            part = path_part(text)
+            if part is None:
                 continue
-            access(w, arg, text, "read", via)
+            access(w, arg, part, "read", via)
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
     if via == "ln" and any(
@@ -389,7 +396,7 @@ def _environment(w: Walker, args: list[Arg], depth: int) -> None:
     for arg in args:
         name, eq, value = (arg.value or "").partition("=")
         if eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
-            assigned(w, name, value, arg._replace(value=value), depth)
+            assigned(w, name, value, arg._replace(value=value), depth, exported=True)
 
 
 def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from guard.arguments import looks_like_path
+from guard.arguments import looks_like_path, path_part
 from guard.commands import (
     GIT_CODE_KEYS,
     SSH_CODE_KEYS,
@@ -128,6 +128,9 @@ _AWK_GETLINE = re.compile(
 )
 
 
+_AWK_ARGV = re.compile(r"\bARGV\s*\[[^\]]*\]\s*=[^=]|\bARGC\s*=[^=]")
+
+
 def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
     """An awk program: `getline < "FILE"` reads; system(), pipes and `print > …` ask."""
     from guard.commands import AWK_RUNS, AWK_WRITES
@@ -140,6 +143,8 @@ def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
             access(w, arg, re.sub(r"\\(.)", r"\1", source[1:-1]), "read", via)
         else:
             dynamic(w, arg, "path", f"the awk program reads a file named by {source}")
+    if _AWK_ARGV.search(script):
+        dynamic(w, arg, "path", "the awk program sets ARGV, so the files it reads are not known")
     if AWK_RUNS.search(script):
         dynamic(w, arg, "code", "the awk program runs shell commands")
     elif AWK_WRITES.search(script):
@@ -161,6 +166,8 @@ _FILE_URL = re.compile(r"^file:(//[^/]*)?(/.*)?$", re.IGNORECASE | re.DOTALL)
 def _url(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """A URL: `file:///x` is a local read."""
     match = _FILE_URL.match(value or "")
+    if value is not None and not match and value.startswith(("/", "~", "./", "../")):
+        access(w, arg, value, "read", via)  # no scheme: `--proto-default file` makes it local
     if match:
         from urllib.parse import unquote  # only for file: URLs
 
@@ -295,8 +302,8 @@ def use(c: Call, arg: Arg, value: str | None, role: Role, via: str) -> None:
             dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
         elif role != "path":
             access(w, arg, value, role, via)
-        elif looks_like_path(value):
-            access(w, arg, value, "read", via)
+        elif path_part(value) is not None:
+            access(w, arg, path_part(value) or value, "read", via)
 
 
 from guard import tool_kinds  # noqa: E402,F401  (it adds the command kinds)

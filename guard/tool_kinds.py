@@ -18,6 +18,7 @@ from guard.commands import (
     RUNUSER_AS_WRAPPER,
     SCHEDULER_READ_ONLY,
     SU,
+    TEXT_VALUES,
     Spec,
 )
 from guard.invocation import Arg, Call, dynamic, plain, run_argv
@@ -212,6 +213,8 @@ def _compiler_words(c: Call, spec: Spec, words: list[tuple[Arg, str | None]], vi
         name, eq, attached = value.partition("=")
         role = spec.options.get(name) or spec.options.get(name.lower())
         if role is not None or name in spec.values or name.lower() in spec.values:
+            if role is None and name not in spec.text and name not in TEXT_VALUES:
+                role = "path"  # a value nobody declared data: a read when it looks like a path
             if eq and role is not None:
                 use(c, arg, attached, role, via)
             elif not eq:
@@ -224,6 +227,8 @@ def _compiler_words(c: Call, spec: Spec, words: list[tuple[Arg, str | None]], vi
             role = spec.options.get(short)
             if role is not None:
                 use(c, arg, value[2:], role, via)
+                continue
+            if short in spec.text:  # -DCONFIG=/etc/app.conf defines a string
                 continue
         if eq and looks_like_path(attached):
             use(c, arg, attached, "path", via)

@@ -247,7 +247,7 @@ class Walker:
             self.collect_words(value_node, depth)
             self._set(name, Var(None, f"${name} is an array", exported), node, depth)
             return
-        options = self.assigned_value(node, name, value_node, depth)
+        options = self.assigned_value(node, name, value_node, depth, exported=exported)
         if "+=" in self.text(node)[: len(name) + 2]:
             self.scope.assign(name, Var(None, f"${name} was appended to", exported))
         elif isinstance(options, str):
@@ -264,7 +264,7 @@ class Walker:
         )
 
     def assigned_value(
-        self, node: Node, name: str, value_node: Node, depth: int
+        self, node: Node, name: str, value_node: Node, depth: int, *, exported: bool = False
     ) -> tuple[str, ...] | str:
         """The values an assignment gives (or why unknown); special variables are projected."""
         from guard.invocation import Arg
@@ -281,7 +281,8 @@ class Walker:
             result = tuple(dict.fromkeys(" ".join(a) for a in value.alternatives))
         single = result[0] if isinstance(result, tuple) and len(result) == 1 else None
         arg = Arg(single, self.span(value_node), self.text(value_node), value.unknown)
-        assigned(self, name, single, arg, depth)
+        exported = exported or self.scope.lookup(name).exported
+        assigned(self, name, single, arg, depth, exported=exported)
         return result
 
 

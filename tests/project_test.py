@@ -60,7 +60,8 @@ EXTERNAL = [
     ("ls ~root", {("/root", "read")}),
     ("ls ~nosuchuser/x", set()),  # bash keeps the word: a relative path in the workspace
     ("x=/etc; cat $x/passwd", {("/etc/passwd", "read")}),
-    ("export D=/etc; cat $D/passwd", {("/etc/passwd", "read")}),
+    # the exported value reaches every program run after it: a path there is a read too
+    ("export D=/etc; cat $D/passwd", {("/etc", "read"), ("/etc/passwd", "read")}),
     ("cat $EXAMPLE_DIR/x", {("/srv/data/x", "read")}),
     ("unset U; cat ${U:-/etc}/passwd", {("/etc/passwd", "read")}),
     ("cat ${EXAMPLE_DIR:-/etc}/x", {("/srv/data/x", "read")}),
@@ -147,7 +148,7 @@ EXTERNAL = [
     ("curl https://example.com/etc/passwd -o /tmp/p", {("/tmp/p", "write")}),
     ("scp host:/etc/passwd .", set()),
     ("npm install @scope/pkg", set()),
-    ("FOO=/usr/local/bin make", set()),
+    ("FOO=/usr/local/bin make", {("/usr/local/bin", "read")}),  # make may open what FOO names
     ("/usr/bin/cat README", set()),
     ("/opt/tools/run.sh", {("/opt/tools/run.sh", "execute")}),
     ("source ~/.profile", {(f"{H}/.profile", "execute")}),
@@ -166,7 +167,7 @@ EXTERNAL = [
     ("stdbuf -o0 cat /etc/x", {("/etc/x", "read")}),
     ("ionice -c3 cat /etc/x", {("/etc/x", "read")}),
     ("setsid cat /etc/x", {("/etc/x", "read")}),
-    ("flock /tmp/lock cat /etc/x", {("/etc/x", "read")}),
+    ("flock /tmp/lock cat /etc/x", {("/tmp/lock", "write"), ("/etc/x", "read")}),
     ("watch -n 1 cat /etc/x", {("/etc/x", "read")}),
     ("find /srv -name x -exec rm {} +", {("/srv", "read"), ("/srv/{}", "write")}),
     ("find . -execdir cp {} /srv/out \\;", {("/srv/out", "write")}),
