@@ -254,3 +254,36 @@ def env_role(name: str) -> EnvRole | None:
 def named(*roles: EnvRole) -> frozenset[str]:
     """The variables described with one of `roles`."""
     return frozenset(n for n, r in ENVIRONMENT.items() if r in roles)
+
+
+# Words in a variable's name that say it names files, for variables nobody described (a name
+# alone, such as DEST or FOO, says nothing: `DEST=/opt/app make` is a make variable).
+_FILE_WORDS = (
+    "FILE",
+    "PATH",
+    "DIR",
+    "HOME",
+    "CONF",
+    "CONFIG",
+    "RC",
+    "LOG",
+    "OUTPUT",
+    "CERT",
+    "KEY",
+    "SOCK",
+    "SOCKET",
+    "CACHE",
+    "ROOT",
+    "LIB",
+    "DB",
+    "TRACE",
+    "DUMP",
+    "PROFILE",
+)
+
+
+def names_files(name: str) -> bool:
+    """Whether a variable nobody described says, by a word of its name, that it names files
+    (`APP_CONFIG`, `FOO_LOG_FILE`, `XYZRC`)."""
+    words = [w for w in name.upper().split("_") if w]
+    return any(w in _FILE_WORDS for w in words) or name.upper().endswith(("RC", "FILE", "DIR"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from guard.arguments import path_part
-from guard.environment import ENVIRONMENT, env_role, named
+from guard.environment import ENVIRONMENT, env_role, named, names_files
 from guard.invocation import Arg, access, dynamic
 from guard.scope import Var
 from guard.walker import Walker
@@ -61,8 +61,8 @@ def assigned(
             access(w, arg, value, "write", name)
     elif role in ("read", "write") and (exported or name in w.scope.env):
         _files(w, name, value, arg, role)
-    elif role is None and (exported or name in w.scope.env) and value:
-        # nobody described it: a program may open what it names
+    elif role is None and (exported or name in w.scope.env) and value and names_files(name):
+        # nobody described it, but its name says it names files: a program may open them
         for element in _elements(value):
             part = path_part(element)
             if part is not None:

@@ -60,8 +60,7 @@ EXTERNAL = [
     ("ls ~root", {("/root", "read")}),
     ("ls ~nosuchuser/x", set()),  # bash keeps the word: a relative path in the workspace
     ("x=/etc; cat $x/passwd", {("/etc/passwd", "read")}),
-    # the exported value reaches every program run after it: a path there is a read too
-    ("export D=/etc; cat $D/passwd", {("/etc", "read"), ("/etc/passwd", "read")}),
+    ("export D=/etc; cat $D/passwd", {("/etc/passwd", "read")}),
     ("cat $EXAMPLE_DIR/x", {("/srv/data/x", "read")}),
     ("unset U; cat ${U:-/etc}/passwd", {("/etc/passwd", "read")}),
     ("cat ${EXAMPLE_DIR:-/etc}/x", {("/srv/data/x", "read")}),
@@ -148,7 +147,8 @@ EXTERNAL = [
     ("curl https://example.com/etc/passwd -o /tmp/p", {("/tmp/p", "write")}),
     ("scp host:/etc/passwd .", set()),
     ("npm install @scope/pkg", set()),
-    ("FOO=/usr/local/bin make", {("/usr/local/bin", "read")}),  # make may open what FOO names
+    ("FOO=/usr/local/bin make", set()),  # a name that says nothing: a make variable
+    ("FOO_CONFIG=/usr/local/etc/x make", {("/usr/local/etc/x", "read")}),
     ("/usr/bin/cat README", set()),
     ("/opt/tools/run.sh", {("/opt/tools/run.sh", "execute")}),
     ("source ~/.profile", {(f"{H}/.profile", "execute")}),
