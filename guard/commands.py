@@ -466,6 +466,12 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
         options={**GIT_OTHER.options, "-x": "code", "--extcmd": "code"},
         values=GIT_OTHER.values | {"-t", "--tool"},
     ),
+    "apply": Spec(
+        operands="read",
+        values=_v("-p", "-C", "--directory", "--exclude", "--include", "--whitespace"),
+        text=_v("--exclude", "--include", "--whitespace"),
+        flags={"--unsafe-paths": "file-list"},  # the patch may name files outside the tree
+    ),
     "submodule": Spec(
         operands="path",  # submodule add URL PATH: a local URL is a repository read
         values=_v("-b", "--branch", "--name", "--reference"),
@@ -1805,6 +1811,36 @@ GIT_CODE_KEYS = re.compile(
     re.IGNORECASE,
 )
 
+# git settings known to name no file and run nothing; every other key (`commit.template`,
+# `core.worktree`, `remote.x.url`, `tar.x.command`, `man.x.cmd` …) can, so it asks.
+GIT_HARMLESS_KEYS = re.compile(
+    r"^(user\.(name|email|useconfigonly)|author\.(name|email)|committer\.(name|email)|"
+    r"color\..*|column\..*|advice\..*|init\.defaultbranch|"
+    r"core\.(autocrlf|eol|filemode|ignorecase|quotepath|safecrlf|whitespace|abbrev|symlinks|"
+    r"precomposeunicode|longpaths|compression|bigfilethreshold|checkstat|trustctime|"
+    r"untrackedcache|preloadindex|commentchar|commentstring|logallrefupdates)|"
+    r"pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags|"
+    r"usebitmaps|recursesubmodules)|fetch\.(prune|prunetags|parallel|writecommitgraph|"
+    r"recursesubmodules)|rebase\.(autosquash|autostash|updaterefs|stat|abbreviatecommands)|"
+    r"merge\.(ff|conflictstyle|log|stat|autostash|renames|renamelimit)|"
+    r"diff\.(algorithm|renames|renamelimit|colormoved|colormovedws|mnemonicprefix|noprefix|"
+    r"context|interhunkcontext|indentheuristic|submodule|statgraphwidth|relative)|"
+    r"log\.(date|decorate|abbrevcommit|follow|showroot|showsignature|mailmap)|"
+    r"format\.(pretty|numbered|signoff|coverletter|thread)|branch\.(autosetupmerge|"
+    r"autosetuprebase|sort)|branch\.[^.]+\.(remote|merge|rebase|description)|tag\.sort|"
+    r"status\.(short|branch|showuntrackedfiles|submodulesummary|showstash|relativepaths)|"
+    r"commit\.(verbose|status|cleanup)|help\.(autocorrect|format)|"
+    r"rerere\.(enabled|autoupdate)|gc\.(auto|autodetach|autopacklimit|pruneexpire|reflogexpire)|"
+    r"http\.(postbuffer|lowspeedlimit|lowspeedtime|version)|protocol\.version|"
+    r"pack\.(threads|windowmemory)|index\.(version|threads)|feature\.(manyfiles|experimental)|"
+    r"blame\.(date|coloring|showemail|blankboundary)|grep\.(linenumber|patterntype|"
+    r"extendedregexp|column|fullname)|am\.(threeway|keepcr)|apply\.whitespace|"
+    r"worktree\.guessremote|clone\.defaultremotename|submodule\.recurse|"
+    r"checkout\.(defaultremote|workers)|i18n\.(commitencoding|logoutputencoding)|"
+    r"versionsort\.suffix|safe\.bareRepository)$",
+    re.IGNORECASE,
+)
+
 # Scripts in other languages that reach the shell or files: sed's `e` command and `s///e` flag
 # and its `w FILE` writes; awk's system(), pipes and `print > "file"`. Found by pattern, so a
 # match asks rather than proving anything.
@@ -1848,6 +1884,45 @@ STDIN_FILE_LISTS = {
     "git": frozenset({"--stdin-paths"}),
     "cpio": frozenset({"-o", "-p", "--create", "--pass-through"}),
 }
+
+# Tools whose default output is a file under home: (options that make it write there, or empty
+# for always; option letters or words that send it elsewhere or only print; the path under ~).
+DEFAULT_WRITES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
+    "ssh-keygen": (frozenset(), frozenset({"f", "l", "y", "F", "Q", "k", "L", "D"}), ".ssh"),
+    **dict.fromkeys(
+        ("gpg", "gpg2"),
+        (
+            frozenset(
+                {
+                    "--import",
+                    "--recv-keys",
+                    "--receive-keys",
+                    "--fetch-keys",
+                    "--refresh-keys",
+                    "--gen-key",
+                    "--generate-key",
+                    "--full-generate-key",
+                    "--full-gen-key",
+                    "--quick-generate-key",
+                    "--quick-gen-key",
+                    "--edit-key",
+                    "--sign-key",
+                    "--lsign-key",
+                    "--delete-key",
+                    "--delete-keys",
+                    "--delete-secret-key",
+                    "--delete-secret-keys",
+                    "--import-ownertrust",
+                    "--update-trustdb",
+                }
+            ),
+            frozenset({"--homedir"}),
+            ".gnupg",
+        ),
+    ),
+}
+# `cpio -i` writes the names the archive holds, absolute ones too, unless told not to.
+CPIO_EXTRACTS = frozenset({"-i", "--extract"})
 
 # `ssh -o KEY=VALUE` settings that run a local command.
 SSH_CODE_KEYS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})

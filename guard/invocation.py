@@ -24,6 +24,8 @@ from guard.commands import (
     AT_FILE_COMMANDS,
     CONTAINER_COMMANDS,
     CONTAINER_HOST_POWERS,
+    CPIO_EXTRACTS,
+    DEFAULT_WRITES,
     POSIX_SHELLS,
     STDIN_FILE_LISTS,
     SYSTEM_BIN_DIRS,
@@ -343,7 +345,13 @@ def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
     w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
 
 
-_CORNER_COMMANDS = AT_FILE_COMMANDS | STDIN_FILE_LISTS.keys() | CONTAINER_COMMANDS | {"git"}
+_CORNER_COMMANDS = (
+    AT_FILE_COMMANDS
+    | STDIN_FILE_LISTS.keys()
+    | CONTAINER_COMMANDS
+    | DEFAULT_WRITES.keys()
+    | {"git", "cpio"}
+)
 
 
 def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
@@ -373,6 +381,39 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             )
     if via in CONTAINER_COMMANDS:
         _container_copy(w, via, argv)
+    if via in DEFAULT_WRITES:
+        _default_write(w, via, argv)
+    if via == "cpio":
+        words = [a.value or "" for a in argv[1:]]
+        extracts = any(
+            v in CPIO_EXTRACTS or (v[:1] == "-" and v[1:2] != "-" and "i" in v) for v in words
+        )
+        if extracts and "--no-absolute-filenames" not in words:
+            dynamic(
+                w,
+                argv[0],
+                "path",
+                "cpio -i writes the paths the archive holds, absolute ones too, "
+                "not known before it runs",
+            )
+
+
+def _default_write(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`ssh-keygen` with no -f writes ~/.ssh/id_*; `gpg --import` writes ~/.gnupg."""
+    triggers, elsewhere, under = DEFAULT_WRITES[via]
+    words = [a.value or "" for a in argv[1:]]
+    if triggers and not any(v.split("=", 1)[0] in triggers for v in words):
+        return
+    for v in words:
+        if v.split("=", 1)[0] in elsewhere:
+            return
+        if v[:1] == "-" and v[1:2] != "-" and any(letter in elsewhere for letter in v[1:]):
+            return
+    home = w.scope.lookup("HOME").options
+    if home and len(home) == 1:
+        access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
+    else:
+        dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
 
 
 def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from guard.arguments import looks_like_path, path_part
 from guard.commands import (
     GIT_CODE_KEYS,
+    GIT_HARMLESS_KEYS,
     SSH_CODE_KEYS,
     Role,
 )
@@ -36,6 +37,14 @@ def git_config(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -
         if key.lower().startswith("alias.") and not value.startswith("!"):
             return  # a plain alias names git subcommands, not shell code
         run_code(w, value.lstrip("!"), arg, depth, new_process=True, via=f"git setting {key}")
+    elif not GIT_HARMLESS_KEYS.match(key):
+        dynamic(
+            w,
+            arg,
+            "code",
+            f"git setting {key} is not known to be harmless: settings can name files and "
+            "programs git uses",
+        )
 
 
 def _git_config_env(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:

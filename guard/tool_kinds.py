@@ -9,7 +9,6 @@ from guard.commands import (
     BWRAP_OPTIONS,
     COMPILER_LINKER,
     GIT,
-    GIT_CODE_KEYS,
     GIT_CONFIG_READS,
     GIT_GLOBAL_VALUES,
     GIT_OTHER,
@@ -141,7 +140,7 @@ def _git_config_command(c: Call, rest: list[Arg]) -> None:
     key, value = ops[0], ops[1]
     if key.value is None:
         dynamic(w, key, "code", f"a git setting's name is not known: {key.reason}")
-    elif GIT_CODE_KEYS.match(key.value):
+    else:  # every key: settings not known to be harmless ask
         setting = None if value.value is None else f"{key.value}={value.value}"
         git_config(w, value, setting, c.depth, "git config")
 
