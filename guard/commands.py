@@ -36,9 +36,10 @@ Role = Literal[
     "make-code",
     "make-operand",
     "git-config-env",
-    "sqlite-arg",
     "container-volume",
     "container-mount",
+    "sql",
+    "sql-file",
 ]
 Kind = Literal[
     "plain",
@@ -73,6 +74,7 @@ Kind = Literal[
     "tar",
     "runner",
     "scheduler",
+    "sql",
 ]
 
 
@@ -985,8 +987,47 @@ SPECS: dict[str, Spec] = {
             "--local-file": "read",
         },
     ),
+    # SQL is code: statements and client commands that reach files and programs (guard/sql.py)
     "sqlite3": Spec(
-        operands="sqlite-arg", values=_v("-cmd", "-separator", "-nullvalue", "-newline")
+        kind="sql",
+        operands="sql",
+        first="read",  # the database
+        values=_v("-separator", "-nullvalue", "-newline"),
+        options={"-cmd": "sql", "-init": "sql-file"},
+    ),
+    "psql": Spec(
+        kind="sql",
+        operands="data",  # database and user names
+        values=_v("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v"),
+        text=_v("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v"),
+        options={
+            "-c": "sql",
+            "--command": "sql",
+            "-f": "sql-file",
+            "--file": "sql-file",
+            "-o": "write",
+            "--output": "write",
+            "-L": "write",
+            "--log-file": "write",
+        },
+    ),
+    **dict.fromkeys(
+        ("mysql", "mariadb"),
+        Spec(
+            kind="sql",
+            operands="data",
+            values=_v("-D", "--database", "-h", "--host", "-P", "--port", "-u", "--user"),
+            text=_v("-D", "--database", "-h", "--host", "-P", "--port", "-u", "--user"),
+            options={
+                "-e": "sql",
+                "--execute": "sql",
+                "--init-command": "sql",
+                "--defaults-file": "read",
+                "--defaults-extra-file": "read",
+                "--tee": "write",
+                "--pager": "code",
+            },
+        ),
     ),
     "split": Spec(
         operands="read",

@@ -59,24 +59,6 @@ def _git_config_env(w: Walker, arg: Arg, setting: str | None, depth: int, via: s
         )
 
 
-_SQLITE_COMMANDS = re.compile(
-    r"^\s*\.(shell|system|output|once|import|read|load|backup|save|"
-    r"excel|open|cd|log|trace)\b",
-    re.MULTILINE,
-)
-
-
-def _sqlite_arg(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
-    """sqlite3's operands: a database file, then SQL or dot-commands (`.shell` runs a program,
-    `.output`/`.import`/`.load` reach files and libraries)."""
-    if value is None:
-        dynamic(w, arg, "path", f"an argument of sqlite3 is not known: {arg.reason}")
-    elif _SQLITE_COMMANDS.search(value):
-        dynamic(w, arg, "code", "sqlite3 runs a dot-command that reaches programs or files")
-    elif looks_like_path(value) and not any(c in value for c in " ;("):
-        access(w, arg, value, "read", via)
-
-
 def _container_volume(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """`-v SOURCE:TARGET[:OPTIONS]`: a SOURCE that is a path is a host directory the container
     writes (reads with `ro`); a bare name is a volume the container engine keeps."""
@@ -272,6 +254,34 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
         dynamic(w, arg, "code", "the make variable runs shell commands when it is used")
 
 
+def sql_text(w: Walker, arg: Arg, text: str | None, depth: int, via: str) -> None:
+    """SQL given to a database client: statements and client commands that reach files
+    (`ATTACH`, `COPY … FROM 'f'`, `.output f`) are accesses; ones that run programs are code."""
+    from guard.sql import DIALECTS, sql_effects
+
+    if text is None:
+        dynamic(w, arg, "code", f"the SQL given to {via} is not known: {arg.reason}")
+        return
+    for what, value in sql_effects(text, DIALECTS.get(via, "sqlite")):
+        if what == "code":
+            dynamic(w, arg, "code", f"the SQL given to {via} runs a shell command")
+            if value is not None:
+                run_code(w, value, arg, depth, new_process=True, via=via)
+        elif what == "path" or value is None:
+            dynamic(w, arg, "path", f"the SQL given to {via} names a file nobody knows")
+        else:
+            access(w, arg, value, what, via)  # type: ignore[arg-type]
+
+
+def _sql_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`psql -f FILE`, `sqlite3 -init FILE`: SQL read from FILE."""
+    use_path = value if value != "-" else None
+    if use_path is not None:
+        access(w, arg, use_path, "read", via)
+    elif value is None:
+        dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+
+
 Handler = Callable[[Walker, Arg, "str | None", int, str], None]
 HANDLERS: dict[str, Handler] = {
     "git-config": git_config,
@@ -287,9 +297,10 @@ HANDLERS: dict[str, Handler] = {
     "make-code": _make_code,
     "make-operand": _make_operand,
     "git-config-env": _git_config_env,
-    "sqlite-arg": _sqlite_arg,
     "container-volume": _container_volume,
     "container-mount": _container_mount,
+    "sql": sql_text,
+    "sql-file": _sql_file,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 

@@ -261,6 +261,17 @@ def _tar(c: Call) -> None:
         )
 
 
+def _sql(c: Call) -> None:
+    """A database client: its arguments as its spec says, and SQL on its standard input (a
+    heredoc or here-string) read as the code it is."""
+    plain(c)
+    if c.stdin is not None and c.stdin.kind == "text":
+        from guard.option_values import sql_text
+
+        via = (c.argv[0].value or "").rsplit("/", 1)[-1]
+        sql_text(c.w, c.argv[0], c.stdin.text, c.depth, via)
+
+
 def _runner(c: Call) -> None:
     """`uv run CMD …`, `bundle exec CMD …`, `npx CMD …`: CMD runs as a command of its own. An
     option guard does not know could take a value, so then the command is not known."""
@@ -384,6 +395,7 @@ KINDS.update(
         "compiler": _compiler,
         "tar": _tar,
         "runner": _runner,
+        "sql": _sql,
         "scheduler": _scheduler,
     }
 )
