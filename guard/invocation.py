@@ -48,6 +48,7 @@ class Arg(NamedTuple):
     source: str
     reason: str = ""
     glob: bool = False
+    under: tuple[str, ...] | None = None  # unknown, but paths under these (`$(git ls-files)`)
 
     @property
     def shown(self) -> str:
@@ -113,7 +114,8 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         value = ev.value(word)
         source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
-            columns.append([(Arg(None, span, source, value.unknown),)])
+            roots = _substituted_roots(w, word)
+            columns.append([(Arg(None, span, source, value.unknown, under=roots),)])
         elif len(value.alternatives) == 1 and len(value.alternatives[0]) == 1:
             columns.append([(Arg(value.alternatives[0][0], span, source, "", value.glob),)])
         else:
@@ -147,6 +149,18 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         if key not in seen:
             seen.add(key)
             run_argv(w, argv, stdin, w.span(node), depth)
+
+
+def _substituted_roots(w: Walker, word: Node) -> tuple[str, ...] | None:
+    """`$(git ls-files)`, `"$(find src -name x)"`: a substitution of a known producer stands
+    for paths under the roots it was given (guard/producers.py)."""
+    if word.type == "string" and word.named_child_count == 1:
+        word = word.named_children[0]
+    if word.type != "command_substitution" or word.named_child_count != 1:
+        return None
+    from guard.structure import produced_roots
+
+    return produced_roots(w, word.named_children[0])
 
 
 def run_argv(
@@ -254,6 +268,10 @@ def plain(c: Call) -> None:
         if use.role not in ACCESS_ROLES:
             continue
         text = use.value if use.value is not None else arg.value
+        if text is None and arg.under is not None:  # what a known producer printed
+            for root in arg.under:
+                access(w, arg, root, "read" if use.role == "path" else use.role, via)  # type: ignore[arg-type]
+            continue
         if text is None:
             dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
             continue
@@ -279,7 +297,11 @@ def plain(c: Call) -> None:
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
-        dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+        roots = stdin.roots if stdin is not None else None
+        if roots is None:
+            dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+        for root in roots or ():  # paths a known producer printed: under the roots it was given
+            access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
 
 
 def _declared(w: Walker, argv: list[Arg], depth: int) -> None:

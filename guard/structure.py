@@ -11,6 +11,7 @@ from tree_sitter import Node
 from guard.requests import Request
 from guard.scope import Scope, Var
 from guard.walker import HANDLERS, FunctionEffects, Stdin, Task, Walker
+from guard.words import plain_word
 
 _QUIET_EXITS = frozenset({"exit", "return", "false", "break", "continue"})
 
@@ -68,7 +69,43 @@ def _pipeline(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     """Each part of a pipeline runs in its own subshell; all but the first read a pipe."""
     parts = [c for c in node.children if c.is_named]
     for index, part in reversed(list(enumerate(parts))):
-        w.push_subshell([part], depth, stdin if index == 0 else Stdin("pipe"))
+        if index == 0:
+            w.push_subshell([part], depth, stdin)
+        else:
+            w.push_subshell([part], depth, Stdin("pipe", roots=produced_roots(w, parts[index - 1])))
+
+
+def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:
+    """Where the paths a simple command prints lie, when it is a known producer
+    (`find src -name '*.py'`, `git ls-files`): see guard/producers.py."""
+    from guard.producers import printed_roots
+
+    argv = static_argv(w, node)
+    return printed_roots(argv) if argv else None
+
+
+def static_argv(w: Walker, node: Node) -> list[str] | None:
+    """The argv of a simple command made of literal words only (no expansions), else None."""
+    if node.type != "command":
+        return None
+    argv: list[str] = []
+    for child in node.named_children:
+        word = child.named_children[0] if child.type == "command_name" else child
+        if child.type in ("file_redirect", "comment"):
+            continue
+        if word.type == "word":
+            text = plain_word(w.src[word.start_byte : word.end_byte])
+        elif word.type == "raw_string" or (word.type == "string" and not word.named_children):
+            text = w.text(word)[1:-1]
+        elif word.type == "string" and all(c.type == "string_content" for c in word.named_children):
+            text = w.text(word)[1:-1]
+            text = None if "\\" in text else text
+        else:
+            return None
+        if text is None:
+            return None
+        argv.append(text)
+    return argv
 
 
 def _subshell(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
