@@ -1711,12 +1711,15 @@ SPECS: dict[str, Spec] = {
         values=_v("-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F"),
         options={"-C": "code"},
     ),
-    "compgen": Spec(
+    "compgen": Spec(  # -f, -d, -G list files: the word is where
         operands="data",
-        values=_v("-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F"),
-        options={"-C": "code"},
+        values=_v("-A", "-W", "-X", "-P", "-S", "-o", "-F"),
+        text=_v("-A", "-W", "-X", "-P", "-S", "-o", "-F"),
+        options={"-C": "code", "-G": "read"},
+        flags={"-f": "path", "-d": "path"},
     ),
-    "history": Spec(operands="write"),  # history -w/-a/-r FILE
+    # history -w/-a FILE write it, -r/-n FILE read it
+    "history": Spec(operands="write", flags={"-r": "read", "-n": "read"}),
     "fc": Spec(kind="fc", operands="data"),
     "coproc": Spec(kind="coproc", operands="command"),
     "script": Spec(

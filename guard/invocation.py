@@ -224,6 +224,10 @@ def run_argv(
     spec = spec_for(name.value) or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
+    elif spec.kind == "printf":  # its words are data, but bash lists a glob's directory first
+        if any(a.glob for a in argv[1:]):
+            _listed_directories(w, argv, Reading(), name.value)
+        KINDS[spec.kind](Call(w, spec, argv, stdin, span, depth, extra_unknown))
     else:
         KINDS[spec.kind](Call(w, spec, argv, stdin, span, depth, extra_unknown))
 
@@ -282,6 +286,8 @@ def plain(c: Call) -> None:
             access(w, arg, part, "read", via)
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
+    if any(a.glob for a in argv[1:]):
+        _listed_directories(w, argv, reading, via)
     if via == "ln" and any(
         (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
         for a in argv[1:]
@@ -302,6 +308,21 @@ def plain(c: Call) -> None:
             dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
         for root in roots or ():  # paths a known producer printed: under the roots it was given
             access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
+
+
+def _listed_directories(w: Walker, argv: list[Arg], reading: Reading, via: str) -> None:
+    """A glob is expanded by bash before any command sees it: `echo /srv/data/*` lists
+    /srv/data, a read of that directory, even where the command takes its words as data."""
+    accessed = {u.at for u in reading.uses if u.role in ACCESS_ROLES or u.role in _READING}
+    for index, arg in enumerate(argv[1:], 1):
+        if not arg.glob or arg.value is None or index in accessed:
+            continue
+        head = re.split(r"[*?\[]", arg.value, maxsplit=1)[0]
+        directory = head.rpartition("/")[0] if "/" in head else "."
+        access(w, arg, directory or "/", "read", f"{via} (a glob)")
+
+
+_READING = frozenset({"sed-script", "awk-program", "file-list", "url", "sql", "sql-file"})
 
 
 def _declared(w: Walker, argv: list[Arg], depth: int) -> None:
