@@ -56,6 +56,8 @@ def looks_like_path(text: str) -> bool:
 def path_part(text: str) -> str | None:
     """The part of a word that names a path: the word, or the value of `key=VALUE`
     (`importtime=/x`, `linker=/x`, `Dir::Etc=/x`, `obj=/x`); None when none looks like one."""
+    if "/" not in text and text[:1] not in ("~", "."):
+        return None  # the common case: a plain word
     for _ in range(4):
         eq = text.find("=")
         slash = text.find("/")

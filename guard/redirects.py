@@ -169,6 +169,7 @@ def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> Non
                     access(w, arg, text, "read", "test")
                 continue
         if n.type in ("command_substitution", "process_substitution"):
+            w.ran.add(n.start_byte)
             w.push_subshell([c for c in n.children if c.is_named], depth + 1)
             continue
         if n.type in ("word", "raw_string", "string") and _ARITHMETIC_CODE.search(w.text(n)):

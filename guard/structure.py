@@ -72,7 +72,15 @@ def _pipeline(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         if index == 0:
             w.push_subshell([part], depth, stdin)
         else:
-            w.push_subshell([part], depth, Stdin("pipe", roots=produced_roots(w, parts[index - 1])))
+            roots = produced_roots(w, parts[index - 1]) if _takes_names(w, part) else None
+            w.push_subshell([part], depth, Stdin("pipe", roots=roots))
+
+
+def _takes_names(w: Walker, node: Node) -> bool:
+    """Whether a pipeline's part makes arguments of its input (xargs): only then does it
+    matter what the part before it prints."""
+    name = node.child_by_field_name("name") if node.type == "command" else None
+    return name is not None and w.text(name) in ("xargs", "parallel")
 
 
 def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:

@@ -67,6 +67,8 @@ class Walker:
         self.stack: list[Task] = []
         self.calling: set[str] = set()  # functions being walked at a call (no recursion)
         self.tasks = 0
+        self.ran: set[int] = set()  # where the substitutions walked start (bytes)
+        self.covered: list[tuple[int, int]] = []  # text walked as code another way (hidden code)
 
     # -- output -----------------------------------------------------------------------------
     def span(self, node: Node) -> tuple[int, int]:
@@ -132,10 +134,12 @@ class Walker:
         subs = list(ev.substitutions)
         ev.substitutions.clear()
         for sub in subs:
+            self.ran.add(sub.start_byte)
             self.push_subshell([c for c in sub.children if c.is_named], depth + 1)
         hidden = list(ev.hidden_code)
         ev.hidden_code.clear()
         for text, span in hidden:
+            self.covered.append(span)
             self.hidden_code(text, span, depth)
         assigned = list(ev.assigned)
         ev.assigned.clear()
