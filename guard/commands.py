@@ -1492,7 +1492,14 @@ SPECS: dict[str, Spec] = {
     ),
     **dict.fromkeys(("docker", "podman", "nerdctl"), CONTAINER),
     "kubectl": Spec(
-        operands="data", options={"-f": "read", "--filename": "read", "--kubeconfig": "read"}
+        operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
+        options={
+            "-f": "read",
+            "--filename": "read",
+            "--kubeconfig": "read",
+            "-k": "read",
+            "--kustomize": "read",
+        },
     ),
     "systemctl": Spec(operands="path"),
     "journalctl": Spec(operands="path"),

@@ -52,12 +52,12 @@ _SQLITE_DOT: dict[str, str] = {
     "log": "write",
     "trace": "write",
     "save": "write",
-    "backup": "write",
+    "backup": "write-last",  # .backup ?DB? FILE
     "open": "write",
     "clone": "write",
     "read": "read",
     "import": "read",
-    "restore": "read",
+    "restore": "read-last",
     "load": "execute",
     "cd": "path",
 }
@@ -151,6 +151,8 @@ def _argument(what: str, rest: str) -> list[Effect]:
     if not words:
         return []
     target = words[0]
+    if what.endswith("-last"):
+        what, target = what[: -len("-last")], words[-1]
     if target.startswith("|"):
         return [("code", rest[rest.index("|") + 1 :].strip() or None)]
     return [(what, _unquoted(target))]
