@@ -183,6 +183,11 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
     if wrapper:
         out.unknown_args = spec.kind == "xargs"
         return out
+    if spec.subcommands and operands and looks_like_path(argv[operands[0]] or "-"):
+        # no subcommand is named like a path: after an option guard does not know
+        # (`npm --userconfig /x install`) it is that option's value, and the subcommand follows
+        out.uses.append(Use(operands[0], "path"))
+        operands = operands[1:]
     _operand_roles(spec, operands, flag_role, dropped_first, out)
     return out
 

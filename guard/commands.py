@@ -605,6 +605,10 @@ CONTAINER = Spec(
         "-f": "read",
         "--file": "read",
         "--env-file": "read",
+        "--config": "read",  # docker --config DIR: its config.json, credential helpers
+        "--tlscacert": "read",
+        "--tlscert": "read",
+        "--tlskey": "read",
         "-v": "container-volume",
         "--volume": "container-volume",
         "--mount": "container-mount",
@@ -1319,7 +1323,15 @@ SPECS: dict[str, Spec] = {
         kind="runner",
         operands="path",  # npm install PATH; scripts and packages are plain names
         subcommands=True,
-        options={"--prefix": "write", "-C": "chdir", "-c": "code", "--call": "code"},
+        options={
+            "--prefix": "write",
+            "-C": "chdir",
+            "-c": "code",
+            "--call": "code",
+            "--userconfig": "read",
+            "--globalconfig": "read",
+            "--cache": "write",
+        },
     ),
     "npx": Spec(kind="runner", operands="data", options={"-c": "code", "--call": "code"}),
     # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
@@ -1803,7 +1815,9 @@ SPECS: dict[str, Spec] = {
         options={"--working-directory": "chdir"},
     ),
     "firejail": _WRAPPER,
-    "tmux": Spec(kind="tmux", operands="data"),
+    "tmux": Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
+        kind="tmux", operands="data", options={"-f": "execute", "-S": "write"}, values=_v("-L")
+    ),
     "bind": Spec(kind="bind", operands="data"),
     "read": Spec(
         kind="assigns", operands="data", values=_v("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u")

@@ -558,6 +558,7 @@ _TMUX_TYPES = frozenset({"send-keys", "send", "paste-buffer", "pasteb", "set-buf
 def _tmux(c: Call) -> None:
     """tmux runs shell commands given to it, and send-keys types into another terminal."""
     w, argv, depth = c.w, c.argv, c.depth
+    plain(c)  # its own options: -f CONFIG, -S SOCKET
     verbs = [i for i, a in enumerate(argv[1:], 1) if a.value in _TMUX_RUNS | _TMUX_TYPES]
     if not verbs:
         return

@@ -4,6 +4,8 @@ bwrap, compilers read word by word, and tar. Each is a command kind added to
 
 from __future__ import annotations
 
+import re
+
 from guard.arguments import looks_like_path
 from guard.commands import (
     BWRAP_OPTIONS,
@@ -269,7 +271,13 @@ def _sql(c: Call) -> None:
         from guard.option_values import sql_text
 
         via = (c.argv[0].value or "").rsplit("/", 1)[-1]
-        sql_text(c.w, c.argv[0], c.stdin.text, c.depth, via)
+        text = c.stdin.text
+        if text is None and c.stdin.raw is not None:
+            # an unquoted heredoc: read as written; what its expansions add is not known
+            text = c.stdin.raw
+            if re.search(r"\$[A-Za-z_{(@*#?0-9]|`", text):
+                dynamic(c.w, c.argv[0], "code", f"the SQL given to {via} is built from expansions")
+        sql_text(c.w, c.argv[0], text, c.depth, via)
 
 
 def _runner(c: Call) -> None:
@@ -304,6 +312,8 @@ def _runner(c: Call) -> None:
         if "=" in value or value in runner.flags:
             i += 1
         elif value in runner.values or value in c.spec.options or value in c.spec.values:
+            if value in runner.values and value not in TEXT_VALUES and i + 1 < len(argv):
+                use(c, argv[i + 1], argv[i + 1].value, "path", name)  # uv run --env-file F
             i += 2
         else:
             dynamic(

@@ -41,6 +41,7 @@ class Stdin(NamedTuple):
     kind: str  # "pipe", "text" (heredoc / here-string), "file", "terminal"
     text: str | None = None  # for "text": the code, or None when it is not known
     roots: tuple[str, ...] | None = None  # "pipe" from a producer: it prints paths under these
+    raw: str | None = None  # a heredoc's body as written (its expansions not done)
 
 
 class Walker:

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -112,9 +113,8 @@ def sandbox() -> Iterator[tuple[str, str]]:
 
 
 def bash_ran_m(bash: str, tmp: str, line: str) -> bool:
-    log = os.path.join(tmp, "log")
-    if os.path.exists(log):
-        os.unlink(log)
+    # a log of its own: `<(m)` runs in the background and may write after bash has exited
+    log = tempfile.mktemp(prefix="log-", dir=tmp)
     env = {"PATH": os.path.join(tmp, "bin"), "LOG": log, "HOME": tmp}
     try:
         subprocess.run(
@@ -129,7 +129,11 @@ def bash_ran_m(bash: str, tmp: str, line: str) -> bool:
         )
     except subprocess.TimeoutExpired:
         return False
-    return os.path.exists(log)
+    for _ in range(20 if "<(" in line else 1):  # a background `<(m)` may write a moment later
+        if os.path.exists(log):
+            return True
+        time.sleep(0.005)
+    return False
 
 
 @settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
