@@ -120,6 +120,7 @@ def _backticks(w: Walker, start_byte: int, end_byte: int, depth: int) -> None:
     for match in _BACKTICK.finditer(text):
         start = start_byte + len(text[: match.start()].encode())
         span = (start, start + len(match.group(0).encode()))
+        w.ran.add(start)
         arg = Arg(match.group(1), w.fixed_span or span, match.group(0))
         saved = w.scope
         w.scope = w.scope.copy()
