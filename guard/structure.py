@@ -73,7 +73,21 @@ def _pipeline(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
             w.push_subshell([part], depth, stdin)
         else:
             roots = produced_roots(w, parts[index - 1]) if _takes_names(w, part) else None
-            w.push_subshell([part], depth, Stdin("pipe", roots=roots))
+            w.push_subshell([part], depth, _piped_sql(w, parts[index - 1], part, roots))
+
+
+def _piped_sql(w: Walker, before: Node, node: Node, roots: tuple[str, ...] | None) -> Stdin:
+    """`echo '.shell id' | sqlite3 db`: SQL a database client reads from `echo`/`printf` of
+    literal words is known text, read as the code it is."""
+    from guard.sql import DIALECTS
+
+    name = node.child_by_field_name("name") if node.type == "command" else None
+    if name is None or w.text(name) not in DIALECTS:
+        return Stdin("pipe", roots=roots)
+    argv = static_argv(w, before)
+    if argv and argv[0] in ("echo", "printf"):
+        return Stdin("text", " ".join(a for a in argv[1:] if not a.startswith("-")))
+    return Stdin("pipe", roots=roots)
 
 
 def _takes_names(w: Walker, node: Node) -> bool:
@@ -293,7 +307,11 @@ def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         elif child.type == "variable_name":
             name = w.text(child)
             var = w.scope.lookup(name)
-            if exported:
+            if exported and not var.exported and var.options is not None:
+                # `x=/p; export x`: the value reaches the programs run from now on
+                arg = Arg(None, w.span(child), name, var.reason)
+                set_variable(w, name, Var(var.options, var.reason, exported=True), arg, depth)
+            elif exported:
                 w.scope.assign(name, Var(var.options, var.reason, exported=True))
             if name.startswith("GUARD_"):  # exporting or declaring it changes what guard sees
                 dynamic(

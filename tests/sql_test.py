@@ -78,6 +78,12 @@ LINES = [
     ("psql -c \"$QUERY\"", set(), True),
     ("mysql -e \"LOAD DATA INFILE '/o/passwd' INTO TABLE t\"", {("/o/passwd", "read")}, False),
     ("mysql -e \"SELECT 1 INTO OUTFILE '/o/out'\" db", {("/o/out", "write")}, False),
+    ("echo '.shell id' | sqlite3 data.db", set(), True),
+    ("echo \"ATTACH '/o/x' AS y\" | sqlite3 data.db", {("/o/x", "write")}, False),
+    ("psql <<E\n\\copy t from '/o/passwd'\nE", set(), True),  # tree-sitter misreads it
+    ("psql <<'E'\nCOPY t FROM '/o/passwd';\nE", {("/o/passwd", "read")}, False),
+    ("psql <<E\nselect '$1';\nE", set(), True),  # SQL built from an expansion
+    ("cat dump.sql | sqlite3 data.db", set(), False),
     ("sqlite3 data.db 'select * from t'", set(), False),
     ("sqlite3 data.db .tables", set(), False),
     ("sqlite3 :memory: 'select 1'", set(), False),

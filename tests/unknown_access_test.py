@@ -91,6 +91,8 @@ EXTERNAL = [
     ("env GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
     ("export GIT_INDEX_FILE=/o/idx; git status", {("/o/idx", "write")}),
     ("GIT_INDEX_FILE=/o/idx", set()),  # a shell variable, in no program's environment
+    ("GIT_INDEX_FILE=/o/idx; export GIT_INDEX_FILE; git status", {("/o/idx", "write")}),
+    ("declare -x GIT_WORK_TREE=/o", {("/o", "write")}),
     # a variable nobody described, whose name says it names files
     ("MYTOOL_CONFIG=/o/conf mytool", {("/o/conf", "read")}),
     ("export APP_LOG_FILE=/o/app.log", {("/o/app.log", "read")}),
