@@ -50,7 +50,7 @@ def looks_like_path(text: str) -> bool:
     """For arguments of commands guard does not know: does this look like a path?"""
     if not is_local_path(text) or text.startswith("@") or text.startswith("-"):
         return False
-    return "/" in text or text in (".", "..", "~") or text.startswith("~")
+    return "/" in text or text.startswith(("~", "."))
 
 
 def path_part(text: str) -> str | None:

@@ -281,6 +281,8 @@ def plain(c: Call) -> None:
             continue
         if use.role == "path":
             part = path_part(text)
+            if part is None and _names_something(w, text):
+                part = text  # a bare name that exists here: a file (or a link out) it may read
             if part is None:
                 continue
             access(w, arg, part, "read", via)
@@ -308,6 +310,17 @@ def plain(c: Call) -> None:
             dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
         for root in roots or ():  # paths a known producer printed: under the roots it was given
             access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
+
+
+_BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
+
+
+def _names_something(w: Walker, text: str) -> bool:
+    """Whether a word that does not look like a path names something in the directory."""
+    cwd = w.scope.cwd
+    return cwd is not None and _BARE_NAME.fullmatch(text) is not None and bool(
+        w.ctx.expand(f"{cwd}/{text}" if cwd != "/" else f"/{text}")
+    )
 
 
 def _listed_directories(w: Walker, argv: list[Arg], reading: Reading, via: str) -> None:

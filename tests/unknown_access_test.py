@@ -232,3 +232,21 @@ def test_a_deleted_directory_is_judged_where_the_shell_says_it_is(tmp_path: obje
     finally:
         os.chdir(here)
     assert ctx.cwd == gone
+
+
+def test_a_bare_name_that_exists_is_a_path(tmp_path: object) -> None:
+    from guard.workspace import build_context
+
+    root = str(tmp_path)
+    ws, outside = os.path.join(root, "ws"), os.path.join(root, "outside")
+    os.mkdir(ws)
+    os.mkdir(outside)
+    os.symlink(outside, os.path.join(ws, "data"))
+    ctx = build_context(ws, {"HOME": H, "PATH": "/usr/bin"}, workspace=(ws,))
+    reads = {
+        (r.path, r.access)
+        for line in ("mytool data", "mytool --verbose data", "mytool nothing-here")
+        for r in project(line, ctx).requests
+        if r.surface == "external_directory"
+    }
+    assert reads == {(outside, "read")}
