@@ -62,6 +62,10 @@ class _Scan:
                 return i + 1
             if c == "'" and kind == "param":
                 return _after(text, "'", i + 1)
+            if c in "<>" and nxt == "(" and kind == "param":  # ${x:-<(cmd)}
+                self.sites.append(self.offset + i)
+                self.stack.append(["cmd", 0])
+                return i + 2
             if c == '"':
                 self.stack.append(["dq", 0])
                 return i + 1

@@ -158,7 +158,7 @@ def _substituted_roots(w: Walker, word: Node) -> tuple[str, ...] | None:
         word = word.named_children[0]
     if word.type != "command_substitution" or word.named_child_count != 1:
         return None
-    from guard.structure import produced_roots
+    from guard.pipe_input import produced_roots
 
     return produced_roots(w, word.named_children[0])
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from guard.pipe_input import piped_input
 from guard.requests import Request
 from guard.scope import Scope, Var
 from guard.walker import HANDLERS, FunctionEffects, Stdin, Task, Walker
-from guard.words import plain_word
 
 _QUIET_EXITS = frozenset({"exit", "return", "false", "break", "continue"})
 
@@ -72,62 +72,7 @@ def _pipeline(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
         if index == 0:
             w.push_subshell([part], depth, stdin)
         else:
-            roots = produced_roots(w, parts[index - 1]) if _takes_names(w, part) else None
-            w.push_subshell([part], depth, _piped_sql(w, parts[index - 1], part, roots))
-
-
-def _piped_sql(w: Walker, before: Node, node: Node, roots: tuple[str, ...] | None) -> Stdin:
-    """`echo '.shell id' | sqlite3 db`: SQL a database client reads from `echo`/`printf` of
-    literal words is known text, read as the code it is."""
-    from guard.sql import DIALECTS
-
-    name = node.child_by_field_name("name") if node.type == "command" else None
-    if name is None or w.text(name) not in DIALECTS:
-        return Stdin("pipe", roots=roots)
-    argv = static_argv(w, before)
-    if argv and argv[0] in ("echo", "printf"):
-        return Stdin("text", " ".join(a for a in argv[1:] if not a.startswith("-")))
-    return Stdin("pipe", roots=roots)
-
-
-def _takes_names(w: Walker, node: Node) -> bool:
-    """Whether a pipeline's part makes arguments of its input (xargs): only then does it
-    matter what the part before it prints."""
-    name = node.child_by_field_name("name") if node.type == "command" else None
-    return name is not None and w.text(name) in ("xargs", "parallel")
-
-
-def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:
-    """Where the paths a simple command prints lie, when it is a known producer
-    (`find src -name '*.py'`, `git ls-files`): see guard/producers.py."""
-    from guard.producers import printed_roots
-
-    argv = static_argv(w, node)
-    return printed_roots(argv) if argv else None
-
-
-def static_argv(w: Walker, node: Node) -> list[str] | None:
-    """The argv of a simple command made of literal words only (no expansions), else None."""
-    if node.type != "command":
-        return None
-    argv: list[str] = []
-    for child in node.named_children:
-        word = child.named_children[0] if child.type == "command_name" else child
-        if child.type in ("file_redirect", "comment"):
-            continue
-        if word.type == "word":
-            text = plain_word(w.src[word.start_byte : word.end_byte])
-        elif word.type == "raw_string" or (word.type == "string" and not word.named_children):
-            text = w.text(word)[1:-1]
-        elif word.type == "string" and all(c.type == "string_content" for c in word.named_children):
-            text = w.text(word)[1:-1]
-            text = None if "\\" in text else text
-        else:
-            return None
-        if text is None:
-            return None
-        argv.append(text)
-    return argv
+            w.push_subshell([part], depth, piped_input(w, parts[index - 1], part))
 
 
 def _subshell(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:

@@ -4,8 +4,6 @@ bwrap, compilers read word by word, and tar. Each is a command kind added to
 
 from __future__ import annotations
 
-import re
-
 from guard.arguments import looks_like_path
 from guard.commands import (
     BWRAP_OPTIONS,
@@ -263,23 +261,6 @@ def _tar(c: Call) -> None:
         )
 
 
-def _sql(c: Call) -> None:
-    """A database client: its arguments as its spec says, and SQL on its standard input (a
-    heredoc or here-string) read as the code it is."""
-    plain(c)
-    if c.stdin is not None and c.stdin.kind == "text":
-        from guard.option_values import sql_text
-
-        via = (c.argv[0].value or "").rsplit("/", 1)[-1]
-        text = c.stdin.text
-        if text is None and c.stdin.raw is not None:
-            # an unquoted heredoc: read as written; what its expansions add is not known
-            text = c.stdin.raw
-            if re.search(r"\$[A-Za-z_{(@*#?0-9]|`", text):
-                dynamic(c.w, c.argv[0], "code", f"the SQL given to {via} is built from expansions")
-        sql_text(c.w, c.argv[0], text, c.depth, via)
-
-
 def _runner(c: Call) -> None:
     """`uv run CMD …`, `bundle exec CMD …`, `npx CMD …`: CMD runs as a command of its own. An
     option guard does not know could take a value, so then the command is not known."""
@@ -405,7 +386,6 @@ KINDS.update(
         "compiler": _compiler,
         "tar": _tar,
         "runner": _runner,
-        "sql": _sql,
         "scheduler": _scheduler,
     }
 )

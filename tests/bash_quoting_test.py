@@ -40,6 +40,8 @@ SITES = [
     ("echo `id` \"`id`\"", [5, 11]),
     ("echo a # $(no)", []),
     ("echo a#$(id)", [7]),
+    ("echo ${x:-<(id)}", [10]),  # found by the property test below
+    ("echo \"${x:-<(no)}\"", []),
     ("ls", []),
 ]
 
@@ -93,6 +95,14 @@ FRAGMENTS = st.sampled_from(
         ";",
         "echo ",
         "{",
+        ">(m)",
+        "$((",
+        "))",
+        "<<-E\n",
+        "\tE\n",
+        "<<<",
+        "${x#",
+        "|",
     ]
 )
 
