@@ -40,6 +40,7 @@ Role = Literal[
     "container-mount",
     "sql",
     "sql-file",
+    "tool-setting",
 ]
 Kind = Literal[
     "plain",
@@ -1362,8 +1363,16 @@ SPECS: dict[str, Spec] = {
     **dict.fromkeys(("pip", "pip3"), PIP),
     "cargo": Spec(
         operands="path",  # cargo new PATH, cargo init PATH; subcommands are plain names
-        options={"--manifest-path": "read", "--target-dir": "write", "--path": "read"},
+        options={
+            "--manifest-path": "read",
+            "--target-dir": "write",
+            "--path": "read",
+            "--config": "tool-setting",  # cargo --config 'build.rustc-wrapper="x"'
+        },
     ),
+    # hg --config hooks.pre-commit=CMD, svn --config-option …: settings can run programs
+    "hg": Spec(operands="path", options={"--config": "tool-setting", "-R": "chdir"}),
+    "svn": Spec(operands="path", options={"--config-option": "tool-setting"}),
     "go": Spec(
         kind="compiler",
         operands="path",
@@ -1580,7 +1589,7 @@ SPECS: dict[str, Spec] = {
     "nice": Spec(kind="wrapper", operands="command", values=_v("-n", "--adjustment")),
     "nohup": _WRAPPER,
     "setsid": _WRAPPER,
-    "time": _WRAPPER,
+    "time": Spec(kind="wrapper", operands="command", assignments=True),  # time VAR=v cmd
     "builtin": Spec(kind="builtin", operands="command"),
     "unbuffer": _WRAPPER,
     "caffeinate": _WRAPPER,

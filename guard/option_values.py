@@ -297,6 +297,16 @@ def _sql_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> N
         dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
 
 
+def _tool_setting(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`cargo --config KEY=VALUE`, `hg --config SECTION.KEY=VALUE`: a file of settings is
+    read; a setting itself can name a program the tool runs, so it asks."""
+    if value is not None and "=" not in value:
+        access(w, arg, value, "read", via)
+        return
+    key = (value or "").partition("=")[0].strip() or "a setting"
+    dynamic(w, arg, "code", f"{via} setting {key} is not known to be harmless")
+
+
 Handler = Callable[[Walker, Arg, "str | None", int, str], None]
 HANDLERS: dict[str, Handler] = {
     "git-config": git_config,
@@ -316,6 +326,7 @@ HANDLERS: dict[str, Handler] = {
     "container-mount": _container_mount,
     "sql": sql_text,
     "sql-file": _sql_file,
+    "tool-setting": _tool_setting,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 

@@ -89,6 +89,8 @@ EXTERNAL = [
     ("MAKEFILES=/o/evil.mk make", {("/o/evil.mk", "execute")}),
     ("KUBECONFIG=/o/a:/o/b kubectl get pods", {("/o/a", "read"), ("/o/b", "read")}),
     ("env GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
+    ("sudo GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
+    ("time GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
     ("export GIT_INDEX_FILE=/o/idx; git status", {("/o/idx", "write")}),
     ("GIT_INDEX_FILE=/o/idx", set()),  # a shell variable, in no program's environment
     ("GIT_INDEX_FILE=/o/idx; export GIT_INDEX_FILE; git status", {("/o/idx", "write")}),
@@ -141,6 +143,8 @@ DYNAMIC = [
     ("git -c core.worktree=/o status", {"code"}),
     ("git -c remote.origin.url=/o/repo fetch", {"code"}),
     ("git -c some.new.key=1 status", {"code"}),
+    ("cargo --config 'build.rustc-wrapper=\"x\"' build", {"code"}),
+    ("hg --config hooks.pre-commit=id commit", {"code"}),
     # archives that write the names they hold
     ("tar -xPf a.tar", {"path"}),
     ("cpio -id < a.cpio", {"path"}),
