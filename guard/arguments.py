@@ -47,7 +47,8 @@ def is_local_path(text: str) -> bool:
 
 
 def looks_like_path(text: str) -> bool:
-    """For arguments of commands guard does not know: does this look like a path?"""
+    """Does this word look like a path (contains `/`, starts with `~` or `.`)? Such a word is a
+    read wherever no spec declares it data: unknown is an access."""
     if not is_local_path(text) or text.startswith("@") or text.startswith("-"):
         return False
     return "/" in text or text.startswith(("~", "."))

@@ -4,9 +4,11 @@ Each `Spec` says which options take a value, what role operands play (a path rea
 pattern, a message, shell code, a command to run), and which options name paths. The reader in
 `guard/arguments.py` applies a spec to an argv. Add knowledge here, not `if`s in the walker.
 
-Roles: "read", "write", "execute", "chdir" are accesses; "data" is not a path; "path" is a read
-of whatever looks like a path (the fallback for unknown commands); "code" is shell code run by
-this shell or a child; "command" starts a command this one runs (wrappers).
+Roles: "read", "write", "execute", "chdir" are accesses; "data" is not a path, on purpose;
+"path" is a read of whatever looks like a path — the default for every word a spec does not
+declare data (operands, the values of `values` options not in `text`/TEXT_VALUES, options no
+spec knows): unknown is an access; "code" is shell code run by this shell or a child;
+"command" starts a command this one runs (wrappers).
 """
 
 from __future__ import annotations
