@@ -1349,8 +1349,17 @@ SPECS: dict[str, Spec] = {
         ("vi", "vim", "nvim", "view", "ex", "gvim"),
         Spec(
             operands="write",
-            values=_v("-c", "--cmd", "-t", "-q", "-w", "-W", "-T", "--servername"),
-            options={"-S": "read", "-u": "read", "-U": "read", "-i": "write"},
+            values=_v("-c", "--cmd", "-t", "-q", "-T", "--servername"),
+            text=_v("-c", "--cmd", "-t", "-T", "--servername"),
+            # -w/-W FILE: every key typed is written to FILE
+            options={
+                "-S": "read",
+                "-u": "read",
+                "-U": "read",
+                "-i": "write",
+                "-w": "write",
+                "-W": "write",
+            },
         ),
     ),
     **dict.fromkeys(("nano", "pico", "ed", "red", "micro", "hx", "helix", "kak", "joe"), WRITE),
