@@ -572,7 +572,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
     # resolvers return normal paths; only `..` read before links needs normalising again
-    resolved = _resolved(w, arg, raw if ".." in raw else path)
+    resolved = _resolved(w, arg, raw) if ".." in raw else _resolved(w, arg, path, normal=True)
     if arg.glob:  # what the pattern matches now: a match may be a link that leads out
         for match in w.ctx.expand(path):
             found = paths.normalise(match)
@@ -610,11 +610,12 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
     )
 
 
-def _resolved(w: Walker, arg: Arg, raw: str) -> str:
-    """`raw` with its existing links resolved; a path guard may not look through
+def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:
+    """`raw` with its existing links resolved (resolvers return normal paths: only `..` read
+    before links needs normalising again); a path guard may not look through
     (`/proc/1/root/…`) stays as written, and where it leads is not known."""
     try:
-        return paths.normalise(w.ctx.resolve(raw))
+        return w.ctx.resolve(raw) if normal else paths.normalise(w.ctx.resolve(raw))
     except (OSError, ValueError) as exc:
         why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
         dynamic(w, arg, "path", f"guard cannot follow the links of {raw}: {why}")
