@@ -300,7 +300,9 @@ def plain(c: Call) -> None:
         if spec.assignments:  # `env NAME=value cmd`: the command's environment
             _environment(w, argv[1 : reading.run], depth)
         if via == "xargs":
-            inner = _xargs_replaced(argv[: reading.run], inner)
+            roots = stdin.roots if stdin is not None else None
+            root = roots[0] if roots and len(roots) == 1 else None
+            inner = _xargs_replaced(argv[: reading.run], inner, root)
         run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
@@ -496,7 +498,7 @@ def _environment(w: Walker, args: list[Arg], depth: int) -> None:
             assigned(w, name, value, arg._replace(value=value), depth, exported=True)
 
 
-def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:
+def _xargs_replaced(options: list[Arg], inner: list[Arg], root: str | None = None) -> list[Arg]:
     """`xargs -I X cmd … X …`: every argument holding X is filled from input nobody knows."""
     from guard.invocation_kinds import _substituted
 
@@ -515,7 +517,8 @@ def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:
             marker = value[2:]
     if not marker:
         return inner
-    return [_substituted(a, marker, None, "input xargs puts there") for a in inner]
+    # a producer's output (`find src | xargs -I{} …`): a lone marker is a path under its root
+    return [_substituted(a, marker, root, "input xargs puts there") for a in inner]
 
 
 def _dd(w: Walker, argv: list[Arg]) -> None:

@@ -48,6 +48,8 @@ LINES = [
     ("rg -l TODO src | xargs grep -n FIXME", set(), False),
     ("find /o -name x | xargs cat", {("/o", "read")}, False),
     ("cat $(find /o -name x)", {("/o", "read")}, False),
+    ("find . -name '*.py' | xargs -I{} wc -l {}", set(), False),
+    ("find /o -name x | xargs -I{} cat {}", {("/o", "read")}, False),
     ("cat list.txt | xargs wc -l", set(), True),
     ("cat $(cat list.txt)", set(), True),
     ("find . -exec cat {} + | xargs wc -l", set(), True),
