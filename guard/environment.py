@@ -238,8 +238,30 @@ PREFIXES: tuple[tuple[str, EnvRole], ...] = (
 )
 
 
+# Python's settings that change no code it loads (what it runs stays the same)
+_PYTHON_HARMLESS = frozenset(
+    {
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED",
+        "PYTHONHASHSEED",
+        "PYTHONIOENCODING",
+        "PYTHONUTF8",
+        "PYTHONFAULTHANDLER",
+        "PYTHONDEVMODE",
+        "PYTHONTRACEMALLOC",
+        "PYTHONASYNCIODEBUG",
+        "PYTHONCOERCECLOCALE",
+        "PYTHONLEGACYWINDOWSSTDIO",
+        "PYTHONNOUSERSITE",
+        "PYTHONSAFEPATH",
+    }
+)
+
+
 def env_role(name: str) -> EnvRole | None:
     """What setting `name` means, or None for a variable nobody described."""
+    if name in _PYTHON_HARMLESS:
+        return "harmless"
     if name.startswith(GUARD_PREFIXES):
         return "guard"
     found = ENVIRONMENT.get(name)

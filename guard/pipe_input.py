@@ -52,7 +52,10 @@ def static_argv(w: Walker, node: Node) -> list[str] | None:
         if child.type in ("file_redirect", "comment"):
             continue
         if word.type == "word":
-            text = plain_word(w.src[word.start_byte : word.end_byte])
+            raw = w.src[word.start_byte : word.end_byte]
+            text = plain_word(raw)
+            if text is None and b"$" not in raw and b"`" not in raw:  # HEAD~1, *.py, a\ b
+                text = w.evaluator().value(word).single()
         elif word.type == "raw_string" or (word.type == "string" and not word.named_children):
             text = w.text(word)[1:-1]
         elif word.type == "string" and all(c.type == "string_content" for c in word.named_children):

@@ -190,6 +190,8 @@ QUIET = [
     "DEBUG=1 npm test",
     "LANG=C sort input.txt",
     "RUST_LOG=debug cargo run",
+    "PYTHONDONTWRITEBYTECODE=1 pytest",
+    "git diff --name-only HEAD~1 | xargs wc -l",
     "GIT_AUTHOR_NAME='A B' git commit -m x",
     "x=/etc; echo $x",
     'git config user.name "A B"',
