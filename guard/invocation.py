@@ -300,9 +300,9 @@ def plain(c: Call) -> None:
         if spec.assignments:  # `env NAME=value cmd`: the command's environment
             _environment(w, argv[1 : reading.run], depth)
         if via == "xargs":
-            roots = stdin.roots if stdin is not None else None
-            root = roots[0] if roots and len(roots) == 1 else None
-            inner = _xargs_replaced(argv[: reading.run], inner, root)
+            given = stdin.roots if stdin is not None else None
+            only = given[0] if given and len(given) == 1 else None
+            inner = _xargs_replaced(argv[: reading.run], inner, only)
         run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
