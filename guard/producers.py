@@ -72,7 +72,12 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
         ),
     ),
     "git": (
-        Producer("cwd", subcommand=("ls-files",), refuses=_v("--format")),
+        Producer(  # names under its pathspecs (`git ls-files ..` prints ../…)
+            "operands",
+            subcommand=("ls-files",),
+            refuses=_v("--format"),
+            values=_v("-x", "--exclude", "-X", "--exclude-from", "--with-tree"),
+        ),
         Producer("cwd", subcommand=("diff",), needs=_v("--name-only")),
         Producer("cwd", subcommand=("rev-parse",), needs=_v("--show-toplevel", "--show-prefix")),
     ),

@@ -19,6 +19,7 @@ ROOTS = [
     (["find", ".", "-printf", "%s\n"], None),
     (["git", "ls-files"], (".",)),
     (["git", "ls-files", "--format=%(objectname)"], None),
+    (["git", "ls-files", "../other"], ("../other",)),
     (["git", "diff", "--name-only", "HEAD~1"], (".",)),
     (["git", "log"], None),
     (["rg", "-l", "TODO", "src"], ("src",)),
