@@ -24,6 +24,8 @@ class Producer(NamedTuple):
     refuses: frozenset[str] = frozenset()  # these make it print other things or run things
     values: frozenset[str] = frozenset()  # its options that take a value
     expression: str = ""  # operands end at a word starting with one of these (find's -name)
+    patterns: frozenset[str] = frozenset()  # options that give the pattern: no pattern operand
+    leading: frozenset[str] = frozenset()  # options before the roots (find -L, -H, -D x, -O2)
 
 
 def _v(*names: str) -> frozenset[str]:
@@ -46,20 +48,37 @@ _FIND_ACTIONS = _v(
 )
 
 PRODUCERS: dict[str, tuple[Producer, ...]] = {
-    "find": (Producer("operands", refuses=_FIND_ACTIONS, expression="-(!"),),
+    "find": (
+        Producer(
+            "operands",
+            refuses=_FIND_ACTIONS,
+            expression="-(!",
+            leading=_v("-H", "-L", "-P", "-D", "-O"),
+            values=_v("-D"),
+        ),
+    ),
     "fd": (
         Producer(
             "after-first",
-            refuses=_v("-x", "--exec", "-X", "--exec-batch", "-l", "--list-details", "--format"),
+            refuses=_v(
+                *("-x", "--exec", "-X", "--exec-batch", "-l", "--list-details", "--format"),
+                *("--base-directory", "--search-path", "--exec-batch"),
+            ),
             values=_v("-e", "--extension", "-t", "--type", "-d", "--max-depth", "-E", "--exclude"),
         ),
     ),
-    "fdfind": (Producer("after-first", refuses=_v("-x", "--exec", "-X", "--exec-batch")),),
+    "fdfind": (
+        Producer(
+            "after-first",
+            refuses=_v("-x", "--exec", "-X", "--exec-batch", "--base-directory", "--search-path"),
+        ),
+    ),
     "rg": (
         Producer(
             "after-first",
             needs=_v("-l", "--files-with-matches", "--files-without-match"),
-            values=_v("-g", "--glob", "-t", "--type", "-T", "--type-not", "-e", "--regexp"),
+            values=_v("-g", "--glob", "-t", "--type", "-T", "--type-not", "-e", "--regexp", "-f"),
+            patterns=_v("-e", "--regexp", "-f", "--file"),
             refuses=_v("--pre"),
         ),
         Producer("operands", needs=_v("--files"), refuses=_v("--pre")),
@@ -68,7 +87,8 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
         Producer(
             "after-first",
             needs=_v("-l", "-L", "--files-with-matches", "--files-without-match"),
-            values=_v("--include", "--exclude", "--exclude-dir", "-e", "--regexp"),
+            values=_v("--include", "--exclude", "--exclude-dir", "-e", "--regexp", "-f"),
+            patterns=_v("-e", "--regexp", "-f", "--file"),
         ),
     ),
     "git": (
@@ -81,7 +101,8 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
         Producer("cwd", subcommand=("diff",), needs=_v("--name-only")),
         Producer("cwd", subcommand=("rev-parse",), needs=_v("--show-toplevel", "--show-prefix")),
     ),
-    "ls": (Producer("cwd", refuses=_v("-a", "--all", "-l", "-R")),),
+    # ls prints the names in its directories, and file operands as given (`ls -d /etc/*`)
+    "ls": (Producer("operands", refuses=_v("-a", "--all", "-l", "-R")),),
     # names and numbers: a word a consumer reads as a name relative to the current directory
     "id": (Producer("cwd", prints="number", needs=_v("-u", "-g", "-un", "-gn")),),
     "uname": (Producer("cwd", prints="name"),),
@@ -110,7 +131,7 @@ def _roots(row: Producer, argv: Sequence[str]) -> tuple[str, ...] | None:
     if row.prints != "paths" and row.roots == "cwd" and not row.needs:
         return None if any(w.split("=", 1)[0] in row.refuses for w in words) else (".",)
     operands: list[str] = []
-    given = False
+    given = patterned = False
     in_expression = False
     skip = False
     for word in words:
@@ -122,7 +143,10 @@ def _roots(row: Producer, argv: Sequence[str]) -> tuple[str, ...] | None:
             return None
         if word.startswith("-") and word != "-":
             given = given or name in row.needs or _letters_given(word, row.needs)
-            if row.expression and word[:1] in row.expression:
+            patterned = patterned or name in row.patterns or word[:2] in row.patterns
+            if row.expression and not operands and not in_expression and word[:2] in row.leading:
+                skip = word in row.values
+            elif row.expression and word[:1] in row.expression:
                 in_expression = True
             elif name in row.values and "=" not in word:
                 skip = True
@@ -137,7 +161,7 @@ def _roots(row: Producer, argv: Sequence[str]) -> tuple[str, ...] | None:
         return None
     if row.roots == "cwd":
         return (".",)
-    if row.roots == "after-first":
+    if row.roots == "after-first" and not patterned:
         operands = operands[1:]
     return tuple(operands) or (".",)
 

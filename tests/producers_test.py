@@ -15,6 +15,8 @@ ROOTS = [
     (["find", ".", "-name", "*.py"], (".",)),
     (["find", "src", "lib", "-type", "f"], ("src", "lib")),
     (["find"], (".",)),
+    (["find", "-L", "/o", "-name", "x"], ("/o",)),
+    (["find", "-D", "tree", "-O2", "/o"], ("/o",)),
     (["find", ".", "-exec", "cat", "{}", ";"], None),  # prints what cat prints
     (["find", ".", "-printf", "%s\n"], None),
     (["git", "ls-files"], (".",)),
@@ -26,9 +28,13 @@ ROOTS = [
     (["rg", "--files", "/o"], ("/o",)),
     (["rg", "TODO"], None),  # prints lines, not names
     (["grep", "-rl", "TODO", "."], (".",)),
+    (["grep", "-rl", "-e", "TODO", "/o"], ("/o",)),  # the pattern is -e's: /o is a root
+    (["rg", "-l", "-eTODO", "/o"], ("/o",)),
     (["fd", "-e", "py"], (".",)),
     (["fd", "test", "/o"], ("/o",)),
     (["ls"], (".",)),
+    (["ls", "-d", "/o/a", "/o/b"], ("/o/a", "/o/b")),
+    (["fd", "--base-directory", "/o", "x"], None),
     (["ls", "-a"], None),  # `..` is a name it prints
     (["id", "-u"], (".",)),
     (["cat", "list.txt"], None),
