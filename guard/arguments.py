@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from guard.commands import Role, Spec
+from guard.commands import TEXT_VALUES, Role, Spec
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _REMOTE = re.compile(r"^[^/:]+:")  # host:path, user@host:path (no slash before the colon)
@@ -47,10 +47,33 @@ def is_local_path(text: str) -> bool:
 
 
 def looks_like_path(text: str) -> bool:
-    """For arguments of commands guard does not know: does this look like a path?"""
+    """Does this word look like a path (contains `/`, starts with `~` or `.`)? Such a word is a
+    read wherever no spec declares it data: unknown is an access."""
     if not is_local_path(text) or text.startswith("@") or text.startswith("-"):
         return False
-    return "/" in text or text in (".", "..", "~") or text.startswith("~")
+    return "/" in text or text.startswith(("~", "."))
+
+
+def path_part(text: str) -> str | None:
+    """The part of a word that names a path: the word, or the value of `key=VALUE`
+    (`importtime=/x`, `linker=/x`, `Dir::Etc=/x`, `obj=/x`); None when none looks like one."""
+    if "/" not in text and text[:1] not in ("~", "."):
+        return None  # the common case: a plain word
+    for _ in range(4):
+        eq = text.find("=")
+        slash = text.find("/")
+        if eq < 0 or (0 <= slash < eq):
+            return text if looks_like_path(text) else None
+        text = text[eq + 1 :]
+    return None
+
+
+def _value_use(spec: Spec, name: str, at: int, value: str | None = None) -> Use | None:
+    """An option of `spec.values`: its value is a read when it looks like a path, unless the
+    spec (or every spec, TEXT_VALUES) declares it data."""
+    if name in TEXT_VALUES or name in spec.text:
+        return None
+    return Use(at, "path", value)
 
 
 def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
@@ -74,6 +97,8 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             if wrapper and len(operands) > spec.skip:
                 out.run = i
                 break
+            if wrapper:  # flock FILE, timeout DURATION: a path-shaped one is a read
+                out.uses.append(Use(i, spec.skipped))
             if stops and operands:
                 end_options = True
             i += 1
@@ -85,6 +110,7 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
         if arg.startswith("--"):
             name, eq, value = arg.partition("=")
             role = spec.options.get(name)
+            end_options = end_options or name in spec.ends_options
             if role is not None:
                 dropped_first = dropped_first or name in spec.first_drops
                 if eq:
@@ -93,6 +119,9 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
                     out.uses.append(Use(i + 1, role))
                     i += 1
             elif name in spec.values:
+                found = _value_use(spec, name, i, value) if eq else _value_use(spec, name, i + 1)
+                if found is not None:
+                    out.uses.append(found)
                 if not eq:
                     i += 1
             elif name in spec.pairs and not eq:  # jq --rawfile NAME FILE
@@ -101,15 +130,20 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
                 i += 2
             elif name in spec.flags:
                 flag_role = spec.flags[name]
-            elif eq and looks_like_path(value):
-                out.uses.append(Use(i, _option_role(name), value))
+            elif eq and path_part(value) is not None:  # an option guard does not know
+                out.uses.append(Use(i, _option_role(name), path_part(value)))
             i += 1
             continue
         if arg in spec.options or arg in spec.values:  # a whole word: -TT, -exec-like names
             role = spec.options.get(arg)
             dropped_first = dropped_first or arg in spec.first_drops
+            end_options = end_options or arg in spec.ends_options
             if role is not None:
                 out.uses.append(Use(i + 1, role))
+            else:
+                found = _value_use(spec, arg, i + 1)
+                if found is not None:
+                    out.uses.append(found)
             i += 2
             continue
         # a cluster of short options: -xvf FILE, -n1, -C/dir
@@ -129,14 +163,18 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             role = spec.options.get(opt)
             if role is not None or opt in spec.values:
                 dropped_first = dropped_first or opt in spec.first_drops
+                end_options = end_options or opt in spec.ends_options
                 rest = arg[j + 1 :]
-                if rest:
-                    if role is not None:
-                        out.uses.append(Use(i, role, rest))
-                elif role is not None:
-                    out.uses.append(Use(i + 1, role))
-                    i += 1
+                if role is None:
+                    found = _value_use(spec, opt, i, rest) if rest else _value_use(spec, opt, i + 1)
+                    if found is not None:
+                        out.uses.append(found)
+                    if not rest:
+                        i += 1
+                elif rest:
+                    out.uses.append(Use(i, role, rest))
                 else:
+                    out.uses.append(Use(i + 1, role))
                     i += 1
                 break
             if opt in spec.flags:
@@ -146,6 +184,11 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
     if wrapper:
         out.unknown_args = spec.kind == "xargs"
         return out
+    if spec.subcommands and operands and looks_like_path(argv[operands[0]] or "-"):
+        # no subcommand is named like a path: after an option guard does not know
+        # (`npm --userconfig /x install`) it is that option's value, and the subcommand follows
+        out.uses.append(Use(operands[0], "path"))
+        operands = operands[1:]
     _operand_roles(spec, operands, flag_role, dropped_first, out)
     return out
 

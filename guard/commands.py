@@ -4,9 +4,11 @@ Each `Spec` says which options take a value, what role operands play (a path rea
 pattern, a message, shell code, a command to run), and which options name paths. The reader in
 `guard/arguments.py` applies a spec to an argv. Add knowledge here, not `if`s in the walker.
 
-Roles: "read", "write", "execute", "chdir" are accesses; "data" is not a path; "path" is a read
-of whatever looks like a path (the fallback for unknown commands); "code" is shell code run by
-this shell or a child; "command" starts a command this one runs (wrappers).
+Roles: "read", "write", "execute", "chdir" are accesses; "data" is not a path, on purpose;
+"path" is a read of whatever looks like a path — the default for every word a spec does not
+declare data (operands, the values of `values` options not in `text`/TEXT_VALUES, options no
+spec knows): unknown is an access; "code" is shell code run by this shell or a child;
+"command" starts a command this one runs (wrappers).
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ Role = Literal[
     "make-code",
     "make-operand",
     "git-config-env",
-    "sqlite-arg",
     "container-volume",
     "container-mount",
+    "sql",
+    "sql-file",
+    "tool-setting",
 ]
 Kind = Literal[
     "plain",
@@ -73,6 +77,7 @@ Kind = Literal[
     "tar",
     "runner",
     "scheduler",
+    "sql",
 ]
 
 
@@ -81,7 +86,7 @@ class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     operands: Role = "path"  # role of operands not covered by first/last
     first: Role | None = None  # role of the first operand (a pattern, a mode, a script)
     last: Role | None = None  # role of the last operand when there are two or more
-    values: frozenset[str] = frozenset()  # options that take a value (role "data")
+    values: frozenset[str] = frozenset()  # options that take a value (role "path", see below)
     options: dict[str, Role] = {}  # noqa: RUF012  # options whose value has a role
     flags: dict[str, Role] = {}  # noqa: RUF012  # flags that change the operand role
     skip: int = 0  # wrappers: operands before the command (timeout's DURATION)
@@ -91,6 +96,27 @@ class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     subcommands: bool = False  # `git log` etc.: the first operand names what to do
     stop_at_operand: bool = False  # options end at the first operand (`python script.py -x`)
     pairs: dict[str, Role] = {}  # noqa: RUF012  # options taking a name, then a value with a role
+    text: frozenset[str] = frozenset()  # options of `values` whose value is data on purpose
+    ends_options: frozenset[str] = frozenset()  # after its value, every word is an operand
+    skipped: Role = "path"  # wrappers: the role of the operands before the command
+
+
+# Options whose value is data on purpose (a message, a pattern, a format, a name) for every
+# command that lists them in `values`; any other value that looks like a path is a read.
+TEXT_VALUES = frozenset(
+    {
+        *("-m", "--message", "-e", "--regexp", "--grep", "--format", "--pretty", "-F"),
+        *("--include", "--exclude", "--exclude-dir", "-g", "--glob", "--iglob", "--ignore"),
+        *("--author", "--committer", "--date", "--since", "--until", "--label", "--replace"),
+        *("--subject-prefix", "--in-reply-to", "--to", "--cc", "--from", "--add-header"),
+        *("--prefix", "--separator", "-separator", "-nullvalue", "-newline", "--pre-glob"),
+        *("--type-add", "--colors", "--context-separator", "--group-separator"),
+        *("--field-separator", "--field-context-separator", "--field-match-separator"),
+        *("--path-separator", "--hyperlink-format", "--comment", "--default", "--name"),
+        *("-k", "-d", "--delimiter", "-t", "-W", "-v", "--assign", "-E", "-S", "-P"),
+        *("-A", "-G", "--file-search-regex", "--ignore-dir", "--noignore-dir"),
+    }
+)
 
 
 def _v(*names: str) -> frozenset[str]:
@@ -274,8 +300,12 @@ _AWK = Spec(
 _INTERPRETER = Spec(
     operands="path",
     first="read",
-    values=_v("-W", "-X", "-O", "--require", "-r", "-I", "-M"),
+    values=_v("-W", "-X", "-O", "-M"),
+    text=_v("-M"),  # perl -MModule=args: a module name
     options={
+        "--require": "read",  # node -r MODULE, ruby -r LIB: code loaded first
+        "-r": "read",
+        "-I": "read",  # perl, ruby: where modules are loaded from
         "-c": "data",
         "-e": "data",
         "-p": "data",
@@ -286,6 +316,7 @@ _INTERPRETER = Spec(
     },
     first_drops=_v("-c", "-e", "-p", "--eval", "--print", "-m", "-E"),
     stop_at_operand=True,
+    ends_options=_v("-c", "-m"),  # python -c CODE ARGS…, -m MODULE ARGS…: ARGS are the program's
 )
 _COPY = Spec(
     operands="read",
@@ -354,8 +385,14 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
     ),
     "archive": Spec(
         operands="data",
-        values=_v("--prefix", "--format", "--remote", "--exec", "--add-virtual-file"),
-        options={"-o": "write", "--output": "write", "--add-file": "read"},
+        values=_v("--prefix", "--format", "--add-virtual-file"),
+        options={
+            "-o": "write",
+            "--output": "write",
+            "--add-file": "read",
+            "--exec": "code",  # the program git-upload-archive is run as, on --remote
+            "--remote": "path",  # a local path is a repository read
+        },
     ),
     "format-patch": Spec(
         operands="data",
@@ -434,7 +471,17 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
         options={**GIT_OTHER.options, "-x": "code", "--extcmd": "code"},
         values=GIT_OTHER.values | {"-t", "--tool"},
     ),
-    "submodule": Spec(operands="data", values=_v("-b", "--branch", "--name", "--reference")),
+    "apply": Spec(
+        operands="read",
+        values=_v("-p", "-C", "--directory", "--exclude", "--include", "--whitespace"),
+        text=_v("--exclude", "--include", "--whitespace"),
+        flags={"--unsafe-paths": "file-list"},  # the patch may name files outside the tree
+    ),
+    "submodule": Spec(
+        operands="path",  # submodule add URL PATH: a local URL is a repository read
+        values=_v("-b", "--branch", "--name", "--reference"),
+        text=_v("-b", "--branch", "--name"),
+    ),
     "bisect": Spec(operands="data"),
     "fetch": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
     "pull": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
@@ -488,10 +535,11 @@ _COMPILER = Spec(
         "-target",
         "--target",
         "-std",
-        "-aux-info",
         "-e",
     ),
+    text=_v("-D", "-U", "-x", "-l", "-MT", "-MQ", "-arch", "-target", "--target", "-std", "-e"),
     options={
+        "-aux-info": "write",
         "-o": "write",
         "--output": "write",
         "-MF": "write",
@@ -560,6 +608,10 @@ CONTAINER = Spec(
         "-f": "read",
         "--file": "read",
         "--env-file": "read",
+        "--config": "read",  # docker --config DIR: its config.json, credential helpers
+        "--tlscacert": "read",
+        "--tlscert": "read",
+        "--tlskey": "read",
         "-v": "container-volume",
         "--volume": "container-volume",
         "--mount": "container-mount",
@@ -942,8 +994,47 @@ SPECS: dict[str, Spec] = {
             "--local-file": "read",
         },
     ),
+    # SQL is code: statements and client commands that reach files and programs (guard/sql.py)
     "sqlite3": Spec(
-        operands="sqlite-arg", values=_v("-cmd", "-separator", "-nullvalue", "-newline")
+        kind="sql",
+        operands="sql",
+        first="read",  # the database
+        values=_v("-separator", "-nullvalue", "-newline"),
+        options={"-cmd": "sql", "-init": "sql-file"},
+    ),
+    "psql": Spec(
+        kind="sql",
+        operands="data",  # database and user names
+        values=_v("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v"),
+        text=_v("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username", "-v"),
+        options={
+            "-c": "sql",
+            "--command": "sql",
+            "-f": "sql-file",
+            "--file": "sql-file",
+            "-o": "write",
+            "--output": "write",
+            "-L": "write",
+            "--log-file": "write",
+        },
+    ),
+    **dict.fromkeys(
+        ("mysql", "mariadb"),
+        Spec(
+            kind="sql",
+            operands="data",
+            values=_v("-D", "--database", "-h", "--host", "-P", "--port", "-u", "--user"),
+            text=_v("-D", "--database", "-h", "--host", "-P", "--port", "-u", "--user"),
+            options={
+                "-e": "sql",
+                "--execute": "sql",
+                "--init-command": "sql",
+                "--defaults-file": "read",
+                "--defaults-extra-file": "read",
+                "--tee": "write",
+                "--pager": "code",
+            },
+        ),
     ),
     "split": Spec(
         operands="read",
@@ -989,7 +1080,7 @@ SPECS: dict[str, Spec] = {
         operands="read",
         first="data",
         values=_v("--indent"),
-        options={"-f": "read", "--from-file": "read"},
+        options={"-f": "read", "--from-file": "read", "-L": "read", "--library-path": "read"},
         pairs={"--arg": "data", "--argjson": "data", "--slurpfile": "read", "--rawfile": "read"},
     ),
     # write what they are given
@@ -1233,9 +1324,17 @@ SPECS: dict[str, Spec] = {
     ),
     "npm": Spec(
         kind="runner",
-        operands="data",
+        operands="path",  # npm install PATH; scripts and packages are plain names
         subcommands=True,
-        options={"--prefix": "write", "-C": "chdir", "-c": "code", "--call": "code"},
+        options={
+            "--prefix": "write",
+            "-C": "chdir",
+            "-c": "code",
+            "--call": "code",
+            "--userconfig": "read",
+            "--globalconfig": "read",
+            "--cache": "write",
+        },
     ),
     "npx": Spec(kind="runner", operands="data", options={"-c": "code", "--call": "code"}),
     # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
@@ -1250,8 +1349,17 @@ SPECS: dict[str, Spec] = {
         ("vi", "vim", "nvim", "view", "ex", "gvim"),
         Spec(
             operands="write",
-            values=_v("-c", "--cmd", "-t", "-q", "-w", "-W", "-T", "--servername"),
-            options={"-S": "read", "-u": "read", "-U": "read", "-i": "write"},
+            values=_v("-c", "--cmd", "-t", "-q", "-T", "--servername"),
+            text=_v("-c", "--cmd", "-t", "-T", "--servername"),
+            # -w/-W FILE: every key typed is written to FILE
+            options={
+                "-S": "read",
+                "-u": "read",
+                "-U": "read",
+                "-i": "write",
+                "-w": "write",
+                "-W": "write",
+            },
         ),
     ),
     **dict.fromkeys(("nano", "pico", "ed", "red", "micro", "hx", "helix", "kak", "joe"), WRITE),
@@ -1265,9 +1373,17 @@ SPECS: dict[str, Spec] = {
     **dict.fromkeys(SCHEDULERS, Spec(kind="scheduler", operands="data")),
     **dict.fromkeys(("pip", "pip3"), PIP),
     "cargo": Spec(
-        operands="data",
-        options={"--manifest-path": "read", "--target-dir": "write", "--path": "read"},
+        operands="path",  # cargo new PATH, cargo init PATH; subcommands are plain names
+        options={
+            "--manifest-path": "read",
+            "--target-dir": "write",
+            "--path": "read",
+            "--config": "tool-setting",  # cargo --config 'build.rustc-wrapper="x"'
+        },
     ),
+    # hg --config hooks.pre-commit=CMD, svn --config-option …: settings can run programs
+    "hg": Spec(operands="path", options={"--config": "tool-setting", "-R": "chdir"}),
+    "svn": Spec(operands="path", options={"--config-option": "tool-setting"}),
     "go": Spec(
         kind="compiler",
         operands="path",
@@ -1408,13 +1524,20 @@ SPECS: dict[str, Spec] = {
     ),
     **dict.fromkeys(("docker", "podman", "nerdctl"), CONTAINER),
     "kubectl": Spec(
-        operands="data", options={"-f": "read", "--filename": "read", "--kubeconfig": "read"}
+        operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
+        options={
+            "-f": "read",
+            "--filename": "read",
+            "--kubeconfig": "read",
+            "-k": "read",
+            "--kustomize": "read",
+        },
     ),
-    "systemctl": Spec(operands="data"),
-    "journalctl": Spec(operands="data"),
-    "apt": Spec(operands="data"),
-    "apt-get": Spec(operands="data"),
-    "brew": Spec(operands="data"),
+    "systemctl": Spec(operands="path"),
+    "journalctl": Spec(operands="path"),
+    "apt": Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
+    "apt-get": Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
+    "brew": Spec(operands="path"),
     "pytest": Spec(operands="path", values=_v("-k", "-m", "-p", "-n", "--tb", "-o", "-W")),
     "mkfs": Spec(operands="write"),
     # interpreters: a script, then its arguments
@@ -1477,7 +1600,7 @@ SPECS: dict[str, Spec] = {
     "nice": Spec(kind="wrapper", operands="command", values=_v("-n", "--adjustment")),
     "nohup": _WRAPPER,
     "setsid": _WRAPPER,
-    "time": _WRAPPER,
+    "time": Spec(kind="wrapper", operands="command", assignments=True),  # time VAR=v cmd
     "builtin": Spec(kind="builtin", operands="command"),
     "unbuffer": _WRAPPER,
     "caffeinate": _WRAPPER,
@@ -1565,6 +1688,7 @@ SPECS: dict[str, Spec] = {
         kind="wrapper",
         operands="command",
         skip=1,
+        skipped="write",  # the lock file, made when it is missing
         values=_v("-w", "--timeout", "-E", "--conflict-exit-code"),
         options={"-c": "code", "--command": "code"},
     ),
@@ -1626,18 +1750,33 @@ SPECS: dict[str, Spec] = {
         values=_v("-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F"),
         options={"-C": "code"},
     ),
-    "compgen": Spec(
+    "compgen": Spec(  # -f, -d, -G list files: the word is where
         operands="data",
-        values=_v("-A", "-G", "-W", "-X", "-P", "-S", "-o", "-F"),
-        options={"-C": "code"},
+        values=_v("-A", "-W", "-X", "-P", "-S", "-o", "-F"),
+        text=_v("-A", "-W", "-X", "-P", "-S", "-o", "-F"),
+        options={"-C": "code", "-G": "read"},
+        flags={"-f": "path", "-d": "path"},
     ),
-    "history": Spec(operands="write"),  # history -w/-a/-r FILE
+    # history -w/-a FILE write it, -r/-n FILE read it
+    "history": Spec(operands="write", flags={"-r": "read", "-n": "read"}),
     "fc": Spec(kind="fc", operands="data"),
     "coproc": Spec(kind="coproc", operands="command"),
     "script": Spec(
         operands="write",
-        values=_v("-E", "--echo", "-T", "-t", "-m", "-B", "-O", "-I"),
-        options={"-c": "code", "--command": "code"},
+        values=_v("-E", "--echo", "-m"),
+        options={
+            "-c": "code",
+            "--command": "code",
+            "-O": "write",  # script -O LOG, -I LOG, -B LOG, -T TIMING: logs it writes
+            "--log-out": "write",
+            "-I": "write",
+            "--log-in": "write",
+            "-B": "write",
+            "--log-io": "write",
+            "-T": "write",
+            "--log-timing": "write",
+            "-t": "write",
+        },
     ),
     "unshare": Spec(
         kind="wrapper",
@@ -1696,7 +1835,9 @@ SPECS: dict[str, Spec] = {
         options={"--working-directory": "chdir"},
     ),
     "firejail": _WRAPPER,
-    "tmux": Spec(kind="tmux", operands="data"),
+    "tmux": Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
+        kind="tmux", operands="data", options={"-f": "execute", "-S": "write"}, values=_v("-L")
+    ),
     "bind": Spec(kind="bind", operands="data"),
     "read": Spec(
         kind="assigns", operands="data", values=_v("-a", "-d", "-i", "-n", "-N", "-p", "-t", "-u")
@@ -1755,6 +1896,36 @@ GIT_CODE_KEYS = re.compile(
     re.IGNORECASE,
 )
 
+# git settings known to name no file and run nothing; every other key (`commit.template`,
+# `core.worktree`, `remote.x.url`, `tar.x.command`, `man.x.cmd` …) can, so it asks.
+GIT_HARMLESS_KEYS = re.compile(
+    r"^(user\.(name|email|useconfigonly)|author\.(name|email)|committer\.(name|email)|"
+    r"color\..*|column\..*|advice\..*|init\.defaultbranch|"
+    r"core\.(autocrlf|eol|filemode|ignorecase|quotepath|safecrlf|whitespace|abbrev|symlinks|"
+    r"precomposeunicode|longpaths|compression|bigfilethreshold|checkstat|trustctime|"
+    r"untrackedcache|preloadindex|commentchar|commentstring|logallrefupdates)|"
+    r"pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags|"
+    r"usebitmaps|recursesubmodules)|fetch\.(prune|prunetags|parallel|writecommitgraph|"
+    r"recursesubmodules)|rebase\.(autosquash|autostash|updaterefs|stat|abbreviatecommands)|"
+    r"merge\.(ff|conflictstyle|log|stat|autostash|renames|renamelimit)|"
+    r"diff\.(algorithm|renames|renamelimit|colormoved|colormovedws|mnemonicprefix|noprefix|"
+    r"context|interhunkcontext|indentheuristic|submodule|statgraphwidth|relative)|"
+    r"log\.(date|decorate|abbrevcommit|follow|showroot|showsignature|mailmap)|"
+    r"format\.(pretty|numbered|signoff|coverletter|thread)|branch\.(autosetupmerge|"
+    r"autosetuprebase|sort)|branch\.[^.]+\.(remote|merge|rebase|description)|tag\.sort|"
+    r"status\.(short|branch|showuntrackedfiles|submodulesummary|showstash|relativepaths)|"
+    r"commit\.(verbose|status|cleanup)|help\.(autocorrect|format)|"
+    r"rerere\.(enabled|autoupdate)|gc\.(auto|autodetach|autopacklimit|pruneexpire|reflogexpire)|"
+    r"http\.(postbuffer|lowspeedlimit|lowspeedtime|version)|protocol\.version|"
+    r"pack\.(threads|windowmemory)|index\.(version|threads)|feature\.(manyfiles|experimental)|"
+    r"blame\.(date|coloring|showemail|blankboundary)|grep\.(linenumber|patterntype|"
+    r"extendedregexp|column|fullname)|am\.(threeway|keepcr)|apply\.whitespace|"
+    r"worktree\.guessremote|clone\.defaultremotename|submodule\.recurse|"
+    r"checkout\.(defaultremote|workers)|i18n\.(commitencoding|logoutputencoding)|"
+    r"versionsort\.suffix|safe\.bareRepository)$",
+    re.IGNORECASE,
+)
+
 # Scripts in other languages that reach the shell or files: sed's `e` command and `s///e` flag
 # and its `w FILE` writes; awk's system(), pipes and `print > "file"`. Found by pattern, so a
 # match asks rather than proving anything.
@@ -1798,6 +1969,45 @@ STDIN_FILE_LISTS = {
     "git": frozenset({"--stdin-paths"}),
     "cpio": frozenset({"-o", "-p", "--create", "--pass-through"}),
 }
+
+# Tools whose default output is a file under home: (options that make it write there, or empty
+# for always; option letters or words that send it elsewhere or only print; the path under ~).
+DEFAULT_WRITES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
+    "ssh-keygen": (frozenset(), frozenset({"f", "l", "y", "F", "Q", "k", "L", "D"}), ".ssh"),
+    **dict.fromkeys(
+        ("gpg", "gpg2"),
+        (
+            frozenset(
+                {
+                    "--import",
+                    "--recv-keys",
+                    "--receive-keys",
+                    "--fetch-keys",
+                    "--refresh-keys",
+                    "--gen-key",
+                    "--generate-key",
+                    "--full-generate-key",
+                    "--full-gen-key",
+                    "--quick-generate-key",
+                    "--quick-gen-key",
+                    "--edit-key",
+                    "--sign-key",
+                    "--lsign-key",
+                    "--delete-key",
+                    "--delete-keys",
+                    "--delete-secret-key",
+                    "--delete-secret-keys",
+                    "--import-ownertrust",
+                    "--update-trustdb",
+                }
+            ),
+            frozenset({"--homedir"}),
+            ".gnupg",
+        ),
+    ),
+}
+# `cpio -i` writes the names the archive holds, absolute ones too, unless told not to.
+CPIO_EXTRACTS = frozenset({"-i", "--extract"})
 
 # `ssh -o KEY=VALUE` settings that run a local command.
 SSH_CODE_KEYS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})

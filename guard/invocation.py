@@ -13,11 +13,19 @@ from typing import NamedTuple
 from tree_sitter import Node
 
 from guard import paths
-from guard.arguments import ACCESS_ROLES, Reading, is_local_path, looks_like_path, read_argv
+from guard.arguments import (
+    ACCESS_ROLES,
+    Reading,
+    is_local_path,
+    path_part,
+    read_argv,
+)
 from guard.commands import (
     AT_FILE_COMMANDS,
     CONTAINER_COMMANDS,
     CONTAINER_HOST_POWERS,
+    CPIO_EXTRACTS,
+    DEFAULT_WRITES,
     POSIX_SHELLS,
     STDIN_FILE_LISTS,
     SYSTEM_BIN_DIRS,
@@ -40,6 +48,7 @@ class Arg(NamedTuple):
     source: str
     reason: str = ""
     glob: bool = False
+    under: tuple[str, ...] | None = None  # unknown, but paths under these (`$(git ls-files)`)
 
     @property
     def shown(self) -> str:
@@ -85,7 +94,7 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         name_node = a.child_by_field_name("name")
         value_node = a.child_by_field_name("value")
         if name_node is not None and value_node is not None:
-            w.assigned_value(a, w.text(name_node), value_node, depth)
+            w.assigned_value(a, w.text(name_node), value_node, depth, exported=True)
     ev: Evaluator | None = None  # made only when a word needs more than its own text
     columns: list[list[tuple[Arg, ...]]] = []
     fixed = w.fixed_span
@@ -105,7 +114,8 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         value = ev.value(word)
         source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
-            columns.append([(Arg(None, span, source, value.unknown),)])
+            roots = _substituted_roots(w, word)
+            columns.append([(Arg(None, span, source, value.unknown, under=roots),)])
         elif len(value.alternatives) == 1 and len(value.alternatives[0]) == 1:
             columns.append([(Arg(value.alternatives[0][0], span, source, "", value.glob),)])
         else:
@@ -139,6 +149,18 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         if key not in seen:
             seen.add(key)
             run_argv(w, argv, stdin, w.span(node), depth)
+
+
+def _substituted_roots(w: Walker, word: Node) -> tuple[str, ...] | None:
+    """`$(git ls-files)`, `"$(find src -name x)"`: a substitution of a known producer stands
+    for paths under the roots it was given (guard/producers.py)."""
+    if word.type == "string" and word.named_child_count == 1:
+        word = word.named_children[0]
+    if word.type != "command_substitution" or word.named_child_count != 1:
+        return None
+    from guard.pipe_input import produced_roots
+
+    return produced_roots(w, word.named_children[0])
 
 
 def run_argv(
@@ -202,6 +224,10 @@ def run_argv(
     spec = spec_for(name.value) or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
+    elif spec.kind == "printf":  # its words are data, but bash lists a glob's directory first
+        if any(a.glob for a in argv[1:]):
+            _listed_directories(w, argv, Reading(), name.value)
+        KINDS[spec.kind](Call(w, spec, argv, stdin, span, depth, extra_unknown))
     else:
         KINDS[spec.kind](Call(w, spec, argv, stdin, span, depth, extra_unknown))
 
@@ -246,15 +272,24 @@ def plain(c: Call) -> None:
         if use.role not in ACCESS_ROLES:
             continue
         text = use.value if use.value is not None else arg.value
+        if text is None and arg.under is not None:  # what a known producer printed
+            for root in arg.under:
+                access(w, arg, root, "read" if use.role == "path" else use.role, via)  # type: ignore[arg-type]
+            continue
         if text is None:
             dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
             continue
         if use.role == "path":
-            if not looks_like_path(text):
+            part = path_part(text)
+            if part is None and _names_something(w, text):
+                part = text  # a bare name that exists here: a file (or a link out) it may read
+            if part is None:
                 continue
-            access(w, arg, text, "read", via)
+            access(w, arg, part, "read", via)
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
+    if any(a.glob for a in argv[1:]):
+        _listed_directories(w, argv, reading, via)
     if via == "ln" and any(
         (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
         for a in argv[1:]
@@ -265,12 +300,44 @@ def plain(c: Call) -> None:
         if spec.assignments:  # `env NAME=value cmd`: the command's environment
             _environment(w, argv[1 : reading.run], depth)
         if via == "xargs":
-            inner = _xargs_replaced(argv[: reading.run], inner)
+            given = stdin.roots if stdin is not None else None
+            only = given[0] if given and len(given) == 1 else None
+            inner = _xargs_replaced(argv[: reading.run], inner, only)
         run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
-        dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+        roots = stdin.roots if stdin is not None else None
+        if roots is None:
+            dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+        for root in roots or ():  # paths a known producer printed: under the roots it was given
+            access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
+
+
+_BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
+
+
+def _names_something(w: Walker, text: str) -> bool:
+    """Whether a word that does not look like a path names something in the directory."""
+    cwd = w.scope.cwd
+    return cwd is not None and _BARE_NAME.fullmatch(text) is not None and bool(
+        w.ctx.expand(f"{cwd}/{text}" if cwd != "/" else f"/{text}")
+    )
+
+
+def _listed_directories(w: Walker, argv: list[Arg], reading: Reading, via: str) -> None:
+    """A glob is expanded by bash before any command sees it: `echo /srv/data/*` lists
+    /srv/data, a read of that directory, even where the command takes its words as data."""
+    accessed = {u.at for u in reading.uses if u.role in ACCESS_ROLES or u.role in _READING}
+    for index, arg in enumerate(argv[1:], 1):
+        if not arg.glob or arg.value is None or index in accessed:
+            continue
+        head = re.split(r"[*?\[]", arg.value, maxsplit=1)[0]
+        directory = head.rpartition("/")[0] if "/" in head else "."
+        access(w, arg, directory or "/", "read", f"{via} (a glob)")
+
+
+_READING = frozenset({"sed-script", "awk-program", "file-list", "url", "sql", "sql-file"})
 
 
 def _declared(w: Walker, argv: list[Arg], depth: int) -> None:
@@ -336,7 +403,13 @@ def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
     w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
 
 
-_CORNER_COMMANDS = AT_FILE_COMMANDS | STDIN_FILE_LISTS.keys() | CONTAINER_COMMANDS | {"git"}
+_CORNER_COMMANDS = (
+    AT_FILE_COMMANDS
+    | STDIN_FILE_LISTS.keys()
+    | CONTAINER_COMMANDS
+    | DEFAULT_WRITES.keys()
+    | {"git", "cpio"}
+)
 
 
 def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
@@ -366,6 +439,39 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             )
     if via in CONTAINER_COMMANDS:
         _container_copy(w, via, argv)
+    if via in DEFAULT_WRITES:
+        _default_write(w, via, argv)
+    if via == "cpio":
+        words = [a.value or "" for a in argv[1:]]
+        extracts = any(
+            v in CPIO_EXTRACTS or (v[:1] == "-" and v[1:2] != "-" and "i" in v) for v in words
+        )
+        if extracts and "--no-absolute-filenames" not in words:
+            dynamic(
+                w,
+                argv[0],
+                "path",
+                "cpio -i writes the paths the archive holds, absolute ones too, "
+                "not known before it runs",
+            )
+
+
+def _default_write(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`ssh-keygen` with no -f writes ~/.ssh/id_*; `gpg --import` writes ~/.gnupg."""
+    triggers, elsewhere, under = DEFAULT_WRITES[via]
+    words = [a.value or "" for a in argv[1:]]
+    if triggers and not any(v.split("=", 1)[0] in triggers for v in words):
+        return
+    for v in words:
+        if v.split("=", 1)[0] in elsewhere:
+            return
+        if v[:1] == "-" and v[1:2] != "-" and any(letter in elsewhere for letter in v[1:]):
+            return
+    home = w.scope.lookup("HOME").options
+    if home and len(home) == 1:
+        access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
+    else:
+        dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
 
 
 def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:
@@ -389,10 +495,10 @@ def _environment(w: Walker, args: list[Arg], depth: int) -> None:
     for arg in args:
         name, eq, value = (arg.value or "").partition("=")
         if eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
-            assigned(w, name, value, arg._replace(value=value), depth)
+            assigned(w, name, value, arg._replace(value=value), depth, exported=True)
 
 
-def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:
+def _xargs_replaced(options: list[Arg], inner: list[Arg], root: str | None = None) -> list[Arg]:
     """`xargs -I X cmd … X …`: every argument holding X is filled from input nobody knows."""
     from guard.invocation_kinds import _substituted
 
@@ -411,7 +517,8 @@ def _xargs_replaced(options: list[Arg], inner: list[Arg]) -> list[Arg]:
             marker = value[2:]
     if not marker:
         return inner
-    return [_substituted(a, marker, None, "input xargs puts there") for a in inner]
+    # a producer's output (`find src | xargs -I{} …`): a lone marker is a path under its root
+    return [_substituted(a, marker, root, "input xargs puts there") for a in inner]
 
 
 def _dd(w: Walker, argv: list[Arg]) -> None:
@@ -468,7 +575,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
     # resolvers return normal paths; only `..` read before links needs normalising again
-    resolved = paths.normalise(w.ctx.resolve(raw)) if ".." in raw else w.ctx.resolve(path)
+    resolved = _resolved(w, arg, raw) if ".." in raw else _resolved(w, arg, path, normal=True)
     if arg.glob:  # what the pattern matches now: a match may be a link that leads out
         for match in w.ctx.expand(path):
             found = paths.normalise(match)
@@ -481,7 +588,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
         resolved != path and paths.is_plumbing(resolved)
     ):
         if arg.glob and ".." not in raw and _glob_may_climb(path):
-            resolved = paths.normalise(w.ctx.resolve(_climbing(path)))
+            resolved = _resolved(w, arg, _climbing(path))
             if paths.inside_any(resolved, w.ctx.workspace):
                 return
         else:
@@ -530,6 +637,18 @@ def _protected(
             via=via,
         )
     )
+
+
+def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:
+    """`raw` with its existing links resolved (resolvers return normal paths: only `..` read
+    before links needs normalising again); a path guard may not look through
+    (`/proc/1/root/…`) stays as written, and where it leads is not known."""
+    try:
+        return w.ctx.resolve(raw) if normal else paths.normalise(w.ctx.resolve(raw))
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        dynamic(w, arg, "path", f"guard cannot follow the links of {raw}: {why}")
+        return paths.normalise(raw)
 
 
 def _glob_may_climb(path: str) -> bool:

@@ -244,7 +244,30 @@ def _source(c: Call) -> None:
         return
     if _from_input(w, script, stdin, depth, argv[0].value or "source"):
         return
-    access(w, script, script.value, "execute", argv[0].value or "source")
+    via = argv[0].value or "source"
+    if "/" not in script.value:  # bash looks for it on $PATH first, then here
+        found = _on_path(w, script.value)
+        if found is None:
+            dynamic(w, script, "code", f"{via} {script.value} is looked up on a $PATH not known")
+            return
+        if found:
+            access(w, script, found, "execute", via)
+            return
+    access(w, script, script.value, "execute", via)
+
+
+def _on_path(w: Walker, name: str) -> str | None:
+    """Where `source NAME` finds NAME on $PATH: the file, "" when it is on none of it (then the
+    current directory's is used), None when $PATH is not known."""
+    path = w.scope.lookup("PATH").options
+    if path is None or len(path) != 1:
+        return None
+    for directory in path[0].split(":"):
+        if directory and directory.startswith("/"):
+            candidate = f"{directory.rstrip('/')}/{name}"
+            if w.ctx.expand(candidate.replace("[", "[[]").replace("*", "[*]").replace("?", "[?]")):
+                return candidate
+    return ""
 
 
 def _from_input(w: Walker, script: Arg, stdin: Stdin | None, depth: int, via: str) -> bool:
@@ -382,9 +405,17 @@ def _alias(c: Call) -> None:
 
 
 def _bind(c: Call) -> None:
-    """`bind -x 'KEYSEQ: code'`: the code runs when the keys are pressed."""
+    """`bind -x 'KEYSEQ: code'`: the code runs when the keys are pressed; `bind -f FILE`
+    reads key bindings (and macros that type commands) from FILE."""
     w, argv, depth = c.w, c.argv, c.depth
     for i, arg in enumerate(argv[1:], 1):
+        if arg.value is not None and arg.value.startswith("-f"):
+            named = arg if arg.value != "-f" else (argv[i + 1] if i + 1 < len(argv) else None)
+            bound = arg.value[2:] if named is arg else (named.value if named else "")
+            if named is not None and bound is None:
+                dynamic(w, named, "path", f"bind -f reads a file not known: {named.reason}")
+            elif named is not None and bound:
+                access(w, named, bound, "read", "bind -f")
         if arg.value is not None and arg.value.startswith("-x"):
             target = (
                 Arg(arg.value[2:], arg.span, arg.source)
@@ -527,6 +558,7 @@ _TMUX_TYPES = frozenset({"send-keys", "send", "paste-buffer", "pasteb", "set-buf
 def _tmux(c: Call) -> None:
     """tmux runs shell commands given to it, and send-keys types into another terminal."""
     w, argv, depth = c.w, c.argv, c.depth
+    plain(c)  # its own options: -f CONFIG, -S SOCKET
     verbs = [i for i, a in enumerate(argv[1:], 1) if a.value in _TMUX_RUNS | _TMUX_TYPES]
     if not verbs:
         return

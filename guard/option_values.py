@@ -10,14 +10,15 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from guard.arguments import looks_like_path
+from guard.arguments import looks_like_path, path_part
 from guard.commands import (
     GIT_CODE_KEYS,
+    GIT_HARMLESS_KEYS,
     SSH_CODE_KEYS,
     Role,
 )
-from guard.invocation import Arg, Call, access, dynamic
-from guard.invocation_kinds import run_code
+from guard.invocation import Arg, Call, access, dynamic, plain
+from guard.invocation_kinds import KINDS, run_code
 from guard.sed_program import sed_effects
 from guard.walker import Walker
 
@@ -36,6 +37,14 @@ def git_config(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -
         if key.lower().startswith("alias.") and not value.startswith("!"):
             return  # a plain alias names git subcommands, not shell code
         run_code(w, value.lstrip("!"), arg, depth, new_process=True, via=f"git setting {key}")
+    elif not GIT_HARMLESS_KEYS.match(key):
+        dynamic(
+            w,
+            arg,
+            "code",
+            f"git setting {key} is not known to be harmless: settings can name files and "
+            "programs git uses",
+        )
 
 
 def _git_config_env(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:
@@ -48,24 +57,6 @@ def _git_config_env(w: Walker, arg: Arg, setting: str | None, depth: int, via: s
             "code",
             f"git takes {key or 'a setting'} from the environment, and it can run a program",
         )
-
-
-_SQLITE_COMMANDS = re.compile(
-    r"^\s*\.(shell|system|output|once|import|read|load|backup|save|"
-    r"excel|open|cd|log|trace)\b",
-    re.MULTILINE,
-)
-
-
-def _sqlite_arg(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
-    """sqlite3's operands: a database file, then SQL or dot-commands (`.shell` runs a program,
-    `.output`/`.import`/`.load` reach files and libraries)."""
-    if value is None:
-        dynamic(w, arg, "path", f"an argument of sqlite3 is not known: {arg.reason}")
-    elif _SQLITE_COMMANDS.search(value):
-        dynamic(w, arg, "code", "sqlite3 runs a dot-command that reaches programs or files")
-    elif looks_like_path(value) and not any(c in value for c in " ;("):
-        access(w, arg, value, "read", via)
 
 
 def _container_volume(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
@@ -128,6 +119,9 @@ _AWK_GETLINE = re.compile(
 )
 
 
+_AWK_ARGV = re.compile(r"\bARGV\s*\[[^\]]*\]\s*=[^=]|\bARGC\s*=[^=]")
+
+
 def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
     """An awk program: `getline < "FILE"` reads; system(), pipes and `print > …` ask."""
     from guard.commands import AWK_RUNS, AWK_WRITES
@@ -140,6 +134,8 @@ def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
             access(w, arg, re.sub(r"\\(.)", r"\1", source[1:-1]), "read", via)
         else:
             dynamic(w, arg, "path", f"the awk program reads a file named by {source}")
+    if _AWK_ARGV.search(script):
+        dynamic(w, arg, "path", "the awk program sets ARGV, so the files it reads are not known")
     if AWK_RUNS.search(script):
         dynamic(w, arg, "code", "the awk program runs shell commands")
     elif AWK_WRITES.search(script):
@@ -161,6 +157,8 @@ _FILE_URL = re.compile(r"^file:(//[^/]*)?(/.*)?$", re.IGNORECASE | re.DOTALL)
 def _url(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """A URL: `file:///x` is a local read."""
     match = _FILE_URL.match(value or "")
+    if value is not None and not match and value.startswith(("/", "~", "./", "../")):
+        access(w, arg, value, "read", via)  # no scheme: `--proto-default file` makes it local
     if match:
         from urllib.parse import unquote  # only for file: URLs
 
@@ -256,6 +254,59 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
         dynamic(w, arg, "code", "the make variable runs shell commands when it is used")
 
 
+def sql_text(w: Walker, arg: Arg, text: str | None, depth: int, via: str) -> None:
+    """SQL given to a database client: statements and client commands that reach files
+    (`ATTACH`, `COPY … FROM 'f'`, `.output f`) are accesses; ones that run programs are code."""
+    from guard.sql import DIALECTS, sql_effects
+
+    if text is None:
+        dynamic(w, arg, "code", f"the SQL given to {via} is not known: {arg.reason}")
+        return
+    for what, value in sql_effects(text, DIALECTS.get(via, "sqlite")):
+        if what == "code":
+            dynamic(w, arg, "code", f"the SQL given to {via} runs a shell command")
+            if value is not None:
+                run_code(w, value, arg, depth, new_process=True, via=via)
+        elif what == "path" or value is None:
+            dynamic(w, arg, "path", f"the SQL given to {via} names a file nobody knows")
+        else:
+            access(w, arg, value, what, via)  # type: ignore[arg-type]
+
+
+def _sql_client(c: Call) -> None:
+    """A database client: its arguments as its spec says, and SQL on its standard input (a
+    heredoc or here-string) read as the code it is."""
+    plain(c)
+    if c.stdin is not None and c.stdin.kind == "text":
+        via = (c.argv[0].value or "").rsplit("/", 1)[-1]
+        text = c.stdin.text
+        if text is None and c.stdin.raw is not None:
+            # an unquoted heredoc: read as written; what its expansions add is not known
+            text = c.stdin.raw
+            if re.search(r"\$[A-Za-z_{(@*#?0-9]|`", text):
+                dynamic(c.w, c.argv[0], "code", f"the SQL given to {via} is built from expansions")
+        sql_text(c.w, c.argv[0], text, c.depth, via)
+
+
+def _sql_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`psql -f FILE`, `sqlite3 -init FILE`: SQL read from FILE."""
+    use_path = value if value != "-" else None
+    if use_path is not None:
+        access(w, arg, use_path, "read", via)
+    elif value is None:
+        dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+
+
+def _tool_setting(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`cargo --config KEY=VALUE`, `hg --config SECTION.KEY=VALUE`: a file of settings is
+    read; a setting itself can name a program the tool runs, so it asks."""
+    if value is not None and "=" not in value:
+        access(w, arg, value, "read", via)
+        return
+    key = (value or "").partition("=")[0].strip() or "a setting"
+    dynamic(w, arg, "code", f"{via} setting {key} is not known to be harmless")
+
+
 Handler = Callable[[Walker, Arg, "str | None", int, str], None]
 HANDLERS: dict[str, Handler] = {
     "git-config": git_config,
@@ -271,9 +322,11 @@ HANDLERS: dict[str, Handler] = {
     "make-code": _make_code,
     "make-operand": _make_operand,
     "git-config-env": _git_config_env,
-    "sqlite-arg": _sqlite_arg,
     "container-volume": _container_volume,
     "container-mount": _container_mount,
+    "sql": sql_text,
+    "sql-file": _sql_file,
+    "tool-setting": _tool_setting,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 
@@ -295,8 +348,10 @@ def use(c: Call, arg: Arg, value: str | None, role: Role, via: str) -> None:
             dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
         elif role != "path":
             access(w, arg, value, role, via)
-        elif looks_like_path(value):
-            access(w, arg, value, "read", via)
+        elif path_part(value) is not None:
+            access(w, arg, path_part(value) or value, "read", via)
 
+
+KINDS["sql"] = _sql_client
 
 from guard import tool_kinds  # noqa: E402,F401  (it adds the command kinds)

@@ -12,6 +12,7 @@ from functools import lru_cache
 from tree_sitter import Language, Node, Parser
 
 from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
+from guard.bash_quoting import OPENERS, substitution_sites
 from guard.requests import Projection, Request
 from guard.scope import Context, Scope
 from guard.walker import FunctionEffects, Stdin, Walker
@@ -93,15 +94,7 @@ def project(command: str, ctx: Context) -> Projection:
             walk_source(
                 command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions={}, stdin=stdin
             )
-        except (
-            RecursionError,
-            MemoryError,
-            ValueError,
-            LookupError,
-            TypeError,
-            AttributeError,
-            UnicodeError,
-        ) as exc:  # a bug in guard must not allow the line
+        except Exception as exc:  # any bug in guard, or a path it cannot read: never an allow
             out.append(
                 Request(
                     "syntax",
@@ -150,6 +143,40 @@ def walk_source(
             text_at = walker.text(bad) or text[bad.start_byte : bad.start_byte + 20]
             walker.syntax(bad, f"syntax error: {what} near {text_at[:40]!r}")
     walker.run(root, stdin)
+    if "`" in text or "(" in text:  # where a substitution could start at all
+        _unseen_substitutions(text, src, root, walker, span)
+
+
+_SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution", "arithmetic_expansion"})
+
+
+def _unseen_substitutions(
+    text: str, src: bytes, root: Node, walker: Walker, span: tuple[int, int] | None
+) -> None:
+    """Where bash would run a substitution the parser did not see (`echo 1#$(id)`,
+    `"${x:-'$(id)'}"`), bash wins: the line asks."""
+    if text.isascii() and all(m.start() in walker.ran for m in OPENERS.finditer(text)):
+        return  # every place a substitution could start was walked (and most lines have none)
+    for site in substitution_sites(text):
+        at = site if text.isascii() else len(text[:site].encode("utf-8", "surrogateescape"))
+        if at in walker.ran or any(a <= at < b for a, b in walker.covered):
+            continue
+        node: Node | None = root.descendant_for_byte_range(at, at + 1)
+        while node is not None and not (node.type in _SUBSTITUTIONS and node.start_byte == at):
+            node = node.parent
+        if node is None or node.type != "arithmetic_expansion":  # arithmetic runs nothing itself
+            where = span or (at, min(at + 2, len(src)))
+            walker.out.append(
+                Request(
+                    "dynamic",
+                    where,
+                    "the parser and bash may read this differently: bash runs a "
+                    "substitution here that guard did not see",
+                    text=text[site : site + 40],
+                    role="code",
+                )
+            )
+            return
 
 
 def _errors(root: Node) -> list[Node]:

@@ -31,7 +31,9 @@ def redirect_stdin(w: Walker, redirects: list[Node], stdin: Stdin | None) -> Std
             text = value.single() if value is not None else None
             stdin = Stdin("text", text)
         elif r.type == "heredoc_redirect":
-            stdin = Stdin("text", _heredoc_code(w, r))
+            _misread_body(w, r)
+            body = next((c for c in r.children if c.type == "heredoc_body"), None)
+            stdin = Stdin("text", _heredoc_code(w, r), raw=w.text(body) if body else "")
         elif r.type == "file_redirect" and _descriptor(w, r) in ("", "0"):
             op = _operator(r)
             target = r.child_by_field_name("destination")
@@ -118,11 +120,33 @@ def _backticks(w: Walker, start_byte: int, end_byte: int, depth: int) -> None:
     for match in _BACKTICK.finditer(text):
         start = start_byte + len(text[: match.start()].encode())
         span = (start, start + len(match.group(0).encode()))
+        w.ran.add(start)
         arg = Arg(match.group(1), w.fixed_span or span, match.group(0))
         saved = w.scope
         w.scope = w.scope.copy()
         run_code(w, match.group(1), arg, depth, new_process=False, via="`…`")
         w.scope = saved
+
+
+def _misread_body(w: Walker, node: Node) -> None:
+    """tree-sitter-bash reads some heredoc bodies (one starting with `\\`) as words of the
+    redirect: what bash reads as the body, the tree holds as arguments. Bash wins: it asks."""
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    if start is None:
+        return
+    newline = w.src.find(b"\n", start.end_byte)
+    if newline < 0:
+        return
+    for child in node.named_children:
+        if child.type not in _HEREDOC_PARTS and child.start_byte > newline:
+            from guard.invocation import Arg, dynamic
+
+            arg = Arg(None, w.span(child), w.text(child))
+            dynamic(w, arg, "code", "the parser and bash may read this differently (a heredoc)")
+            return
+
+
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"})
 
 
 def _heredoc_code(w: Walker, node: Node) -> str | None:
@@ -169,6 +193,7 @@ def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> Non
                     access(w, arg, text, "read", "test")
                 continue
         if n.type in ("command_substitution", "process_substitution"):
+            w.ran.add(n.start_byte)
             w.push_subshell([c for c in n.children if c.is_named], depth + 1)
             continue
         if n.type in ("word", "raw_string", "string") and _ARITHMETIC_CODE.search(w.text(n)):

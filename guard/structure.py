@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from guard.pipe_input import piped_input
 from guard.requests import Request
 from guard.scope import Scope, Var
 from guard.walker import HANDLERS, FunctionEffects, Stdin, Task, Walker
@@ -68,7 +69,10 @@ def _pipeline(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     """Each part of a pipeline runs in its own subshell; all but the first read a pipe."""
     parts = [c for c in node.children if c.is_named]
     for index, part in reversed(list(enumerate(parts))):
-        w.push_subshell([part], depth, stdin if index == 0 else Stdin("pipe"))
+        if index == 0:
+            w.push_subshell([part], depth, stdin)
+        else:
+            w.push_subshell([part], depth, piped_input(w, parts[index - 1], part))
 
 
 def _subshell(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
@@ -248,7 +252,11 @@ def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         elif child.type == "variable_name":
             name = w.text(child)
             var = w.scope.lookup(name)
-            if exported:
+            if exported and not var.exported and var.options is not None:
+                # `x=/p; export x`: the value reaches the programs run from now on
+                arg = Arg(None, w.span(child), name, var.reason)
+                set_variable(w, name, Var(var.options, var.reason, exported=True), arg, depth)
+            elif exported:
                 w.scope.assign(name, Var(var.options, var.reason, exported=True))
             if name.startswith("GUARD_"):  # exporting or declaring it changes what guard sees
                 dynamic(

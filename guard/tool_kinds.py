@@ -9,7 +9,6 @@ from guard.commands import (
     BWRAP_OPTIONS,
     COMPILER_LINKER,
     GIT,
-    GIT_CODE_KEYS,
     GIT_CONFIG_READS,
     GIT_GLOBAL_VALUES,
     GIT_OTHER,
@@ -18,6 +17,7 @@ from guard.commands import (
     RUNUSER_AS_WRAPPER,
     SCHEDULER_READ_ONLY,
     SU,
+    TEXT_VALUES,
     Spec,
 )
 from guard.invocation import Arg, Call, dynamic, plain, run_argv
@@ -140,7 +140,7 @@ def _git_config_command(c: Call, rest: list[Arg]) -> None:
     key, value = ops[0], ops[1]
     if key.value is None:
         dynamic(w, key, "code", f"a git setting's name is not known: {key.reason}")
-    elif GIT_CODE_KEYS.match(key.value):
+    else:  # every key: settings not known to be harmless ask
         setting = None if value.value is None else f"{key.value}={value.value}"
         git_config(w, value, setting, c.depth, "git config")
 
@@ -212,6 +212,8 @@ def _compiler_words(c: Call, spec: Spec, words: list[tuple[Arg, str | None]], vi
         name, eq, attached = value.partition("=")
         role = spec.options.get(name) or spec.options.get(name.lower())
         if role is not None or name in spec.values or name.lower() in spec.values:
+            if role is None and name not in spec.text and name not in TEXT_VALUES:
+                role = "path"  # a value nobody declared data: a read when it looks like a path
             if eq and role is not None:
                 use(c, arg, attached, role, via)
             elif not eq:
@@ -224,6 +226,8 @@ def _compiler_words(c: Call, spec: Spec, words: list[tuple[Arg, str | None]], vi
             role = spec.options.get(short)
             if role is not None:
                 use(c, arg, value[2:], role, via)
+                continue
+            if short in spec.text:  # -DCONFIG=/etc/app.conf defines a string
                 continue
         if eq and looks_like_path(attached):
             use(c, arg, attached, "path", via)
@@ -289,6 +293,8 @@ def _runner(c: Call) -> None:
         if "=" in value or value in runner.flags:
             i += 1
         elif value in runner.values or value in c.spec.options or value in c.spec.values:
+            if value in runner.values and value not in TEXT_VALUES and i + 1 < len(argv):
+                use(c, argv[i + 1], argv[i + 1].value, "path", name)  # uv run --env-file F
             i += 2
         else:
             dynamic(

@@ -10,96 +10,19 @@ from __future__ import annotations
 
 import re
 
+from guard.arguments import path_part
+from guard.environment import ENVIRONMENT, env_role, named, names_files
 from guard.invocation import Arg, access, dynamic
 from guard.scope import Var
 from guard.walker import Walker
 
-# Values that are shell code, run later by the shell or by a tool through `sh -c`.
-CODE = frozenset(
-    {
-        "PROMPT_COMMAND",
-        "GIT_SSH_COMMAND",
-        "GIT_EDITOR",
-        "GIT_SEQUENCE_EDITOR",
-        "GIT_PAGER",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_ASKPASS",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-        "EDITOR",
-        "VISUAL",
-        "PAGER",
-        "MANPAGER",
-        "LESSOPEN",
-        "LESSCLOSE",
-        "BROWSER",
-        "FCEDIT",
-        "RSYNC_RSH",
-        "CVS_RSH",
-    }
-)
-# Prompt strings: expanded (and so their `$( )` run) every time a prompt is shown.
-PROMPTS = frozenset({"PS0", "PS1", "PS2", "PS3", "PS4"})
-# Values that are files or directories whose programs or libraries will be executed.
-EXECUTABLE_PATHS = frozenset(
-    {
-        "PATH",
-        "LD_PRELOAD",
-        "LD_LIBRARY_PATH",
-        "LD_AUDIT",
-        "BASH_ENV",
-        "ENV",
-        "ZDOTDIR",
-        "PYTHONPATH",
-        "PYTHONSTARTUP",
-        "PYTHONHOME",
-        "PERL5LIB",
-        "PERL5OPT",
-        "RUBYLIB",
-        "RUBYOPT",
-        "NODE_PATH",
-        "GIT_EXEC_PATH",
-        "GIT_TEMPLATE_DIR",
-    }
-)
-
-
-# Where guard finds its policy, store and sockets: an agent must not point them at files it wrote.
-GUARDS_OWN = frozenset(
-    {
-        "HOME",
-        "XDG_CONFIG_HOME",
-        "XDG_STATE_HOME",
-        "XDG_RUNTIME_DIR",
-        "XDG_DATA_HOME",
-        "XDG_CACHE_HOME",
-        "CLAUDE_PROJECT_DIR",  # the Claude Code adapter takes the workspace from it
-    }
-)
-
-# Variables that carry options (or config) into tools, where options can run programs:
-# TAR_OPTIONS='--checkpoint-action=exec=…', GIT_CONFIG_PARAMETERS="'alias.x=!…'" …
-TOOL_OPTIONS = frozenset(
-    {
-        "TAR_OPTIONS",
-        "GZIP",
-        "XZ_OPT",
-        "ZSTD_CLEVEL",
-        "ZIPOPT",
-        "UNZIP",
-        "MANOPT",
-        "LESS",
-        "GIT_DIR",
-        "GIT_ALLOW_PROTOCOL",
-        "GIT_PROXY_COMMAND",
-        "GIT_EXEC_PATH",
-        "GREP_OPTIONS",
-        "RSYNC_RSH",
-    }
-)
-
-# Values that are files the shell writes later (`history -w`, and at exit).
-WRITTEN_PATHS = frozenset({"HISTFILE"})
+# The variables of each kind live in one table, `guard/environment.py`.
+CODE = named("code")
+PROMPTS = named("prompt")
+EXECUTABLE_PATHS = named("execute")
+GUARDS_OWN = named("guard")
+TOOL_OPTIONS = named("options")
+WRITTEN_PATHS = named("written")
 
 
 # A subscript holding a command substitution: bash runs it when the text is used as a number or
@@ -107,31 +30,64 @@ WRITTEN_PATHS = frozenset({"HISTFILE"})
 ARITHMETIC_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
 
 
-def assigned(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
-    """What setting `name` to `value` (None: unknown) means beyond the variable itself."""
+def assigned(
+    w: Walker, name: str, value: str | None, arg: Arg, depth: int, *, exported: bool = False
+) -> None:
+    """What setting `name` to `value` (None: unknown) means beyond the variable itself;
+    `exported`: the value reaches the environment of the programs run (`export`, `VAR=v cmd`)."""
     if value and ARITHMETIC_CODE.search(value):
         dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
-    if name.startswith(("GUARD_", "__guard_", "PYTHON")) or name in GUARDS_OWN:
+    role = env_role(name)
+    if role == "guard":
         dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
-    elif name.startswith("GIT_CONFIG_") or name in TOOL_OPTIONS:
+    elif role == "options":
         dynamic(
             w, arg, "code", f"setting {name} passes options to a tool, and they can run programs"
         )
-    elif name in ("IFS", "CDPATH", "DIRSTACK"):
+    elif role == "meaning":
         # they change how later lines split words and where cd goes; guard sees one line at a time
         dynamic(w, arg, "code", f"setting {name} changes what later commands mean")
-    elif name in CODE:
+    elif role == "code":
         _code(w, name, value, arg, depth)
-    elif name in PROMPTS:
+    elif role == "prompt":
         if value is None or "$(" in value or "`" in value:
             dynamic(w, arg, "code", f"{name} runs the commands in it every time a prompt shows")
-    elif name in EXECUTABLE_PATHS:
+    elif role == "execute":
         _paths(w, name, value, arg)
-    elif name in WRITTEN_PATHS:
+    elif role == "written":
         if value is None:
             dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
         elif value:
             access(w, arg, value, "write", name)
+    elif role in ("read", "write") and (exported or name in w.scope.env):
+        _files(w, name, value, arg, role)
+    elif role is None and (exported or name in w.scope.env) and value and names_files(name):
+        # nobody described it, but its name says it names files: a program may open them
+        for element in _elements(value):
+            part = path_part(element)
+            if part is not None:
+                access(w, arg, part, "read", name)
+
+
+def _elements(value: str) -> list[str]:
+    """A list of paths (`a:b`, `a b`), or the one value."""
+    if "://" in value:
+        return [value]
+    return [e for e in value.replace(" ", ":").split(":") if e]
+
+
+def _files(w: Walker, name: str, value: str | None, arg: Arg, role: str) -> None:
+    """A variable that names files: GIT_INDEX_FILE=/x, KUBECONFIG=a:b, TZ=:/x, GIT_TRACE=/x
+    (a number or `true` there means standard error)."""
+    if value is None:
+        dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
+        return
+    for element in _elements(value):
+        if name.startswith("GIT_TRACE") and not path_part(element):
+            continue
+        if name == "TZ" and not path_part(element):
+            continue  # a zone name (UTC, Europe/Paris is under /usr/share/zoneinfo)
+        access(w, arg, element, role, name)  # type: ignore[arg-type]
 
 
 def _code(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
@@ -158,15 +114,7 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
             access(w, arg, element, "execute", name)
 
 
-SPECIAL = (
-    CODE
-    | PROMPTS
-    | EXECUTABLE_PATHS
-    | WRITTEN_PATHS
-    | GUARDS_OWN
-    | TOOL_OPTIONS
-    | {"IFS", "CDPATH", "DIRSTACK"}
-)
+SPECIAL = frozenset(n for n, r in ENVIRONMENT.items() if r != "harmless")
 
 
 def set_variable(w: Walker, name: str, var: Var, arg: Arg, depth: int) -> None:
@@ -175,9 +123,17 @@ def set_variable(w: Walker, name: str, var: Var, arg: Arg, depth: int) -> None:
     w.scope.assign(name, var)
     if (
         name in SPECIAL
-        or name.startswith(("GUARD_", "__guard_", "PYTHON", "GIT_CONFIG_"))
+        or var.exported
+        or env_role(name) not in (None, "harmless")
         or any(ARITHMETIC_CODE.search(v) for v in var.options or ())
     ):
         for value in var.options if var.options is not None else (None,):
             reason = var.reason if value is None else arg.reason
-            assigned(w, name, value, arg._replace(value=value, reason=reason), depth)
+            assigned(
+                w,
+                name,
+                value,
+                arg._replace(value=value, reason=reason),
+                depth,
+                exported=var.exported,
+            )

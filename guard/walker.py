@@ -40,6 +40,8 @@ class Stdin(NamedTuple):
 
     kind: str  # "pipe", "text" (heredoc / here-string), "file", "terminal"
     text: str | None = None  # for "text": the code, or None when it is not known
+    roots: tuple[str, ...] | None = None  # "pipe" from a producer: it prints paths under these
+    raw: str | None = None  # a heredoc's body as written (its expansions not done)
 
 
 class Walker:
@@ -66,6 +68,8 @@ class Walker:
         self.stack: list[Task] = []
         self.calling: set[str] = set()  # functions being walked at a call (no recursion)
         self.tasks = 0
+        self.ran: set[int] = set()  # where the substitutions walked start (bytes)
+        self.covered: list[tuple[int, int]] = []  # text walked as code another way (hidden code)
 
     # -- output -----------------------------------------------------------------------------
     def span(self, node: Node) -> tuple[int, int]:
@@ -131,10 +135,12 @@ class Walker:
         subs = list(ev.substitutions)
         ev.substitutions.clear()
         for sub in subs:
+            self.ran.add(sub.start_byte)
             self.push_subshell([c for c in sub.children if c.is_named], depth + 1)
         hidden = list(ev.hidden_code)
         ev.hidden_code.clear()
         for text, span in hidden:
+            self.covered.append(span)
             self.hidden_code(text, span, depth)
         assigned = list(ev.assigned)
         ev.assigned.clear()
@@ -247,7 +253,7 @@ class Walker:
             self.collect_words(value_node, depth)
             self._set(name, Var(None, f"${name} is an array", exported), node, depth)
             return
-        options = self.assigned_value(node, name, value_node, depth)
+        options = self.assigned_value(node, name, value_node, depth, exported=exported)
         if "+=" in self.text(node)[: len(name) + 2]:
             self.scope.assign(name, Var(None, f"${name} was appended to", exported))
         elif isinstance(options, str):
@@ -264,7 +270,7 @@ class Walker:
         )
 
     def assigned_value(
-        self, node: Node, name: str, value_node: Node, depth: int
+        self, node: Node, name: str, value_node: Node, depth: int, *, exported: bool = False
     ) -> tuple[str, ...] | str:
         """The values an assignment gives (or why unknown); special variables are projected."""
         from guard.invocation import Arg
@@ -281,7 +287,8 @@ class Walker:
             result = tuple(dict.fromkeys(" ".join(a) for a in value.alternatives))
         single = result[0] if isinstance(result, tuple) and len(result) == 1 else None
         arg = Arg(single, self.span(value_node), self.text(value_node), value.unknown)
-        assigned(self, name, single, arg, depth)
+        exported = exported or self.scope.lookup(name).exported
+        assigned(self, name, single, arg, depth, exported=exported)
         return result
 
 

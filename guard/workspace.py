@@ -15,6 +15,7 @@ import pwd
 from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
+from guard.errors import GuardError
 from guard.paths import normalise
 from guard.scope import Context
 
@@ -104,21 +105,6 @@ def user_home(name: str) -> str | None:
         return None
 
 
-def current_dir(env: Mapping[str, str]) -> str:
-    """`$PWD` when it is this process's directory (it keeps the user's symlinks), else getcwd."""
-    try:
-        here = os.getcwd()
-    except OSError as exc:  # the directory was deleted, or cannot be read
-        from guard.errors import GuardError
-
-        raise GuardError(
-            f"guard: the current directory cannot be found ({exc.strerror}); cd to a directory "
-            "that exists and try again"
-        ) from None
-    pwd_ = env.get("PWD")
-    return pwd_ if pwd_ and _same_dir(pwd_, here) else here
-
-
 def build_context(
     cwd: str | None = None,
     env: Mapping[str, str] | None = None,
@@ -161,10 +147,22 @@ def _matches(pattern: str) -> tuple[str, ...]:
 
 
 def _real(path: str) -> str:
+    return normalise(os.path.realpath(path))
+
+
+def current_dir(env: Mapping[str, str]) -> str:
+    """The shell's directory: $PWD when it is the process's directory; a deleted one is
+    judged where the shell says it is, and without $PWD it cannot be judged."""
     try:
-        return normalise(os.path.realpath(path))
-    except (OSError, ValueError):  # a loop, a directory nobody may read (/proc/1/root/…)
-        return normalise(os.path.abspath(path))
+        here = os.getcwd()
+    except OSError as exc:
+        if env.get("PWD", "").startswith("/"):
+            return env["PWD"]
+        raise GuardError(
+            f"guard: the current directory cannot be read ({exc.strerror}); "
+            "cd to a directory that exists and try again"
+        ) from None
+    return env["PWD"] if _same_dir(env.get("PWD"), here) else here
 
 
 def _same_dir(a: str | None, b: str) -> bool:

@@ -151,7 +151,8 @@ EXTERNAL = [
     ("curl https://example.com/etc/passwd -o /tmp/p", {("/tmp/p", "write")}),
     ("scp host:/etc/passwd .", set()),
     ("npm install @scope/pkg", set()),
-    ("FOO=/usr/local/bin make", set()),
+    ("FOO=/usr/local/bin make", set()),  # a name that says nothing: a make variable
+    ("FOO_CONFIG=/usr/local/etc/x make", {("/usr/local/etc/x", "read")}),
     ("/usr/bin/cat README", set()),
     ("/opt/tools/run.sh", {("/opt/tools/run.sh", "execute")}),
     ("source ~/.profile", {(f"{H}/.profile", "execute")}),
@@ -170,7 +171,7 @@ EXTERNAL = [
     ("stdbuf -o0 cat /etc/x", {("/etc/x", "read")}),
     ("ionice -c3 cat /etc/x", {("/etc/x", "read")}),
     ("setsid cat /etc/x", {("/etc/x", "read")}),
-    ("flock /tmp/lock cat /etc/x", {("/etc/x", "read")}),
+    ("flock /tmp/lock cat /etc/x", {("/tmp/lock", "write"), ("/etc/x", "read")}),
     ("watch -n 1 cat /etc/x", {("/etc/x", "read")}),
     ("find /srv -name x -exec rm {} +", {("/srv", "read"), ("/srv/{}", "write")}),
     ("find . -execdir cp {} /srv/out \\;", {("/srv/out", "write")}),
@@ -212,7 +213,7 @@ DYNAMIC = [
     ("cd $UNSET_DIR", {"chdir"}),
     ("cd $UNSET_DIR; cat x", {"chdir", "path"}),
     ("echo > $UNSET_FILE", {"redirect"}),
-    ("ls | xargs rm", {"path"}),
+    ("cat list | xargs rm", {"path"}),  # a producer guard does not know
     ("if true; then cd /srv; fi; cat x", {"path"}),
     ("for d in a b; do cd $d; done; cat x", {"path"}),
     # unknown values where they do not matter are no requests

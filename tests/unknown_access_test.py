@@ -1,0 +1,258 @@
+"""What guard does not know is an access: option values and operands no spec declares data,
+environment variables, builtins that touch files, git settings, and crashes.
+
+Pure: a fixed context (workspace /w/proj, home /h/u). `/o/…` stands for any path outside.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from guard.decide import decide
+from guard.policy import load_policy
+from guard.project import project
+from guard.requests import Projection
+from guard.scope import Context
+
+W = "/w/proj"
+H = "/h/u"
+CTX = Context(cwd=W, env={"HOME": H, "PATH": "/usr/bin:/bin"}, workspace=(W,), home=H)
+
+
+def run(line: str, ctx: Context = CTX) -> Projection:
+    return project(line, ctx)
+
+
+def external(line: str) -> set[tuple[str, str]]:
+    return {
+        (r.path or "", r.access or "")
+        for r in run(line).requests
+        if r.surface == "external_directory"
+    }
+
+
+def dynamic_roles(line: str) -> set[str]:
+    return {r.role or "" for r in run(line).requests if r.surface == "dynamic"}
+
+
+def verdict(line: str) -> str:
+    return decide(load_policy(None, home=H), run(line), (), home=H).decision
+
+
+# (line, external (path, access) pairs): the issue's examples, then cases nobody listed
+EXTERNAL = [
+    # option values a spec names (or takes for a value) without saying they are data
+    ("jq -L /o/lib . f.json", {("/o/lib", "read")}),
+    ("node -r /o/mod.js app.js", {("/o/mod.js", "read")}),
+    ("perl -I /o/lib -MFoo -e 1", {("/o/lib", "read")}),
+    ("perl -I/o/lib -e 1", {("/o/lib", "read")}),
+    ("ruby -r /o/x.rb app.rb", {("/o/x.rb", "read")}),
+    ("python3 -X importtime=/o/x -c 1", {("/o/x", "read")}),
+    ("python3 -m mod -c /o/conf", {("/o/conf", "read")}),  # the module's own arguments
+    ("python3 -c 'import sys' /o/data", {("/o/data", "read")}),
+    ("gcc -aux-info /o/out.h main.c", {("/o/out.h", "write")}),
+    ("rustc -C linker=/o/cc main.rs", {("/o/cc", "read")}),
+    ("rustc --emit=obj=/o/obj main.rs", {("/o/obj", "read")}),
+    ("cargo new /o/proj", {("/o/proj", "read")}),
+    ("npm install /o/pkg", {("/o/pkg", "read")}),
+    ("flock /o/lock true", {("/o/lock", "write")}),
+    ("script -O /o/log", {("/o/log", "write")}),
+    ("apt-get -o Dir::Etc=/o/etc update", {("/o/etc", "read")}),
+    ("curl --proto-default file /o/secret", {("/o/secret", "read")}),
+    ("git archive --exec=/o/x --remote=/o/repo HEAD", {("/o/x", "execute"), ("/o/repo", "read")}),
+    ("git submodule add /o/repo sub", {("/o/repo", "read")}),
+    # general: an option no spec knows, carrying a path; a value option nobody declared data
+    ("grep --some-new-option=/o/x foo f", {("/o/x", "read")}),
+    ("sort --temporary-directory=/o/tmp f", {("/o/tmp", "read")}),
+    ("rg --max-columns /o/x foo", {("/o/x", "read")}),
+    ("make -j /o/dir", {("/o/dir", "read")}),
+    ("pytest -p /o/plugin.py", {("/o/plugin.py", "read")}),
+    ("timeout /o/x true", {("/o/x", "read")}),
+    ("kubectl apply -k /o/kustomize", {("/o/kustomize", "read")}),
+    ("systemctl link /o/unit.service", {("/o/unit.service", "read")}),
+    ("brew install /o/formula.rb", {("/o/formula.rb", "read")}),
+    # environment variables: knowledge in guard/environment.py
+    ("GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
+    ("GIT_WORK_TREE=/o git status", {("/o", "write")}),
+    ("GIT_OBJECT_DIRECTORY=/o/objects git log", {("/o/objects", "write")}),
+    ("GIT_ALTERNATE_OBJECT_DIRECTORIES=/o/a:/o/b git log", {("/o/a", "read"), ("/o/b", "read")}),
+    ("GIT_TRACE=/o/trace git status", {("/o/trace", "write")}),
+    ("GIT_TRACE2_EVENT=/o/ev git status", {("/o/ev", "write")}),
+    ("GIT_TRACE=1 git status", set()),  # a number means standard error
+    ("LD_DEBUG_OUTPUT=/o/ld ls", {("/o/ld", "write")}),
+    ("OPENSSL_CONF=/o/ssl.cnf openssl version", {("/o/ssl.cnf", "read")}),
+    ("TZ=/o/zone date", {("/o/zone", "read")}),
+    ("TZ=:/o/zone date", {("/o/zone", "read")}),
+    ("TZ=UTC date", set()),
+    ("MAKEFILES=/o/evil.mk make", {("/o/evil.mk", "execute")}),
+    ("KUBECONFIG=/o/a:/o/b kubectl get pods", {("/o/a", "read"), ("/o/b", "read")}),
+    ("env GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
+    ("sudo GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
+    ("time GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
+    ("export GIT_INDEX_FILE=/o/idx; git status", {("/o/idx", "write")}),
+    ("GIT_INDEX_FILE=/o/idx", set()),  # a shell variable, in no program's environment
+    ("GIT_INDEX_FILE=/o/idx; export GIT_INDEX_FILE; git status", {("/o/idx", "write")}),
+    ("declare -x GIT_WORK_TREE=/o", {("/o", "write")}),
+    # a variable nobody described, whose name says it names files
+    ("MYTOOL_CONFIG=/o/conf mytool", {("/o/conf", "read")}),
+    ("export APP_LOG_FILE=/o/app.log", {("/o/app.log", "read")}),
+    ("DEST=/o/app make", set()),  # a name that says nothing: a make variable
+    # builtins and expansions that touch files
+    ("bind -f /o/inputrc", {("/o/inputrc", "read")}),
+    ("history -r /o/hist", {("/o/hist", "read")}),
+    ("history -w /o/hist", {("/o/hist", "write")}),
+    ("compgen -f /o/", {("/o", "read")}),
+    ("pushd -n /o", {("/o", "chdir")}),
+    ("enable -f /o/x.so x", {("/o/x.so", "execute")}),
+    ("echo /o/data/*", {("/o/data", "read")}),
+    ("printf '%s\\n' /o/data/*.conf", {("/o/data", "read")}),
+    ("alias ll='cat /o/secret'\nll", {("/o/secret", "read")}),
+    # tools whose default output is under home
+    ("ssh-keygen -t ed25519", {(f"{H}/.ssh", "write")}),
+    ("gpg --import key.asc", {(f"{H}/.gnupg", "write")}),
+    ("ssh-keygen -lf key.pub", set()),
+    ("ssh-keygen -f ./key -t ed25519", set()),
+    ("gpg --homedir ./g --import key.asc", set()),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), EXTERNAL)
+def test_unknown_words_are_accesses(line: str, expected: set[tuple[str, str]]) -> None:
+    assert external(line) == expected
+
+
+# (line, the dynamic roles it must give)
+DYNAMIC = [
+    # settings that carry options or code
+    ("NODE_OPTIONS='--require /o/x.js' node app.js", {"code"}),
+    ("PERL5OPT=-Mfoo perl x.pl", {"code"}),
+    ("JAVA_TOOL_OPTIONS=-javaagent:/o/a.jar java -jar x.jar", {"code"}),
+    ("MAKEFLAGS=-f/o/mk make", {"code"}),
+    ("CURL_HOME=/o curl https://example.com", {"code"}),
+    ("RUSTFLAGS='-C linker=/o/cc' cargo build", {"code"}),
+    ("GIT_CONFIG_GLOBAL=/o/gitconfig git log", {"code"}),
+    # git settings not known to be harmless
+    ("git -c commit.template=/o/t commit", {"code"}),
+    ("git config blame.ignoreRevsFile /o/revs", {"code"}),
+    ("git -c user.signingKey=/o/key commit", {"code"}),
+    ("git -c tar.tgz.command=evil archive HEAD", {"code"}),
+    ("git -c core.gitProxy=evil fetch", {"code"}),
+    ("git -c man.x.cmd=evil help log", {"code"}),
+    ("git -c core.worktree=/o status", {"code"}),
+    ("git -c remote.origin.url=/o/repo fetch", {"code"}),
+    ("git -c some.new.key=1 status", {"code"}),
+    ("cargo --config 'build.rustc-wrapper=\"x\"' build", {"code"}),
+    ("hg --config hooks.pre-commit=id commit", {"code"}),
+    # archives that write the names they hold
+    ("tar -xPf a.tar", {"path"}),
+    ("cpio -id < a.cpio", {"path"}),
+    ("git apply --unsafe-paths p.diff", {"path"}),
+    # awk naming its own input, a source looked up on an unknown PATH
+    ("awk 'BEGIN { ARGV[1] = \"/o/x\"; ARGC = 2 } { print }'", {"path"}),
+    ("PATH=$UNKNOWN_DIR; source mylib", {"code"}),
+]
+
+
+@pytest.mark.parametrize(("line", "roles"), DYNAMIC)
+def test_unknown_settings_ask(line: str, roles: set[str]) -> None:
+    assert roles <= dynamic_roles(line)
+
+
+# ordinary lines: no prompt
+QUIET = [
+    'git commit -m "fix /etc/hosts parsing"',
+    'git commit -m "/etc/hosts is broken"',
+    "git log --grep=/api/ --format='%h %s'",
+    "echo /etc/passwd",
+    "grep -r foo src/",
+    'grep -rn "/api/v1" src/',
+    "rg -g '!/target' foo",
+    "sed 's/a/b/' input.txt",
+    "sed -e 's#/usr/local#/opt#' input.txt",
+    "printf '%s/%s\\n' a b",
+    "awk -F/ '{print $2}' input.txt",
+    "sort -t/ -k2 input.txt",
+    "cut -d/ -f2 input.txt",
+    "gcc -DCONFIG=/etc/app.conf -o main main.c",
+    "python3 -m pytest tests/",
+    "python3 -c 'print(1)'",
+    "npm install lodash",
+    "npm install @scope/pkg",
+    "cargo run -- --help",
+    "timeout 10 make test",
+    "git diff HEAD~1 -- src/",
+    "git checkout -b feature/x",
+    "jq --arg x /etc/y '.a' input.txt",
+    "date +%Y/%m/%d",
+    "CFLAGS=-O2 make",
+    "DEBUG=1 npm test",
+    "LANG=C sort input.txt",
+    "RUST_LOG=debug cargo run",
+    "PYTHONDONTWRITEBYTECODE=1 pytest",
+    "git diff --name-only HEAD~1 | xargs wc -l",
+    "GIT_AUTHOR_NAME='A B' git commit -m x",
+    "x=/etc; echo $x",
+    'git config user.name "A B"',
+    "git config --get remote.origin.url",
+    "git -c color.ui=always log",
+    "git -c core.pager=cat log",
+    "git -c pull.rebase=true pull",
+    "ssh-keygen -lf key.pub",
+    "gpg --verify x.sig x",
+    "echo *.py",
+    "alias ll='ls -la'",
+    "history",
+]
+
+
+@pytest.mark.parametrize("line", QUIET)
+def test_ordinary_lines_stay_quiet(line: str) -> None:
+    assert verdict(line) == "allow"
+
+
+def test_a_path_guard_may_not_follow_is_a_request_not_a_traceback(tmp_path: object) -> None:
+    def refuse(path: str) -> str:
+        raise PermissionError(13, "Permission denied", path)
+
+    ctx = CTX._replace(resolve=refuse)
+    requests = run("cat /proc/1/root/etc/passwd", ctx).requests
+    reasons = [r.reason for r in requests if r.surface == "dynamic"]
+    assert any("cannot follow the links" in r and "Permission denied" in r for r in reasons)
+    assert ("/proc/1/root/etc/passwd", "read") in {
+        (r.path, r.access) for r in requests if r.surface == "external_directory"
+    }
+
+
+def test_a_deleted_directory_is_judged_where_the_shell_says_it_is(tmp_path: object) -> None:
+    from guard.workspace import build_context
+
+    gone = os.path.join(str(tmp_path), "gone")
+    os.mkdir(gone)
+    here = os.getcwd()
+    os.chdir(gone)
+    try:
+        os.rmdir(gone)
+        ctx = build_context(None, {"PWD": gone, "HOME": H})
+    finally:
+        os.chdir(here)
+    assert ctx.cwd == gone
+
+
+def test_a_bare_name_that_exists_is_a_path(tmp_path: object) -> None:
+    from guard.workspace import build_context
+
+    root = str(tmp_path)
+    ws, outside = os.path.join(root, "ws"), os.path.join(root, "outside")
+    os.mkdir(ws)
+    os.mkdir(outside)
+    os.symlink(outside, os.path.join(ws, "data"))
+    ctx = build_context(ws, {"HOME": H, "PATH": "/usr/bin"}, workspace=(ws,))
+    reads = {
+        (r.path, r.access)
+        for line in ("mytool data", "mytool --verbose data", "mytool nothing-here")
+        for r in project(line, ctx).requests
+        if r.surface == "external_directory"
+    }
+    assert reads == {(outside, "read")}
