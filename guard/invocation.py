@@ -199,7 +199,9 @@ def run_argv(
     if effects is not None:  # a function defined in the line
         _call_function(w, name.value, effects, stdin, depth)
         return
-    spec = spec_for(name.value) or _UNKNOWN_COMMAND
+    known = spec_for(name.value)
+    command_effects(w, argv, known, stdin, span, depth)
+    spec = known or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
     else:
@@ -594,6 +596,7 @@ def is_shell(name: str) -> bool:
 
 
 # Late imports: these modules build on the names above.
+from guard.effects import command_effects  # noqa: E402
 from guard.invocation_kinds import KINDS, run_code  # noqa: E402
 from guard.option_values import OPTION_VALUE_ROLES, option_value  # noqa: E402
 from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402

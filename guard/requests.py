@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-Surface = Literal["command", "external_directory", "dynamic", "syntax"]
+Surface = Literal["command", "external_directory", "dynamic", "syntax", "effect"]
 Access = Literal["read", "write", "execute", "chdir"]
 Decision = Literal["allow", "ask", "deny"]
 
-SURFACES: tuple[Surface, ...] = ("command", "external_directory", "dynamic", "syntax")
+SURFACES: tuple[Surface, ...] = ("command", "external_directory", "dynamic", "syntax", "effect")
 ACCESSES: tuple[Access, ...] = ("read", "write", "execute", "chdir")
 DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
 
@@ -38,6 +38,8 @@ class Request(NamedTuple):
     text: str = ""  # dynamic and syntax: the source text that cannot be known or parsed
     role: DynamicRole | None = None  # dynamic: where the unknown value stands
     via: str = ""  # who makes the access: a command name, "redirect", "cd" …
+    kind: str = ""  # effect: destroy, discard, publish, remote, privilege, system
+    target: str = ""  # effect: what it reaches (git-worktree, npm …); rules match kind:target
 
 
 class Projection(NamedTuple):

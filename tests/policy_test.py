@@ -58,6 +58,7 @@ def test_the_shipped_default_loads_without_problems(isolated_home: Path) -> None
         "external_directory": "ask",
         "dynamic": "ask",
         "syntax": "ask",
+        "effect": "ask",
     }
     assert all(r.source == DEFAULT_SOURCE and r.line > 0 for r in policy.rules)
 
@@ -306,8 +307,8 @@ CHECKS = [
     ('\n[[rules]]\nsurface = "command"\npattern = "x"\n', 2,
      'rule has no action; add action = "ask"'),
     ('[[rules]]\nsurface = "commands"\npattern = "x"\naction = "ask"\n', 2,
-     'unknown surface "commands"; write one of command, external_directory, dynamic, syntax '
-     '(did you mean "command"?)'),
+     'unknown surface "commands"; write one of command, external_directory, dynamic, syntax, '
+     'effect (did you mean "command"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "alow"\n', 4,
      'unknown action "alow"; write one of allow, ask, deny (did you mean "allow"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "ask"\naccess = "read"\n', 5,
@@ -342,7 +343,7 @@ CHECKS = [
     ('defaults = 3\n', 1, "defaults must be a table; write [defaults]"),
     ('[defaults]\ncommands = "ask"\n', 2,
      'unknown surface "commands" in [defaults]; write one of command, external_directory, '
-     'dynamic, syntax (did you mean "command"?)'),
+     'dynamic, syntax, effect (did you mean "command"?)'),
     ('[defaults]\n\ncommand = "alow"\n', 3,
      'unknown action "alow"; write one of allow, ask, deny (did you mean "allow"?)'),
     ('[defaults]\ncommand = 1\n', 2,
@@ -438,7 +439,7 @@ def test_show_lists_each_rule_and_default_with_where_it_came_from(
     assert f"  dynamic              deny   {user_file}:2\n" in shown
     assert f"  command              allow  {DEFAULT_SOURCE}:13\n" in shown
     assert f"    allow  /srv/** [read] — shared data  ({user_file}:4)\n" in shown
-    assert f"    ask    rm * -*r* — recursive delete  ({DEFAULT_SOURCE}:" in shown
+    assert f"    allow  publish:git-remote  ({DEFAULT_SOURCE}:" in shown
     assert f"  {workspace.parent}/lib  ({workspace}/.guard.toml:2)\n" in shown
     assert f"problems:\n  {workspace}/.guard.toml:4: unknown key \"bogus\"" in shown
     assert "everything that would be allowed asks instead" in shown

@@ -18,7 +18,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     grant = verbs.add_parser("grant", help="grant an approval by hand")
     grant.add_argument("--session", required=True)
     grant.add_argument(
-        "--surface", required=True, choices=("command", "external_directory", "dynamic", "syntax")
+        "--surface",
+        required=True,
+        choices=("command", "external_directory", "dynamic", "syntax", "effect"),
     )
     grant.add_argument("--pattern", required=True)
     grant.add_argument("--access", choices=("read", "write", "execute", "chdir"))

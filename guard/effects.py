@@ -1,0 +1,348 @@
+"""The reader of guard/effect_knowledge.py: what one command destroys, discards, publishes, runs
+elsewhere or escalates, as `effect` requests.
+
+Called for every command the walker reaches (wrapped ones, `$( )`, xargs and find -exec
+included). The argv is split into options and operands with the tool's own list of options that
+take a value, so `git commit -m "…--force…"` or `rm --version` never match; long options may be
+abbreviated where the tool allows it (`git reset --ha`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from guard.commands import Spec
+from guard.effect_knowledge import (
+    ALIASES,
+    DESTRUCTIVE_VERBS,
+    INTERPRETERS,
+    TOOLS,
+    Effect,
+    Tool,
+)
+from guard.invocation import Arg
+from guard.patterns import render_argv
+from guard.requests import Request
+from guard.walker import Stdin, Walker
+
+
+class Parsed(NamedTuple):
+    """An argv split by a tool's options: every option given, values, operands in order."""
+
+    options: frozenset[str]
+    values: dict[str, str | None]
+    operands: tuple[str | None, ...]
+    dashdash: int  # how many operands came before `--` (all of them when there is none)
+
+
+class Found(NamedTuple):
+    target: str
+    reason: str = ""  # "" keeps the row's reason
+
+
+class EffectCall(NamedTuple):
+    w: Walker
+    argv: list[Arg]
+    parsed: Parsed
+    stdin: Stdin | None
+    depth: int
+    name: str
+
+
+def parse(argv: Sequence[str | None], tool: Tool) -> Parsed:
+    """Split argv[1:]: bundled short options, `--opt=value`, values in the next word, `--`."""
+    options: set[str] = set()
+    values: dict[str, str | None] = {}
+    operands: list[str | None] = []
+    dashdash = -1
+    i, n = 1, len(argv)
+    while i < n:
+        arg = argv[i]
+        i += 1
+        if arg is None or dashdash >= 0 or arg == "-" or not arg.startswith("-"):
+            operands.append(arg)
+            if tool.ends_at_operand:
+                operands.extend(argv[i:])
+                break
+            continue
+        if arg == "--":
+            dashdash = len(operands)
+            continue
+        if arg.startswith("--") or (tool.single_dash_long and len(arg) > 2):
+            name, eq, value = arg.partition("=")
+            options.add(name)
+            if eq:
+                values[name] = value
+            elif name in tool.values and i < n:
+                values[name] = argv[i]
+                i += 1
+            continue
+        for j in range(1, len(arg)):
+            opt = "-" + arg[j]
+            options.add(opt)
+            if opt in tool.values:
+                if j + 1 < len(arg):
+                    values[opt] = arg[j + 1 :]
+                elif i < n:
+                    values[opt] = argv[i]
+                    i += 1
+                break
+    return Parsed(frozenset(options), values, tuple(operands), dashdash if dashdash >= 0 else n)
+
+
+def command_effects(
+    w: Walker,
+    argv: list[Arg],
+    spec: Spec | None,
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+) -> None:
+    """Append the effect requests of one command (argv[0] is its name, known)."""
+    base = (argv[0].value or "").rsplit("/", 1)[-1]
+    name = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
+    tool = TOOLS.get(name)
+    if tool is None:
+        language = INTERPRETERS.get(name) or INTERPRETERS.get(name.rstrip("0123456789."))
+        if language is not None:
+            from guard.interpreter_effects import inline_code
+
+            inline_code(w, argv, language, stdin, depth)
+        elif spec is None and name not in w.functions:
+            _unknown_tool(w, argv, name, span)
+        return
+    values = [a.value for a in argv]
+    parsed = parse(values, tool)
+    if "--help" in parsed.options or "--version" in parsed.options:
+        return
+    call = EffectCall(w, argv, parsed, stdin, depth, name)
+    shown = tuple([a.shown for a in argv])
+    seen: set[tuple[str, str]] = set()
+    for row in tool.effects:
+        found = _match(row, call, tool)
+        if found is None or (row.kind, found.target) in seen:
+            continue
+        seen.add((row.kind, found.target))
+        add_effect(w, span, row.kind, found.target, found.reason or row.reason, shown)
+
+
+def add_effect(
+    w: Walker, span: tuple[int, int], kind: str, target: str, reason: str, argv: tuple[str, ...]
+) -> None:
+    where = w.fixed_span or span
+    text = render_argv(argv)
+    w.out.append(Request("effect", where, reason, argv=argv, text=text, kind=kind, target=target))
+
+
+def _match(row: Effect, call: EffectCall, tool: Tool) -> Found | None:
+    parsed = call.parsed
+    ops = parsed.operands
+    k = len(row.sub)
+    if k:
+        if len(ops) < k:
+            return None
+        for pattern, word in zip(row.sub, ops, strict=False):
+            if word is None or not _word(pattern).fullmatch(word):
+                return None
+    if row.word:
+        anywhere = _word(row.word)
+        if not any(op is not None and anywhere.fullmatch(op) for op in ops[k:]):
+            return None
+    if row.flags and not any(
+        all(_given(parsed, flag, tool) for flag in alt.split("+")) for alt in row.flags
+    ):
+        return None
+    if row.without and any(_given(parsed, flag, tool) for flag in row.without):
+        return None
+    if row.check:
+        return CHECKS[row.check](call, row)
+    return Found(row.target)
+
+
+def _given(parsed: Parsed, flag: str, tool: Tool) -> bool:
+    if flag in parsed.options:
+        return True
+    if not tool.abbreviations or not flag.startswith("--"):
+        return False
+    return any(len(o) >= 4 and o.startswith("--") and flag.startswith(o) for o in parsed.options)
+
+
+_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def _word(pattern: str) -> re.Pattern[str]:
+    """A word pattern: `|` separates alternatives, `*` is any run of characters."""
+    found = _PATTERNS.get(pattern)
+    if found is None:
+        alternatives = (re.escape(p).replace(r"\*", ".*") for p in pattern.split("|"))
+        found = _PATTERNS[pattern] = re.compile("|".join(alternatives))
+    return found
+
+
+# ---- unknown tools --------------------------------------------------------------------------
+
+
+_VERB_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+
+
+def _unknown_tool(w: Walker, argv: list[Arg], name: str, span: tuple[int, int]) -> None:
+    """A command guard knows nothing of, whose first operands name a destructive verb."""
+    operands = [a.value for a in argv[1:] if a.value and not a.value.startswith("-")][:3]
+    for word in operands:
+        if word is None or not _VERB_WORD.fullmatch(word):
+            continue
+        parts = re.split("[-_]", word)
+        if (
+            word in DESTRUCTIVE_VERBS
+            or parts[0] in DESTRUCTIVE_VERBS
+            or (parts[-1] in DESTRUCTIVE_VERBS and len(parts) > 1)
+        ):
+            reason = f"unknown tool, destructive verb ({word})"
+            add_effect(w, span, "destroy", name, reason, tuple([a.shown for a in argv]))
+            return
+
+
+# ---- checks: what words and options cannot say ----------------------------------------------
+
+
+def _git_checkout_paths(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    if c.parsed.dashdash < len(ops):
+        return Found(row.target)
+    if any(op is not None and _PATHLIKE.match(op) for op in ops[1:]):
+        return Found(row.target)
+    return None
+
+
+_PATHLIKE = re.compile(r"^(\.|\.\.|\*|:/.*|\.{1,2}/.*)$")
+
+
+def _git_restore_worktree(c: EffectCall, row: Effect) -> Found | None:
+    tool = TOOLS["git"]
+    staged = _given(c.parsed, "-S", tool) or _given(c.parsed, "--staged", tool)
+    worktree = _given(c.parsed, "-W", tool) or _given(c.parsed, "--worktree", tool)
+    if staged and not worktree:
+        return None
+    return Found(row.target) if len(c.parsed.operands) > 1 else None
+
+
+def _git_push_plus(c: EffectCall, row: Effect) -> Found | None:
+    refs = c.parsed.operands[2:]
+    return Found(row.target) if any(r is not None and r.startswith("+") for r in refs) else None
+
+
+def _git_push_delete(c: EffectCall, row: Effect) -> Found | None:
+    refs = c.parsed.operands[2:]
+    return Found(row.target) if any(r is not None and r[:1] == ":" for r in refs) else None
+
+
+def _find_delete(c: EffectCall, row: Effect) -> Found | None:
+    words = [a.value for a in c.argv[1:]]
+    if "-delete" in words:
+        return Found(row.target)
+    for i, word in enumerate(words[:-1]):
+        if word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inner = (words[i + 1] or "").rsplit("/", 1)[-1]
+            if inner in ("rm", "shred", "unlink", "rmdir", "srm"):
+                return Found(row.target, f"find runs {inner} on every file it matches")
+    return None
+
+
+def _rsync_delete(c: EffectCall, row: Effect) -> Found | None:
+    opts = c.parsed.options
+    return (
+        Found(row.target) if any(o == "--del" or o.startswith("--delete") for o in opts) else None
+    )
+
+
+def _operands(c: EffectCall, row: Effect) -> Found | None:
+    return Found(row.target) if c.parsed.operands else None
+
+
+def _dd_of(c: EffectCall, row: Effect) -> Found | None:
+    for arg in c.argv[1:]:
+        value = arg.value
+        if value is None:
+            return Found(row.target, "dd is given an argument not known")
+        if value.startswith("of="):
+            device = value[3:].startswith("/dev/") and not _PLUMBING.match(value[3:])
+            if device == (row.target == "device"):
+                return Found(row.target)
+    return None
+
+
+_PLUMBING = re.compile(r"^/dev/(null|zero|stdout|stderr|tty|fd/\d+)$")
+
+
+def _chmod_setuid(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    mode = ops[0] if ops else None
+    if mode is None:
+        return None
+    if re.fullmatch(r"[0-7]{4,}", mode) and int(mode[-4]) & 6:
+        return Found(row.target)
+    if re.search(r"[+=][rwxXt]*s", mode):
+        return Found(row.target)
+    return None
+
+
+def _curl_delete(c: EffectCall, row: Effect) -> Found | None:
+    method = c.parsed.values.get("-X") or c.parsed.values.get("--request") or ""
+    return Found(row.target) if method.upper() == "DELETE" else None
+
+
+def _sql(c: EffectCall, row: Effect) -> Found | None:
+    from guard.sql_effects import destroying_statement
+
+    values = c.parsed.values
+    texts: list[str | None] = []
+    if c.name == "psql":
+        texts = [values.get("-c"), values.get("--command")]
+    elif c.name in ("mysql", "mariadb"):
+        texts = [values.get("-e"), values.get("--execute")]
+    else:  # sqlite3 DB [SQL …]
+        texts = [values.get("-cmd"), *c.parsed.operands[1:]]
+    given = [t for t in texts if t is not None]
+    if not given and c.stdin is not None and c.stdin.kind == "text" and c.stdin.text:
+        given = [c.stdin.text]
+    for text in given:
+        statement = destroying_statement(text)
+        if statement is not None:
+            return Found(row.target, f"SQL that destroys data: {statement}")
+    return None
+
+
+def _ssh(c: EffectCall, row: Effect) -> Found | None:
+    from guard.interpreter_effects import remote_code
+
+    ops = c.parsed.operands
+    if not ops or "-N" in c.parsed.options or "-O" in c.parsed.options:
+        return None
+    host = (ops[0] or "?").rsplit("@", 1)[-1]
+    command = ops[1:]
+    target = f"{row.target}/{host}"
+    if not command:
+        return Found(target, f"opens a shell on {host}")
+    if any(word is None for word in command):
+        return Found(target, f"runs a command not known on {host}")
+    remote_code(c.w, " ".join(w or "" for w in command), c.argv[0], c.depth, host)
+    return Found(target, f"runs code on {host}")
+
+
+CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
+    "git-checkout-paths": _git_checkout_paths,
+    "git-restore-worktree": _git_restore_worktree,
+    "git-push-plus": _git_push_plus,
+    "git-push-delete": _git_push_delete,
+    "find-delete": _find_delete,
+    "rsync-delete": _rsync_delete,
+    "operands": _operands,
+    "dd-of": _dd_of,
+    "dd-device": _dd_of,
+    "chmod-setuid": _chmod_setuid,
+    "curl-delete": _curl_delete,
+    "sql": _sql,
+    "ssh": _ssh,
+}
