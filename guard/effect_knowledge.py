@@ -583,8 +583,8 @@ TOOLS: dict[str, Tool] = {
                     "publish",
                     "maven",
                     "publishes artifacts to a repository",
-                    word="publish|publishTo*Repository|publishAllPublicationsTo*|publishPlugins|"
-                    "*:publish|uploadArchives",
+                    word="publish|publishTo*Repository|publishToMavenCentral|publishToSonatype|"
+                    "publishAllPublicationsTo*|publishPlugins|*:publish|uploadArchives",
                 ),
             ),
         ),
@@ -836,7 +836,6 @@ DESTRUCTIVE_VERBS = frozenset(
         "erase",
         "nuke",
         "obliterate",
-        "uninstall",
         "deregister",
         "decommission",
         "teardown",

@@ -75,7 +75,21 @@ _PATH_WRITE = frozenset(
 )
 _PATH_READ = frozenset({"read_text", "read_bytes", "iterdir", "glob", "rglob"})
 _PATH_CLASSES = frozenset({"Path", "pathlib.Path", "PosixPath", "pathlib.PosixPath"})
-_PY_DYNAMIC = frozenset({"exec", "eval", "compile", "__import__", "importlib.import_module"})
+_PY_DYNAMIC = frozenset(
+    {
+        "exec",
+        "eval",
+        "compile",
+        "__import__",
+        "importlib.import_module",
+        "getattr",
+        "globals",
+        "locals",
+        "vars",
+        "breakpoint",
+        "setattr",
+    }
+)
 
 
 def python_findings(code: str) -> list[Finding]:
@@ -97,12 +111,19 @@ def python_findings(code: str) -> list[Finding]:
                 found.append(Finding("dynamic", "the Python code loads ctypes (native calls)"))
         if isinstance(node, ast.Call):
             found.extend(_py_call(node, _py_name(node.func, aliases)))
+        name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+        if isinstance(name, str) and name.startswith("__") and name not in _PY_PLAIN_DUNDERS:
+            found.append(Finding("dynamic", f"the Python code reaches {name}"))
     return found
+
+
+_PY_PLAIN_DUNDERS = frozenset({"__name__", "__file__", "__doc__", "__version__", "__init__"})
 
 
 _PY_HINTS = re.compile(
     r"system|popen|subprocess|spawn|exec|eval|compile|import|open|remove|unlink|rmdir|rmtree|"
-    r"mkdir|chmod|chown|truncate|link|shutil|rename|replace|write|read_|Path|ctypes|iterdir|glob"
+    r"mkdir|chmod|chown|truncate|link|shutil|rename|replace|write|read_|Path|ctypes|iterdir|glob|"
+    r"getattr|globals|locals|vars|breakpoint|__"
 )
 
 
@@ -226,7 +247,7 @@ _SHELL_CALL = re.compile(
     r"\b(execSync|execFileSync|spawnSync|execFile|exec|spawn|system|popen|shell_exec|passthru"
     r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec)\b\s*\(?\s*" + _STRING + "?"
 )
-_BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*[({/]([^)}/]*)[)}/]")
+_BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\})")
 _FILE_CALL = re.compile(
     r"(FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rm|rm_f|mkdir_p|touch)"
     r"|File\.(?:delete|unlink|write|open)|\bfs\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink"

@@ -9,8 +9,9 @@ are kept, reported with the host (its paths are the other machine's).
 
 from __future__ import annotations
 
+from guard.commands import spec_for
 from guard.effect_knowledge import CODE_OPTIONS, NOT_CODE
-from guard.effects import add_effect
+from guard.effects import add_effect, command_effects
 from guard.invocation import Arg, access, dynamic
 from guard.invocation_kinds import MAX_NESTING, run_code
 from guard.requests import Request
@@ -52,6 +53,12 @@ def inline_code(w: Walker, argv: list[Arg], language: str, stdin: Stdin | None, 
             if opt in value_options:
                 i += 0 if rest else 1
                 break
+            if opt == "-m" and language == "python":  # python -m twine upload: the module's
+                module = arg._replace(value=rest) if rest else _next(argv, i)
+                tool = [module, *argv[i + (0 if rest else 1) :]]
+                known = spec_for(module.value or "")
+                command_effects(w, tool, known, stdin, argv[0].span, depth)
+                return
             if opt in NOT_CODE:
                 return
     if not codes:

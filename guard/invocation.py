@@ -223,6 +223,8 @@ def plain(c: Call) -> None:
     if via == "dd":
         _dd(w, argv)
         return
+    if via == "env":  # `env - cmd` is `env -i cmd`: the lone `-` is an option, not the command
+        argv = [argv[0], *_env_options(argv[1:])]
     reading = read_argv(spec, [a.value for a in argv])
     if via in _CORNER_COMMANDS:
         _argument_corners(w, via, argv)
@@ -273,6 +275,17 @@ def plain(c: Call) -> None:
         access(w, argv[0], ".", "read", via)
     if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
         dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+
+
+def _env_options(args: list[Arg]) -> list[Arg]:
+    """env's arguments without a lone `-` among its options (before the command)."""
+    for i, arg in enumerate(args):
+        value = arg.value
+        if value == "-":
+            return args[:i] + _env_options(args[i + 1 :])
+        if value is None or not value.startswith("-") or value == "--":
+            break
+    return args
 
 
 def _declared(w: Walker, argv: list[Arg], depth: int) -> None:
