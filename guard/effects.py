@@ -114,18 +114,47 @@ def command_effects(
             _unknown_tool(w, argv, name, span)
         return
     values = [a.value for a in argv]
+    by_word, always = _index(name, tool)
+    if not always and not any(v in by_word for v in values):
+        return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
     if "--help" in parsed.options or "--version" in parsed.options:
         return
+    first = parsed.operands[0] if parsed.operands else None
+    rows = by_word.get(first, always) if first is not None else always
     call = EffectCall(w, argv, parsed, stdin, depth, name)
-    shown = tuple([a.shown for a in argv])
     seen: set[tuple[str, str]] = set()
-    for row in tool.effects:
+    for row in rows:
         found = _match(row, call, tool)
         if found is None or (row.kind, found.target) in seen:
             continue
         seen.add((row.kind, found.target))
+        shown = tuple([a.shown for a in argv])
         add_effect(w, span, row.kind, found.target, found.reason or row.reason, shown)
+
+
+_ROWS: dict[str, tuple[dict[str, tuple[Effect, ...]], tuple[Effect, ...]]] = {}
+
+
+def _index(name: str, tool: Tool) -> tuple[dict[str, tuple[Effect, ...]], tuple[Effect, ...]]:
+    """A tool's rows by their literal first subcommand words (each with the rows that match
+    any first word, in table order), and those rows alone; built once per tool."""
+    index = _ROWS.get(name)
+    if index is None:
+        by_word: dict[str, list[tuple[int, Effect]]] = {}
+        always: list[tuple[int, Effect]] = []
+        for at, row in enumerate(tool.effects):
+            words = row.sub[0].split("|") if row.sub else ["*"]
+            if any("*" in word for word in words):
+                always.append((at, row))
+            else:
+                for word in words:
+                    by_word.setdefault(word, []).append((at, row))
+        merged = {
+            word: tuple(row for _, row in sorted(rows + always)) for word, rows in by_word.items()
+        }
+        index = _ROWS[name] = (merged, tuple(row for _, row in always))
+    return index
 
 
 def add_effect(
