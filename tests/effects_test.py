@@ -391,3 +391,79 @@ def test_the_remote_command_of_ssh_is_not_a_local_access() -> None:
     assert not [r for r in requests if r.surface == "external_directory"]
     reasons = [r.reason for r in requests if r.surface == "effect"]
     assert "recursive delete (on prod)" in reasons
+
+
+# -- policy, approvals and what a user sees ---------------------------------------------------
+
+
+def test_a_user_rule_on_kind_target_allows_or_denies_an_effect(tmp_path: object) -> None:
+    import os
+    from pathlib import Path
+
+    config = Path(os.environ["GUARD_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        '[[rules]]\nsurface = "effect"\npattern = "destroy:files"\naction = "allow"\n\n'
+        '[[rules]]\nsurface = "effect"\npattern = "publish:*"\naction = "deny"\n'
+        'reason = "releases are made by hand"\n'
+    )
+    policy = load_policy(None, home=H)
+    assert policy.problems == ()
+    assert verdict(policy, "rm -rf build") == "allow"
+    assert verdict(policy, "ssh prod 'rm -rf /srv/x'") == "ask"  # another machine's files
+    assert verdict(policy, "npm publish") == "deny"
+    assert verdict(policy, "git push") == "deny"
+    assert verdict(policy, "git reset --hard") == "ask"
+
+
+def test_a_session_approval_of_an_effect_covers_its_kind_and_target(shipped: Policy) -> None:
+    from guard.arity import approval_choices
+    from guard.store import Approval
+
+    (request,) = [r for r in project("git stash clear", CTX).requests if r.surface == "effect"]
+    (choice,) = approval_choices(request, home=H)
+    assert (choice.surface, choice.pattern, choice.label) == (
+        "effect",
+        "discard:git-stash",
+        "discard git-stash",
+    )
+    granted = (Approval(7, "s1", "session", "effect", choice.pattern, None, "human", 0.0, "…"),)
+    for line, expected in [
+        ("git stash clear", "allow"),
+        ("git stash drop stash@{2}", "allow"),
+        ("git reset --hard", "ask"),
+        ("git branch -D x", "ask"),
+    ]:
+        result = decide(shipped, project(line, CTX), granted, home=H)
+        assert result.decision == expected, line
+
+
+def test_explain_shows_effects_in_their_own_section_and_json_has_kind_and_target(
+    tmp_path: object,
+) -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    ws = Path(str(tmp_path)) / "ws"
+    ws.mkdir()
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    run = [sys.executable, "-m", "guard", "explain"]
+    line = 'git checkout -- . && git commit -m "no --force here"'
+    human = subprocess.run([*run, "--", line], cwd=ws, capture_output=True, text=True, timeout=60)
+    lines = human.stdout.splitlines()
+    assert "effects:" in lines
+    section = lines[lines.index("effects:") + 1 : lines.index("verdict: ask")]
+    assert len(section) == 1  # the commit message's --force is only data
+    assert section[0].startswith("  ask   effect  discard git-worktree  (git checkout -- .)")
+    done = subprocess.run(
+        [*run, "--json", "--", line], cwd=ws, capture_output=True, text=True, timeout=60
+    )
+    (effect,) = [r for r in json.loads(done.stdout)["requests"] if r["surface"] == "effect"]
+    assert (effect["kind"], effect["target"], effect["decision"]) == (
+        "discard",
+        "git-worktree",
+        "ask",
+    )
+    assert effect["argv"] == ["git", "checkout", "--", "."]
