@@ -230,8 +230,7 @@ _DOCKER = Tool(
         "-e",
         "--env",
         "--format",
-        "-t",
-        "--time",
+                "--time",
         "--signal",
         "-s",
         "--until",
@@ -277,12 +276,19 @@ _DOCKER = Tool(
         ),
         E("publish", "container-registry", "pushes an image to a registry", sub=("push",)),
         E("publish", "container-registry", "pushes an image to a registry", sub=("image", "push")),
-        E("remote", "container", "runs a command inside a running container", sub=("exec",)),
+        E(
+            "remote",
+            "container",
+            "runs a command inside a running container",
+            sub=("exec",),
+            check="container-exec",
+        ),
         E(
             "remote",
             "container",
             "runs a command inside a running container",
             sub=("container", "exec"),
+            check="container-exec",
         ),
     ),
 )
@@ -311,10 +317,16 @@ _KUBECTL = Tool(
     effects=(
         E("destroy", "kubernetes", "deletes cluster resources", sub=("delete",)),
         E("destroy", "kubernetes", "drains a node, evicting what runs on it", sub=("drain",)),
-        E("remote", "kubernetes", "runs a command inside a pod", sub=("exec",)),
+        E("remote", "kubernetes", "runs a command inside a pod", sub=("exec",), check="pod-exec"),
         E("remote", "kubernetes", "attaches to a process in a pod", sub=("attach",)),
         E("remote", "kubernetes", "runs a debugging container in the cluster", sub=("debug",)),
     ),
+)
+
+_QUIET = ("--wtmp-only", "-w", "-k")  # shutdown -k only warns, reboot -w only writes wtmp
+_SYSTEMCTL_CHANGES = (
+    "start|stop|restart|reload|try-restart|reload-or-restart|kill|enable|disable|mask|unmask"
+    "|set-default|set-property|daemon-reload|link|revert|preset|edit|isolate"
 )
 
 _SUDO_QUIET = (
@@ -370,7 +382,12 @@ TOOLS: dict[str, Tool] = {
                 "rsync --delete removes files from the destination",
                 check="rsync-delete",
             ),
+            E("publish", "ssh", "copies files to another machine", check="copy-to-remote"),
         ),
+    ),
+    "scp": Tool(
+        values=_v("-P", "-i", "-F", "-o", "-S", "-l", "-c", "-J", "-D", "-X"),
+        effects=(E("publish", "ssh", "copies files to another machine", check="copy-to-remote"),),
     ),
     "shred": Tool(effects=(E("destroy", "files", "shred destroys files beyond recovery"),)),
     "srm": Tool(
@@ -591,6 +608,8 @@ TOOLS: dict[str, Tool] = {
     ),
     "gh": Tool(
         values=_v(
+            "-X",
+            "--method",
             "-R",
             "--repo",
             "-t",
@@ -612,6 +631,13 @@ TOOLS: dict[str, Tool] = {
                 sub=("release", "create|upload|edit"),
             ),
             E("destroy", "github", "deletes a GitHub repository", sub=("repo", "delete")),
+            E(
+                "destroy",
+                "github",
+                "sends a DELETE to the GitHub API",
+                sub=("api",),
+                check="http-delete",
+            ),
             E("destroy", "github", "deletes on GitHub", sub=("*", "delete|delete-asset")),
             E("destroy", "github", "archives a GitHub repository", sub=("repo", "archive")),
         ),
@@ -736,7 +762,18 @@ TOOLS: dict[str, Tool] = {
     ),
     "curl": Tool(
         values=_spec_values(SPECS["curl"]),
-        effects=(E("destroy", "http", "sends an HTTP DELETE", check="curl-delete"),),
+        effects=(E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),),
+    ),
+    "wget": Tool(
+        values=_spec_values(SPECS["wget"]) | _v("--method"),
+        effects=(E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),),
+    ),
+    **dict.fromkeys(
+        ("http", "https", "xh", "xhs"),  # HTTPie: METHOD URL
+        Tool(
+            values=_v("-a", "--auth", "-A", "--auth-type", "-o", "--output", "--session"),
+            effects=(E("destroy", "http", "sends an HTTP DELETE", sub=("DELETE|delete",)),),
+        ),
     ),
     # databases: SQL given on the command line or standard input
     "psql": Tool(
@@ -784,6 +821,137 @@ TOOLS: dict[str, Tool] = {
         values=_v("-cmd", "-separator", "-nullvalue", "-newline"),
         single_dash_long=True,
         effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
+    ),
+    # machine-wide state
+    **dict.fromkeys(
+        ("reboot", "shutdown", "poweroff", "halt"),
+        Tool(effects=(E("system", "power", "stops or restarts the machine", without=_QUIET),)),
+    ),
+    "systemctl": Tool(
+        values=_v(
+            "-H",
+            "--host",
+            "-M",
+            "--machine",
+            "-t",
+            "--type",
+            "-p",
+            "--property",
+            "-s",
+            "--signal",
+            "--root",
+        ),
+        effects=(
+            E(
+                "system",
+                "power",
+                "stops or restarts the machine",
+                sub=("reboot|poweroff|halt|kexec|suspend|hibernate|rescue|emergency|isolate",),
+            ),
+            E(
+                "system",
+                "services",
+                "starts, stops or changes system services",
+                sub=(_SYSTEMCTL_CHANGES,),
+                without=("--user",),
+            ),
+            E(
+                "system",
+                "user-services",
+                "starts, stops or changes your user services",
+                sub=(_SYSTEMCTL_CHANGES,),
+                flags=("--user",),
+            ),
+        ),
+    ),
+    "service": Tool(
+        effects=(
+            E(
+                "system",
+                "services",
+                "starts, stops or changes system services",
+                sub=("*", "start|stop|restart|reload|force-reload|disable|enable"),
+            ),
+        )
+    ),
+    "launchctl": Tool(
+        effects=(
+            E(
+                "system",
+                "services",
+                "loads, unloads or stops system services",
+                sub=(
+                    "load|unload|bootstrap|bootout|kill|stop|start|remove|disable|enable|kickstart",
+                ),
+            ),
+        )
+    ),
+    "sysctl": Tool(
+        effects=(
+            E(
+                "system",
+                "kernel",
+                "changes kernel settings",
+                flags=("-w", "--write", "-p", "--load", "--system"),
+            ),
+        )
+    ),
+    **dict.fromkeys(
+        ("modprobe", "insmod", "rmmod"),
+        Tool(
+            effects=(
+                E(
+                    "system",
+                    "kernel",
+                    "loads or removes kernel modules",
+                    check="operands",
+                    without=("-n", "--dry-run", "--show-depends", "-c", "--showconfig"),
+                ),
+            ),
+        ),
+    ),
+    **dict.fromkeys(
+        ("mount", "umount", "swapoff", "swapon"),
+        Tool(
+            values=_v("-t", "--types", "-o", "--options", "-O", "-L", "-U"),
+            effects=(E("system", "mounts", "changes what is mounted", check="operands"),),
+        ),
+    ),
+    **dict.fromkeys(
+        ("pkill", "killall"),
+        Tool(
+            values=_v(
+                "-s",
+                "--signal",
+                "-u",
+                "--euid",
+                "-U",
+                "--uid",
+                "-g",
+                "-G",
+                "-P",
+                "-t",
+                "-F",
+                "--pidfile",
+                "-n",
+                "-o",
+            ),
+            effects=(
+                E(
+                    "system",
+                    "processes",
+                    "kills processes by name, whoever started them",
+                    check="operands",
+                    without=("-l", "--list"),
+                ),
+            ),
+        ),
+    ),
+    "kill": Tool(
+        values=_v("-s", "-n"),
+        effects=(
+            E("system", "processes", "kills every process it may (pid -1)", check="kill-all"),
+        ),
     ),
     # remote
     "ssh": Tool(

@@ -22,7 +22,7 @@ from guard.effect_knowledge import (
     Effect,
     Tool,
 )
-from guard.invocation import Arg
+from guard.invocation import Arg, dynamic
 from guard.patterns import render_argv
 from guard.requests import Request
 from guard.walker import Stdin, Walker
@@ -115,12 +115,17 @@ def command_effects(
         return
     values = [a.value for a in argv]
     by_word, always = _index(name, tool)
-    if not always and not any(v in by_word for v in values):
+    if not always and None not in values and not any(v in by_word for v in values):
         return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
     if "--help" in parsed.options or "--version" in parsed.options:
         return
     first = parsed.operands[0] if parsed.operands else None
+    if first is None and parsed.operands and by_word:
+        unknown = next(a for a in argv[1:] if a.value is None)
+        reason = f"{name}'s subcommand is not known, so what it destroys or publishes is not"
+        dynamic(w, unknown, "command_name", f"{reason}: {unknown.reason}")
+        return
     rows = by_word.get(first, always) if first is not None else always
     call = EffectCall(w, argv, parsed, stdin, depth, name)
     seen: set[tuple[str, str]] = set()
@@ -317,9 +322,79 @@ def _chmod_setuid(c: EffectCall, row: Effect) -> Found | None:
     return None
 
 
-def _curl_delete(c: EffectCall, row: Effect) -> Found | None:
-    method = c.parsed.values.get("-X") or c.parsed.values.get("--request") or ""
+def _http_delete(c: EffectCall, row: Effect) -> Found | None:
+    values = c.parsed.values
+    method = values.get("-X") or values.get("--request") or values.get("--method") or ""
     return Found(row.target) if method.upper() == "DELETE" else None
+
+
+def _raw_after(c: EffectCall, operands: int) -> list[Arg]:
+    """The argv words after the first `operands` operands, as given (options included)."""
+    tool = TOOLS[c.name]
+    seen, i = 0, 1
+    while i < len(c.argv) and seen < operands:
+        value = c.argv[i].value
+        i += 1
+        if value is None or not value.startswith("-") or value == "-":
+            seen += 1
+        elif value == "--":
+            continue
+        elif "=" not in value and (value in tool.values or value[-2:] in tool.values):
+            i += 1
+    return c.argv[i:]
+
+
+def _inside(c: EffectCall, row: Effect, where: str, command: list[Arg]) -> Found:
+    """`docker exec C CMD`, `kubectl exec POD -- CMD`: CMD's effects, reported where it runs."""
+    from guard.interpreter_effects import remote_code
+
+    target = f"{row.target}/{where}"
+    if command and all(a.value is not None for a in command):
+        text = " ".join(_quoted(a.value or "") for a in command)
+        remote_code(c.w, text, c.argv[0], c.depth, target)
+    return Found(target)
+
+
+def _quoted(word: str) -> str:
+    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+def _container_exec(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    skip = 2 if ops and ops[0] == "container" else 1
+    if len(ops) <= skip:
+        return Found(row.target)
+    return _inside(c, row, ops[skip] or "?", _raw_after(c, skip + 1))
+
+
+def _pod_exec(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    pod = ops[1] if len(ops) > 1 and c.parsed.dashdash > 1 else "?"
+    words = [a.value for a in c.argv]
+    command = c.argv[words.index("--") + 1 :] if "--" in words else []
+    return _inside(c, row, pod or "?", command)
+
+
+def _copy_to_remote(c: EffectCall, row: Effect) -> Found | None:
+    ops = [op for op in c.parsed.operands if op is not None]
+    if len(ops) < 2:
+        return None
+    found = _REMOTE_SPEC.match(ops[-1])
+    return Found(f"{row.target}/{found.group(1)}") if found else None
+
+
+_REMOTE_SPEC = re.compile(r"^(?:rsync://|scp://)?(?:[^@/:]+@)?([A-Za-z0-9][\w.-]*|\[[^]]+\]):")
+
+
+def _kill_all(c: EffectCall, row: Effect) -> Found | None:
+    words = [a.value for a in c.argv[1:]]
+    if words and words[0] in ("-s", "-n"):
+        words = words[2:]
+    elif words and words[0] is not None and words[0].startswith("-"):
+        words = words[1:]  # the signal (`kill -1 PID` sends signal 1), or `--`
+    if words and words[0] == "--":
+        words = words[1:]
+    return Found(row.target) if "-1" in words else None
 
 
 def _sql(c: EffectCall, row: Effect) -> Found | None:
@@ -352,6 +427,9 @@ def _ssh(c: EffectCall, row: Effect) -> Found | None:
     host = (ops[0] or "?").rsplit("@", 1)[-1]
     command = ops[1:]
     target = f"{row.target}/{host}"
+    if not command and c.stdin is not None and c.stdin.kind == "text" and c.stdin.text:
+        remote_code(c.w, c.stdin.text, c.argv[0], c.depth, host)  # ssh HOST <<EOF … EOF
+        return Found(target, f"runs code on {host}")
     if not command:
         return Found(target, f"opens a shell on {host}")
     if any(word is None for word in command):
@@ -371,7 +449,11 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "dd-of": _dd_of,
     "dd-device": _dd_of,
     "chmod-setuid": _chmod_setuid,
-    "curl-delete": _curl_delete,
+    "http-delete": _http_delete,
+    "container-exec": _container_exec,
+    "pod-exec": _pod_exec,
+    "copy-to-remote": _copy_to_remote,
+    "kill-all": _kill_all,
     "sql": _sql,
     "ssh": _ssh,
 }

@@ -169,12 +169,45 @@ REMOTE = [
     ("ssh prod", "remote:ssh/prod"),
     ("ssh -p 2222 deploy@prod uptime", "remote:ssh/prod"),
     ("ssh prod 'rm -rf /var/www/old'", "remote:ssh/prod destroy:files@prod"),
-    ("ssh -t prod sudo systemctl restart web", "remote:ssh/prod privilege:root@prod"),
+    ("ssh -t prod sudo systemctl restart web",
+     "remote:ssh/prod privilege:root@prod system:services@prod"),
     ("ssh prod git -C /srv/app reset --hard", "remote:ssh/prod discard:git-worktree@prod"),
-    ("kubectl exec -it web-1 -- sh", "remote:kubernetes"),
-    ("kubectl -n prod exec web-1 -- ls", "remote:kubernetes"),
-    ("docker exec -it web bash", "remote:container"),
-    ("podman exec web ls", "remote:container"),
+    ("ssh prod <<'EOF'\ngit stash clear\nEOF", "remote:ssh/prod discard:git-stash@prod"),
+    ("kubectl exec -it web-1 -- sh", "remote:kubernetes/web-1"),
+    ("kubectl -n prod exec web-1 -- ls -l", "remote:kubernetes/web-1"),
+    ("kubectl exec db-0 -- psql -c 'DROP TABLE t'",
+     "remote:kubernetes/db-0 destroy:database@kubernetes/db-0"),
+    ("docker exec -it web bash", "remote:container/web"),
+    ("docker exec -u root -w /srv web rm -rf /data",
+     "remote:container/web destroy:files@container/web"),
+    ("docker container exec web ls", "remote:container/web"),
+    ("podman exec web ls", "remote:container/web"),
+    # copies to another machine publish there
+    ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
+    ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),
+    ("rsync -az --delete build/ web1:/var/www", "publish:ssh/web1 destroy:files"),
+]
+
+SYSTEM = [
+    ("reboot", "system:power"),
+    ("sudo shutdown -h now", "privilege:root system:power"),
+    ("systemctl reboot", "system:power"),
+    ("systemctl restart nginx", "system:services"),
+    ("systemctl --now disable sshd", "system:services"),
+    ("systemctl --user stop pipewire", "system:user-services"),
+    ("service nginx stop", "system:services"),
+    ("launchctl unload ~/Library/LaunchAgents/x.plist", "system:services"),
+    ("sysctl -w net.ipv4.ip_forward=1", "system:kernel"),
+    ("modprobe -r nouveau", "system:kernel"),
+    ("mount /dev/sdb1 /mnt", "system:mounts"),
+    ("umount /mnt", "system:mounts"),
+    ("pkill -f node", "system:processes"),
+    ("killall python3", "system:processes"),
+    ("kill -9 -1", "system:processes"),
+    ("kill -- -1", "system:processes"),
+    ("gh api -X DELETE repos/me/x", "destroy:github"),
+    ("http DELETE api.example.com/items/1", "destroy:http"),
+    ("wget --method=DELETE https://api.example.com/x", "destroy:http"),
 ]
 
 PRIVILEGE = [
@@ -186,7 +219,7 @@ PRIVILEGE = [
     ("su", "privilege:root"),
     ("su - root", "privilege:root"),
     ("su -c 'make install'", "privilege:root"),
-    ("doas reboot", "privilege:root"),
+    ("doas reboot", "privilege:root system:power"),
     ("pkexec visudo", "privilege:root"),
     ("setcap cap_net_bind_service=+ep ./server", "privilege:capabilities"),
     ("chmod u+s ./tool", "privilege:setuid"),
@@ -241,7 +274,7 @@ def _table(*rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, WRAPPED, UNKNOWN_TOOLS),
+    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS),
 )
 def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
     assert effects(line) == set(expected.split())
@@ -334,6 +367,18 @@ QUIET = [
     "sort -u names.txt | uniq -c",
     "pytest -k reset tests/",
     "./configure --prefix=/w/proj/out",
+    "systemctl status nginx",
+    "systemctl --user status x",
+    "journalctl -u nginx -n 50",
+    "kill %1",
+    "kill -1 1234",
+    "kill -TERM 4242",
+    "mount",
+    "sysctl net.ipv4.ip_forward",
+    "scp prod:/var/log/app.log logs/",
+    "rsync -a prod:/srv/data/ data/",
+    "docker logs -f web",
+    "kubectl get pods -o wide",
     "mytool list",
     "./run.sh",
 ]
@@ -347,7 +392,7 @@ def test_ordinary_lines_have_no_effect_and_are_allowed(shipped: Policy, line: st
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    _table(DESTROY, DISCARD, REMOTE, PRIVILEGE, WRAPPED, UNKNOWN_TOOLS[:4]),
+    _table(DESTROY, DISCARD, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS[:4]),
 )
 def test_the_shipped_policy_asks_for_each_effect(
     shipped: Policy, line: str, expected: str
@@ -374,6 +419,12 @@ def test_an_effect_is_a_request_with_its_kind_target_and_the_command() -> None:
     assert request.text == "git checkout -- ."
     assert request.span == (0, len("git checkout -- ."))
     assert request.reason == "checkout of paths overwrites their uncommitted changes"
+
+
+def test_an_unknown_subcommand_of_a_tool_with_effects_asks(shipped: Policy) -> None:
+    requests = project('docker "$ACTION" web', CTX).requests
+    assert [r.role for r in requests if r.surface == "dynamic"] == ["command_name"]
+    assert verdict(shipped, 'docker "$ACTION" web') == "ask"
 
 
 def test_an_unknown_tool_says_why_it_asks() -> None:
