@@ -53,6 +53,7 @@ class Tool(NamedTuple):
     ends_at_operand: bool = False  # options stop at the first operand (sudo CMD -x, ssh HOST)
     abbreviations: bool = False  # long options may be abbreviated (git: --ha is --hard)
     single_dash_long: bool = False  # -auto-approve is one option, not a cluster (terraform)
+    global_first: bool = False  # options before the subcommand are the tool's own (git -C)
 
 
 def _v(*names: str) -> frozenset[str]:
@@ -82,6 +83,7 @@ _GIT_FORCE_PUSH = (
 )
 
 GIT = Tool(
+    global_first=True,
     values=_GIT_VALUES,
     abbreviations=True,
     effects=(
@@ -215,6 +217,7 @@ GIT = Tool(
 )
 
 _DOCKER = Tool(
+    global_first=True,
     values=_spec_values(CONTAINER)
     | _v(
         "-H",

@@ -70,9 +70,10 @@ def parse(argv: Sequence[str | None], tool: Tool) -> Parsed:
         if arg == "--":
             dashdash = len(operands)
             continue
+        mine = options if operands or not tool.global_first else set()  # git -C DIR: git's
         if arg.startswith("--") or (tool.single_dash_long and len(arg) > 2):
             name, eq, value = arg.partition("=")
-            options.add(name)
+            mine.add(name)
             if eq:
                 values[name] = value
             elif name in tool.values and i < n:
@@ -81,7 +82,7 @@ def parse(argv: Sequence[str | None], tool: Tool) -> Parsed:
             continue
         for j in range(1, len(arg)):
             opt = "-" + arg[j]
-            options.add(opt)
+            mine.add(opt)
             if opt in tool.values:
                 if j + 1 < len(arg):
                     values[opt] = arg[j + 1 :]
