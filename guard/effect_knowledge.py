@@ -140,6 +140,32 @@ GIT = Tool(
         E("discard", "git-stash", "drops stashed changes", sub=("stash", "drop|clear")),
         E(
             "discard",
+            "git-worktree",
+            "removes a worktree with its uncommitted changes",
+            sub=("worktree", "remove"),
+            flags=_FORCE,
+        ),
+        E(
+            "discard",
+            "git-history",
+            "expires the reflog: commits no branch holds can no longer be found",
+            sub=("reflog", "expire|delete"),
+        ),
+        E(
+            "discard",
+            "git-history",
+            "gc --prune=now deletes unreachable commits at once",
+            sub=("gc",),
+            check="git-prune-now",
+        ),
+        E(
+            "discard",
+            "git-history",
+            "rewrites every commit of the history",
+            sub=("filter-branch|filter-repo",),
+        ),
+        E(
+            "discard",
             "git-branch",
             "deletes a branch even if it is not merged",
             sub=("branch",),
@@ -233,7 +259,7 @@ _DOCKER = Tool(
         "-e",
         "--env",
         "--format",
-                "--time",
+        "--time",
         "--signal",
         "-s",
         "--until",
@@ -954,6 +980,17 @@ TOOLS: dict[str, Tool] = {
         values=_v("-s", "-n"),
         effects=(
             E("system", "processes", "kills every process it may (pid -1)", check="kill-all"),
+        ),
+    ),
+    "redis-cli": Tool(
+        values=_v("-h", "-p", "-a", "-n", "-u", "--user", "--pass"),
+        effects=(
+            E(
+                "destroy",
+                "database",
+                "deletes every key",
+                word="FLUSHALL|FLUSHDB|flushall|flushdb",
+            ),
         ),
     ),
     # remote

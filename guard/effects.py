@@ -273,6 +273,11 @@ def _git_push_delete(c: EffectCall, row: Effect) -> Found | None:
     return Found(row.target) if any(r is not None and r[:1] == ":" for r in refs) else None
 
 
+def _git_prune_now(c: EffectCall, row: Effect) -> Found | None:
+    prune = c.parsed.values.get("--prune")
+    return Found(row.target) if prune in ("now", "all") else None
+
+
 def _find_delete(c: EffectCall, row: Effect) -> Found | None:
     words = [a.value for a in c.argv[1:]]
     if "-delete" in words:
@@ -299,8 +304,12 @@ def _operands(c: EffectCall, row: Effect) -> Found | None:
 def _dd_of(c: EffectCall, row: Effect) -> Found | None:
     for arg in c.argv[1:]:
         value = arg.value
-        if value is None:
-            return Found(row.target, "dd is given an argument not known")
+        if value is None:  # could be of=/dev/…: the strongest reading
+            return (
+                Found(row.target, "dd is given an argument not known")
+                if row.target == "device"
+                else None
+            )
         if value.startswith("of="):
             device = value[3:].startswith("/dev/") and not _PLUMBING.match(value[3:])
             if device == (row.target == "device"):
@@ -444,6 +453,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-restore-worktree": _git_restore_worktree,
     "git-push-plus": _git_push_plus,
     "git-push-delete": _git_push_delete,
+    "git-prune-now": _git_prune_now,
     "find-delete": _find_delete,
     "rsync-delete": _rsync_delete,
     "operands": _operands,

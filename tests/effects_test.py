@@ -97,6 +97,8 @@ DESTROY = [
     ("sqlite3 app.db <<'EOF'\nselect 1;\nDELETE FROM t;\nEOF", "destroy:database"),
     ("psql mydb <<EOF\nDROP DATABASE old;\nEOF", "destroy:database"),
     ("npm unpublish pkg@1.0.0", "destroy:npm"),
+    ("redis-cli -n 2 FLUSHDB", "destroy:database"),
+    ("dd if=img of=$DEV", "destroy:device"),
 ]
 
 DISCARD = [
@@ -140,6 +142,10 @@ DISCARD = [
     ("git push --delete origin old", "discard:git-remote publish:git-remote"),
     ("git push --mirror backup", "discard:git-remote publish:git-remote"),
     ("git -C ../other push --for", "discard:git-remote publish:git-remote"),
+    ("git worktree remove --force ../wt", "discard:git-worktree"),
+    ("git reflog expire --expire=now --all", "discard:git-history"),
+    ("git gc --prune=now", "discard:git-history"),
+    ("git filter-branch --tree-filter 'rm -f secrets' HEAD", "discard:git-history"),
 ]
 
 PUBLISH = [
@@ -312,6 +318,10 @@ QUIET = [
     "git reset HEAD~1",
     "git reset --soft HEAD~1",
     "git clean -n",
+    "git gc",
+    "git worktree list",
+    "git reflog",
+    "redis-cli get key",
     "git clean -fn",
     "git fetch --prune",
     "git push",
