@@ -219,14 +219,14 @@ def _word(pattern: str) -> re.Pattern[str]:
 # ---- unknown tools --------------------------------------------------------------------------
 
 
-_VERB_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*")
+_VERB_WORD = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"  # patterns compile at first use (re caches)
 
 
 def _unknown_tool(w: Walker, argv: list[Arg], name: str, span: tuple[int, int]) -> None:
     """A command guard knows nothing of, whose first operands name a destructive verb."""
     operands = [a.value for a in argv[1:] if a.value and not a.value.startswith("-")][:3]
     for word in operands:
-        if word is None or not _VERB_WORD.fullmatch(word):
+        if word is None or not re.fullmatch(_VERB_WORD, word):
             continue
         parts = re.split("[-_]", word)
         if (
@@ -246,12 +246,12 @@ def _git_checkout_paths(c: EffectCall, row: Effect) -> Found | None:
     ops = c.parsed.operands
     if c.parsed.dashdash < len(ops):
         return Found(row.target)
-    if any(op is not None and _PATHLIKE.match(op) for op in ops[1:]):
+    if any(op is not None and re.match(_PATHLIKE, op) for op in ops[1:]):
         return Found(row.target)
     return None
 
 
-_PATHLIKE = re.compile(r"^(\.|\.\.|\*|:/.*|\.{1,2}/.*)$")
+_PATHLIKE = r"^(\.|\.\.|\*|:/.*|\.{1,2}/.*)$"
 
 
 def _git_restore_worktree(c: EffectCall, row: Effect) -> Found | None:
@@ -311,13 +311,13 @@ def _dd_of(c: EffectCall, row: Effect) -> Found | None:
                 else None
             )
         if value.startswith("of="):
-            device = value[3:].startswith("/dev/") and not _PLUMBING.match(value[3:])
+            device = value[3:].startswith("/dev/") and not re.match(_PLUMBING, value[3:])
             if device == (row.target == "device"):
                 return Found(row.target)
     return None
 
 
-_PLUMBING = re.compile(r"^/dev/(null|zero|stdout|stderr|tty|fd/\d+)$")
+_PLUMBING = r"^/dev/(null|zero|stdout|stderr|tty|fd/\d+)$"
 
 
 def _chmod_setuid(c: EffectCall, row: Effect) -> Found | None:
@@ -389,11 +389,11 @@ def _copy_to_remote(c: EffectCall, row: Effect) -> Found | None:
     ops = [op for op in c.parsed.operands if op is not None]
     if len(ops) < 2:
         return None
-    found = _REMOTE_SPEC.match(ops[-1])
+    found = re.match(_REMOTE_SPEC, ops[-1])
     return Found(f"{row.target}/{found.group(1)}") if found else None
 
 
-_REMOTE_SPEC = re.compile(r"^(?:rsync://|scp://)?(?:[^@/:]+@)?([A-Za-z0-9][\w.-]*|\[[^]]+\]):")
+_REMOTE_SPEC = r"^(?:rsync://|scp://)?(?:[^@/:]+@)?([A-Za-z0-9][\w.-]*|\[[^]]+\]):"
 
 
 def _kill_all(c: EffectCall, row: Effect) -> Found | None:
