@@ -490,23 +490,35 @@ TOOLS: dict[str, Tool] = {
             "--chdir",
         ),
         effects=(
-            E("privilege", "root", "runs as another user (root by default)", without=_SUDO_QUIET),
+            E(
+                "privilege",
+                "root",
+                "runs as another user (root by default)",
+                without=_SUDO_QUIET,
+                check="as-user",
+            ),
         ),
     ),
     "doas": Tool(
         ends_at_operand=True,
         values=_v("-u", "-C"),
-        effects=(E("privilege", "root", "runs as another user (root by default)"),),
+        effects=(
+            E("privilege", "root", "runs as another user (root by default)", check="as-user"),
+        ),
     ),
     "su": Tool(
         ends_at_operand=True,
         values=_v("-c", "--command", "-s", "--shell", "-g", "-G", "-w"),
-        effects=(E("privilege", "root", "runs as another user (root by default)"),),
+        effects=(
+            E("privilege", "root", "runs as another user (root by default)", check="as-user"),
+        ),
     ),
     "pkexec": Tool(
         ends_at_operand=True,
         values=_v("--user"),
-        effects=(E("privilege", "root", "runs as another user (root by default)"),),
+        effects=(
+            E("privilege", "root", "runs as another user (root by default)", check="as-user"),
+        ),
     ),
     "run0": Tool(
         ends_at_operand=True,

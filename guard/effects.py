@@ -273,6 +273,18 @@ def _git_push_delete(c: EffectCall, row: Effect) -> Found | None:
     return Found(row.target) if any(r is not None and r[:1] == ":" for r in refs) else None
 
 
+def _as_user(c: EffectCall, row: Effect) -> Found | None:
+    """`sudo -u postgres …` is privilege:postgres; `su - bob` is privilege:bob."""
+    values = c.parsed.values
+    user = values.get("-u") if "-u" in values else values.get("--user", row.target)
+    if c.name == "su" and "-u" not in values:
+        ops = [op for op in c.parsed.operands if op != "-"]
+        user = ops[0] if ops and (ops[0] is None or not ops[0].startswith("-")) else row.target
+    if user is None:
+        return Found("?", "runs as a user not known")
+    return Found(user)
+
+
 def _git_prune_now(c: EffectCall, row: Effect) -> Found | None:
     prune = c.parsed.values.get("--prune")
     return Found(row.target) if prune in ("now", "all") else None
@@ -453,6 +465,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-restore-worktree": _git_restore_worktree,
     "git-push-plus": _git_push_plus,
     "git-push-delete": _git_push_delete,
+    "as-user": _as_user,
     "git-prune-now": _git_prune_now,
     "find-delete": _find_delete,
     "rsync-delete": _rsync_delete,

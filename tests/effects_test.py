@@ -218,7 +218,11 @@ SYSTEM = [
 
 PRIVILEGE = [
     ("sudo apt-get install -y zsh", "privilege:root"),
-    ("sudo -u postgres psql", "privilege:root"),
+    ("sudo -u postgres psql", "privilege:postgres"),
+    ("sudo --user=www-data ls", "privilege:www-data"),
+    ("doas -u bob id", "privilege:bob"),
+    ("su - bob", "privilege:bob"),
+    ("su -l bob -c id", "privilege:bob"),
     ("sudo ls -l", "privilege:root"),
     ("sudo FOO=1 git push --force", "privilege:root discard:git-remote publish:git-remote"),
     ("sudo rm -rf /opt/x", "privilege:root destroy:files"),
