@@ -485,6 +485,20 @@ def test_a_user_rule_on_kind_target_allows_or_denies_an_effect(tmp_path: object)
     assert verdict(policy, "git reset --hard") == "ask"
 
 
+def test_the_effect_default_can_be_set_in_a_policy_file() -> None:
+    import os
+    from pathlib import Path
+
+    config = Path(os.environ["GUARD_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[defaults]\neffect = "deny"\n')
+    policy = load_policy(None, home=H)
+    assert (policy.problems, policy.defaults["effect"]) == ((), "deny")
+    assert verdict(policy, "git stash clear") == "deny"
+    assert verdict(policy, "git push") == "allow"  # the shipped rule still matches
+    assert verdict(policy, "git status") == "allow"
+
+
 def test_a_session_approval_of_an_effect_covers_its_kind_and_target(shipped: Policy) -> None:
     from guard.arity import approval_choices
     from guard.store import Approval
