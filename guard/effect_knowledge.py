@@ -7,7 +7,7 @@ row that matches for a kind and target wins, so put the strongest reason first.
 
 To teach guard a new tool, add a row here (see docs/effects.md); no code changes are needed
 unless the effect depends on more than words and options (then add a named check in
-guard/effects.py and name it in `check`).
+guard/effect_checks.py and name it in `check`).
 
 Kinds:
 - destroy   data gone without a copy (recursive deletes, cloud deletes, SQL drops, dd, mkfs)
@@ -34,7 +34,7 @@ class Effect(NamedTuple):
     `word`: a word pattern that must be one of the operands (after `sub`), anywhere.
     `flags`: alternatives; one must be given. `a+b` means both `a` and `b`.
     `without`: none of these options may be given.
-    `check`: a named test in guard/effects.py for what words and options cannot say.
+    `check`: a named test in guard/effect_checks.py for what words and options cannot say.
     """
 
     kind: str

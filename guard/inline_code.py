@@ -3,7 +3,7 @@ reaches: shell commands it runs, files it opens, removes or writes, and what can
 
 Pure: code text in, `Finding`s out. Python is parsed with the stdlib `ast` (imported only when
 Python code is met); the other languages are scanned for shell-out and file APIs. The caller
-(guard/effects.py) walks the shell lines found as shell, the way a `bash -c` string is walked.
+(guard/interpreter_effects.py) walks the shell lines found as shell, as a `bash -c` string.
 """
 
 from __future__ import annotations
