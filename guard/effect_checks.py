@@ -73,6 +73,31 @@ def _as_user(c: EffectCall, row: Effect) -> Found | None:
     return Found(user)
 
 
+def _mongo_eval(c: EffectCall, row: Effect) -> Found | None:
+    code = c.parsed.values.get("--eval") or ""
+    if re.search(r"\.(dropDatabase|drop)\s*\(|\.(deleteMany|remove)\s*\(\s*\{\s*\}", code):
+        return Found(row.target)
+    return None
+
+
+_ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "disk", "adm"})
+
+
+def _admin_group(c: EffectCall, row: Effect) -> Found | None:
+    """`usermod -aG docker me`, `gpasswd -a me sudo`: the group holds root's powers."""
+    words = [a.value or "" for a in c.argv[1:]]
+    groups = set()
+    for i, word in enumerate(words):
+        if word in ("-G", "--groups", "-g", "--gid") and i + 1 < len(words):
+            groups.update(words[i + 1].split(","))
+        elif word.startswith("-") and word.endswith("G") and i + 1 < len(words):
+            groups.update(words[i + 1].split(","))  # -aG
+    if c.name == "gpasswd" and len(words) >= 3 and words[0] in ("-a", "--add", "-M"):
+        groups.add(words[-1])
+    hit = sorted(groups & _ADMIN_GROUPS)
+    return Found(row.target, f"adds a user to {hit[0]}, which holds root's powers") if hit else None
+
+
 def _git_prune_now(c: EffectCall, row: Effect) -> Found | None:
     prune = c.parsed.values.get("--prune")
     return Found(row.target) if prune in ("now", "all") else None
@@ -254,6 +279,8 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-push-plus": _git_push_plus,
     "git-push-delete": _git_push_delete,
     "as-user": _as_user,
+    "mongo-eval": _mongo_eval,
+    "admin-group": _admin_group,
     "git-prune-now": _git_prune_now,
     "find-delete": _find_delete,
     "rsync-delete": _rsync_delete,

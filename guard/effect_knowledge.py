@@ -346,6 +346,20 @@ _KUBECTL = Tool(
     effects=(
         E("destroy", "kubernetes", "deletes cluster resources", sub=("delete",)),
         E("destroy", "kubernetes", "drains a node, evicting what runs on it", sub=("drain",)),
+        E(
+            "destroy",
+            "kubernetes",
+            "replace --force deletes and recreates resources",
+            sub=("replace",),
+            flags=("--force",),
+        ),
+        E(
+            "destroy",
+            "kubernetes",
+            "apply --prune deletes resources the manifests leave out",
+            sub=("apply",),
+            flags=("--prune",),
+        ),
         E("remote", "kubernetes", "runs a command inside a pod", sub=("exec",), check="pod-exec"),
         E("remote", "kubernetes", "attaches to a process in a pod", sub=("attach",)),
         E("remote", "kubernetes", "runs a debugging container in the cluster", sub=("debug",)),
@@ -440,6 +454,64 @@ TOOLS: dict[str, Tool] = {
         )
     ),
     "mkfs": Tool(effects=(E("destroy", "device", "mkfs erases a device", check="operands"),)),
+    "blkdiscard": Tool(
+        effects=(E("destroy", "device", "discards every block of a device", check="operands"),)
+    ),
+    **dict.fromkeys(
+        ("fdisk", "sfdisk", "cfdisk", "gdisk"),
+        Tool(
+            effects=(
+                E(
+                    "destroy",
+                    "device",
+                    "rewrites a partition table",
+                    check="operands",
+                    without=("-l", "--list", "-d", "--dump", "-s", "--show-size", "-V"),
+                ),
+            )
+        ),
+    ),
+    "sgdisk": Tool(
+        effects=(
+            E(
+                "destroy",
+                "device",
+                "erases or rewrites a partition table",
+                flags=("-Z", "--zap-all", "-z", "--zap", "-o", "--clear", "-d", "--delete"),
+            ),
+        )
+    ),
+    "parted": Tool(
+        values=_v("-a", "--align"),
+        effects=(
+            E("destroy", "device", "rewrites a partition table", word="rm|mklabel|mktable|mkpart"),
+        ),
+    ),
+    "docker-compose": Tool(
+        values=_v("-f", "--file", "-p", "--project-name", "--profile", "--env-file"),
+        effects=(
+            E(
+                "destroy",
+                "volumes",
+                "compose down -v removes the project's volumes",
+                sub=("down",),
+                flags=("-v", "--volumes"),
+            ),
+        ),
+    ),
+    "crontab": Tool(
+        values=_v("-u"),
+        effects=(E("destroy", "crontab", "crontab -r removes every scheduled job", flags=("-r",)),),
+    ),
+    **dict.fromkeys(
+        ("mongosh", "mongo"),
+        Tool(
+            values=_v(
+                "--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--file"
+            ),
+            effects=(E("destroy", "database", "drops or empties data", check="mongo-eval"),),
+        ),
+    ),
     "wipefs": Tool(
         effects=(E("destroy", "device", "wipefs erases filesystem signatures", check="operands"),)
     ),
@@ -718,8 +790,9 @@ TOOLS: dict[str, Tool] = {
                 "destroy",
                 "gcloud",
                 "deletes cloud resources",
-                word="delete|delete-*|remove|remove-*|purge",
+                word="delete|delete-*|remove|remove-*|purge|rm",
             ),
+            E("remote", "gcloud", "runs commands on a cloud machine", word="ssh"),
         ),
     ),
     "gsutil": Tool(
@@ -779,6 +852,7 @@ TOOLS: dict[str, Tool] = {
                     flags=("-auto-approve", "--auto-approve"),
                 ),
                 E("destroy", "terraform", "removes resources from the state", sub=("state", "rm")),
+                E("destroy", "terraform", "deletes a workspace", sub=("workspace", "delete")),
             ),
         ),
     ),
@@ -1005,7 +1079,115 @@ TOOLS: dict[str, Tool] = {
             ),
         ),
     ),
+    **dict.fromkeys(
+        ("iptables", "ip6tables"),
+        Tool(
+            values=_v("-t", "--table"),
+            effects=(
+                E(
+                    "system",
+                    "firewall",
+                    "changes the firewall rules",
+                    flags=(
+                        "-F",
+                        "--flush",
+                        "-X",
+                        "--delete-chain",
+                        "-P",
+                        "--policy",
+                        "-D",
+                        "--delete",
+                        "-A",
+                        "--append",
+                        "-I",
+                        "--insert",
+                        "-R",
+                        "--replace",
+                    ),
+                ),
+            ),
+        ),
+    ),
+    "nft": Tool(
+        effects=(
+            E(
+                "system",
+                "firewall",
+                "changes the firewall rules",
+                sub=("flush|add|delete|insert|replace|create|destroy",),
+            ),
+        )
+    ),
+    "ufw": Tool(
+        effects=(
+            E(
+                "system",
+                "firewall",
+                "changes the firewall rules",
+                sub=("enable|disable|reset|allow|deny|reject|limit|delete|insert",),
+            ),
+        )
+    ),
+    **dict.fromkeys(
+        ("init", "telinit"),
+        Tool(effects=(E("system", "power", "changes the machine's runlevel", sub=("0|1|6|s|S",)),)),
+    ),
+    **dict.fromkeys(
+        ("useradd", "userdel", "usermod", "groupadd", "groupdel", "passwd", "chpasswd"),
+        Tool(
+            values=_v("-g", "-G", "-d", "-s", "-u", "-c", "-e", "-p", "-l"),
+            effects=(
+                E(
+                    "privilege",
+                    "groups",
+                    "adds a user to a group that holds root's powers",
+                    check="admin-group",
+                ),
+                E("system", "users", "changes the machine's users", check="operands"),
+            ),
+        ),
+    ),
+    "gpasswd": Tool(
+        effects=(
+            E(
+                "privilege",
+                "groups",
+                "adds a user to a group that holds root's powers",
+                check="admin-group",
+            ),
+        ),
+    ),
     # remote
+    **dict.fromkeys(
+        ("ansible", "ansible-playbook", "pssh", "parallel-ssh", "pdsh"),
+        Tool(
+            values=_v(
+                "-i",
+                "--inventory",
+                "-m",
+                "--module-name",
+                "-a",
+                "--args",
+                "-u",
+                "-l",
+                "--limit",
+                "-e",
+                "--extra-vars",
+                "-h",
+                "-H",
+                "-w",
+                "-l",
+            ),
+            effects=(
+                E(
+                    "remote",
+                    "ansible",
+                    "runs commands on the hosts of an inventory",
+                    without=("--syntax-check", "--list-hosts", "--list-tasks", "-C", "--check"),
+                ),
+            ),
+        ),
+    ),
     "ssh": Tool(
         ends_at_operand=True,
         values=_v(
