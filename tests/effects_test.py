@@ -581,3 +581,27 @@ def test_explain_shows_effects_in_their_own_section_and_json_has_kind_and_target
         "ask",
     )
     assert effect["argv"] == ["git", "checkout", "--", "."]
+
+
+def test_guard_check_asks_for_an_effect_and_not_for_a_message_that_names_one(
+    tmp_path: object,
+) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    ws = Path(str(tmp_path)) / "ws"
+    ws.mkdir()
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+
+    def check(line: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-m", "guard", "check", "--no-prompt", "--", line],
+            cwd=ws, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        return done.returncode
+
+    assert check("git stash clear") == 3
+    assert check("git reset --ha") == 3
+    assert check('git commit -m "explain git stash clear and push --force"') == 0
+    assert check("git push") == 0
