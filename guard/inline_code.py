@@ -245,7 +245,9 @@ def _py_command(node: Any, *, argv: bool) -> Finding | None:
 _STRING = r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
 _SHELL_CALL = re.compile(
     r"\b(execSync|execFileSync|spawnSync|execFile|exec|spawn|system|popen|shell_exec|passthru"
-    r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec)\b\s*\(?\s*" + _STRING + "?"
+    r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec|do shell script)\b\s*\(?\s*"
+    + _STRING
+    + "?"
 )
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\})")
 _FILE_CALL = re.compile(

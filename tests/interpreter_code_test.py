@@ -98,6 +98,14 @@ CODE = [
     ("php -r 'shell_exec(\"kubectl delete ns x\");'", {"run:kubectl delete ns x",
                                                       "destroy:kubernetes"}),
     ("php -r 'file_put_contents(\"/o/f\", \"x\");'", {"write:/o/f"}),
+    ("bun -e 'require(\"child_process\").execSync(\"git reset --hard\")'",
+     {"run:git reset --hard", "discard:git-worktree"}),
+    ("osascript -e 'do shell script \"rm -rf /o/x\"'",
+     {"run:rm -rf /o/x", "write:/o/x", "destroy:files"}),
+    ("python3 <<< 'import shutil; shutil.rmtree(\"/o/x\")'", {"write:/o/x", "destroy:files"}),
+    ("env python3 -c 'import os; os.system(\"git stash clear\")'",
+     {"run:git stash clear", "discard:git-stash"}),
+    ("/usr/bin/python3.11 -c 'import os; os.remove(\"/o/f\")'", {"write:/o/f"}),
 ]  # fmt: skip
 
 
@@ -130,6 +138,9 @@ QUIET = [
     "perl -ne 'print if /error/' app.log",
     "perl -lane 'print $F[0]' data.txt",
     "php -r 'echo PHP_VERSION;'",
+    "bun run build",
+    "bun test",
+    "osascript -e 'display notification \"done\"'",
 ]
 
 
