@@ -304,6 +304,13 @@ _DOCKER = Tool(
             sub=("container|image|network|builder|buildx", "prune"),
         ),
         E("publish", "container-registry", "pushes an image to a registry", sub=("push",)),
+        E(
+            "publish",
+            "container-registry",
+            "builds and pushes an image to a registry",
+            sub=("build|buildx",),
+            flags=("--push",),
+        ),
         E("publish", "container-registry", "pushes an image to a registry", sub=("image", "push")),
         E(
             "remote",

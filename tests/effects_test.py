@@ -175,6 +175,8 @@ PUBLISH = [
     ("gem push pkg-1.0.gem", "publish:rubygems"),
     ("docker push registry.example.com/app:1", "publish:container-registry"),
     ("podman push app", "publish:container-registry"),
+    ("docker buildx build --platform linux/amd64 -t r/app:1 --push .",
+     "publish:container-registry"),
     ("mvn clean deploy", "publish:maven"),
     ("mvn -B release:perform", "publish:maven"),
     ("./gradlew publish", "publish:maven"),
