@@ -10,6 +10,7 @@ abbreviated where the tool allows it (`git reset --ha`).
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from guard.commands import Spec
 from guard.effect_argv import given, parse
@@ -67,35 +68,58 @@ def command_effects(
     seen: set[tuple[str, str]] = set()
     for row in rows:
         found = _match(row, call, tool)
-        if found is None or (row.kind, found.target) in seen:
+        effect = row.effect
+        if found is None or (effect.kind, found.target) in seen:
             continue
-        seen.add((row.kind, found.target))
+        seen.add((effect.kind, found.target))
         shown = tuple([a.shown for a in argv])
-        add_effect(w, span, row.kind, found.target, found.reason or row.reason, shown)
+        add_effect(w, span, effect.kind, found.target, found.reason or effect.reason, shown)
 
 
-_ROWS: dict[str, tuple[dict[str, tuple[Effect, ...]], tuple[Effect, ...]]] = {}
+class _Row(NamedTuple):
+    """A table row made ready to match: word patterns compiled, flag alternatives split."""
+
+    effect: Effect
+    subs: tuple[re.Pattern[str] | None, ...]  # None: matched already by the index
+    word: re.Pattern[str] | None
+    flags: tuple[tuple[str, ...], ...]
 
 
-def _index(name: str, tool: Tool) -> tuple[dict[str, tuple[Effect, ...]], tuple[Effect, ...]]:
+_Index = tuple[dict[str, tuple[_Row, ...]], tuple[_Row, ...]]
+_ROWS: dict[str, _Index] = {}
+
+
+def _index(name: str, tool: Tool) -> _Index:
     """A tool's rows by their literal first subcommand words (each with the rows that match
     any first word, in table order), and those rows alone; built once per tool."""
     index = _ROWS.get(name)
     if index is None:
-        by_word: dict[str, list[tuple[int, Effect]]] = {}
-        always: list[tuple[int, Effect]] = []
+        by_word: dict[str, list[tuple[int, _Row]]] = {}
+        always: list[tuple[int, _Row]] = []
         for at, row in enumerate(tool.effects):
             words = row.sub[0].split("|") if row.sub else ["*"]
-            if any("*" in word for word in words):
-                always.append((at, row))
+            literal = not any("*" in word for word in words)
+            ready = _Row(
+                row,
+                tuple(None if literal and i == 0 else _word(p) for i, p in enumerate(row.sub)),
+                _word(row.word) if row.word else None,
+                tuple(tuple(alt.split("+")) for alt in row.flags),
+            )
+            if not literal:
+                always.append((at, ready))
             else:
                 for word in words:
-                    by_word.setdefault(word, []).append((at, row))
+                    by_word.setdefault(word, []).append((at, ready))
         merged = {
-            word: tuple(row for _, row in sorted(rows + always)) for word, rows in by_word.items()
+            word: tuple(r for _, r in sorted(rows + always, key=_first))
+            for word, rows in by_word.items()
         }
-        index = _ROWS[name] = (merged, tuple(row for _, row in always))
+        index = _ROWS[name] = (merged, tuple(r for _, r in always))
     return index
+
+
+def _first(item: tuple[int, _Row]) -> int:
+    return item[0]
 
 
 def add_effect(
@@ -106,22 +130,23 @@ def add_effect(
     w.out.append(Request("effect", where, reason, argv=argv, text=text, kind=kind, target=target))
 
 
-def _match(row: Effect, call: EffectCall, tool: Tool) -> Found | None:
+def _match(ready: _Row, call: EffectCall, tool: Tool) -> Found | None:
+    row = ready.effect
     parsed = call.parsed
     ops = parsed.operands
-    k = len(row.sub)
+    k = len(ready.subs)
     if k:
         if len(ops) < k:
             return None
-        for pattern, word in zip(row.sub, ops, strict=False):
-            if word is None or not _word(pattern).fullmatch(word):
+        for pattern, word in zip(ready.subs, ops, strict=False):
+            if word is None or (pattern is not None and not pattern.fullmatch(word)):
                 return None
-    if row.word:
-        anywhere = _word(row.word)
+    if ready.word is not None:
+        anywhere = ready.word
         if not any(op is not None and anywhere.fullmatch(op) for op in ops[k:]):
             return None
-    if row.flags and not any(
-        all(given(parsed, flag, tool) for flag in alt.split("+")) for alt in row.flags
+    if ready.flags and not any(
+        all(given(parsed, flag, tool) for flag in alt) for alt in ready.flags
     ):
         return None
     if row.without and any(given(parsed, flag, tool) for flag in row.without):
@@ -131,36 +156,29 @@ def _match(row: Effect, call: EffectCall, tool: Tool) -> Found | None:
     return Found(row.target)
 
 
-_PATTERNS: dict[str, re.Pattern[str]] = {}
-
-
 def _word(pattern: str) -> re.Pattern[str]:
     """A word pattern: `|` separates alternatives, `*` is any run of characters."""
-    found = _PATTERNS.get(pattern)
-    if found is None:
-        alternatives = (re.escape(p).replace(r"\*", ".*") for p in pattern.split("|"))
-        found = _PATTERNS[pattern] = re.compile("|".join(alternatives))
-    return found
+    alternatives = (re.escape(p).replace(r"\*", ".*") for p in pattern.split("|"))
+    return re.compile("|".join(alternatives))
 
 
 # ---- unknown tools --------------------------------------------------------------------------
-
-
-_VERB_WORD = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*"  # patterns compile at first use (re caches)
 
 
 def _unknown_tool(w: Walker, argv: list[Arg], name: str, span: tuple[int, int]) -> None:
     """A command guard knows nothing of, whose first operands name a destructive verb."""
     operands = [a.value for a in argv[1:] if a.value and not a.value.startswith("-")][:3]
     for word in operands:
-        if word is None or not re.fullmatch(_VERB_WORD, word):
+        if word is None:
             continue
-        parts = re.split("[-_]", word)
-        if (
-            word in DESTRUCTIVE_VERBS
-            or parts[0] in DESTRUCTIVE_VERBS
-            or (parts[-1] in DESTRUCTIVE_VERBS and len(parts) > 1)
-        ):
+        hit = word in DESTRUCTIVE_VERBS
+        if not hit and ("-" in word or "_" in word) and re.fullmatch(_VERB_WORD, word):
+            parts = re.split("[-_]", word)
+            hit = parts[0] in DESTRUCTIVE_VERBS or parts[-1] in DESTRUCTIVE_VERBS
+        if hit:
             reason = f"unknown tool, destructive verb ({word})"
             add_effect(w, span, "destroy", name, reason, tuple([a.shown for a in argv]))
             return
+
+
+_VERB_WORD = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"  # delete-bucket, force_delete
