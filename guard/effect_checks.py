@@ -117,9 +117,11 @@ def _find_delete(c: EffectCall, row: Effect) -> Found | None:
 
 def _rsync_delete(c: EffectCall, row: Effect) -> Found | None:
     opts = c.parsed.options
-    return (
-        Found(row.target) if any(o == "--del" or o.startswith("--delete") for o in opts) else None
-    )
+    if not any(o == "--del" or o.startswith("--delete") for o in opts):
+        return None
+    ops = [op for op in c.parsed.operands if op is not None]
+    remote = re.match(_REMOTE_SPEC, ops[-1]) if len(ops) >= 2 else None
+    return Found(f"{row.target}@{remote.group(1)}") if remote else Found(row.target)
 
 
 def _operands(c: EffectCall, row: Effect) -> Found | None:

@@ -207,7 +207,7 @@ REMOTE = [
     # copies to another machine publish there
     ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
     ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),
-    ("rsync -az --delete build/ web1:/var/www", "publish:ssh/web1 destroy:files"),
+    ("rsync -az --delete build/ web1:/var/www", "publish:ssh/web1 destroy:files@web1"),
 ]
 
 SYSTEM = [
