@@ -172,8 +172,12 @@ def _unknown_tool(w: Walker, argv: list[Arg], name: str, span: tuple[int, int]) 
         if word is None:
             continue
         hit = word in DESTRUCTIVE_VERBS
-        if not hit and ("-" in word or "_" in word) and re.fullmatch(_VERB_WORD, word):
-            parts = re.split("[-_]", word)
+        if (
+            not hit
+            and ("-" in word or "_" in word or ":" in word)
+            and re.fullmatch(_VERB_WORD, word)
+        ):
+            parts = re.split("[-_:]", word)
             hit = parts[0] in DESTRUCTIVE_VERBS or parts[-1] in DESTRUCTIVE_VERBS
         if hit:
             reason = f"unknown tool, destructive verb ({word})"
@@ -181,4 +185,4 @@ def _unknown_tool(w: Walker, argv: list[Arg], name: str, span: tuple[int, int]) 
             return
 
 
-_VERB_WORD = r"[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+"  # delete-bucket, force_delete
+_VERB_WORD = r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+"  # delete-bucket, force_delete, db:drop

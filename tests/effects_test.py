@@ -289,8 +289,12 @@ UNKNOWN_TOOLS = [
     ("./manage.sh db reset", "destroy:manage.sh"),
     ("fly apps destroy my-app", "destroy:fly"),
     ("doctl compute droplet delete web", "destroy:doctl"),
-    ("heroku apps:destroy --app x", ""),  # apps:destroy is not a plain word
-    ("firebase firestore:delete --all-collections", ""),
+    ("heroku apps:destroy --app x", "destroy:heroku"),
+    ("firebase firestore:delete --all-collections", "destroy:firebase"),
+    ("rails db:drop", "destroy:rails"),
+    ("bin/rake db:reset", "destroy:rake"),
+    ("mytool ./delete/me", ""),  # a path, not a verb
+    ("mytool list --filter=delete", ""),
     ("pulumi stack rm dev", "destroy:pulumi"),
     ("s3cmd del s3://b/k", ""),
     ("nomad job purge web", "destroy:nomad"),
@@ -431,6 +435,9 @@ QUIET = [
     "docker logs -f web",
     "kubectl get pods -o wide",
     "mytool list",
+    "rails db:migrate",
+    "rake test:all",
+    "mytool show delete.txt",
     "./run.sh",
 ]
 
