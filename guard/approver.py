@@ -291,6 +291,8 @@ def _request_json(r: Request) -> dict[str, object]:
         "text": r.text,
         "role": r.role,
         "via": r.via,
+        "kind": r.kind,
+        "target": r.target,
     }
 
 
@@ -307,6 +309,8 @@ def _request(value: object) -> Request:
         text=_text(r, "text"),
         role=_one_of(r, "role", (None, *get_args(DynamicRole))),
         via=_text(r, "via"),
+        kind=_text(r, "kind"),
+        target=_text(r, "target"),
     )
 
 

@@ -109,6 +109,10 @@ def approval_choices(
         verb = request.access or "use"
         pattern = escape_path(request.path)
         return (Choice("protected", pattern, request.access, f"{verb} {request.path}"),)
+    if request.surface == "effect" and request.kind and request.target:
+        # covers this kind of effect on this target: `discard:git-worktree`, `publish:npm`
+        subject = f"{request.kind}:{request.target}"
+        return (Choice("effect", escape_text(subject), None, f"{request.kind} {request.target}"),)
     if request.surface == "dynamic" and request.role not in ("code", "command_name"):
         # An unknown value that runs as code or names the command could be anything next time.
         return (Choice("dynamic", escape_text(request.text), None, request.text),)

@@ -102,6 +102,8 @@ def _line(d: Decided, home: str) -> str:
         return f"{r.access} {display(r.path, home)} ({r.via}) — a protected path"
     if r.surface == "dynamic":
         return f"unknown: {r.text} — {r.reason}"
+    if r.surface == "effect":
+        return f"{r.kind} {r.target}: {r.reason} ({r.text})"
     return f"cannot check: {r.reason}"
 
 

@@ -182,9 +182,15 @@ def _other_matches(
         if not request.path.startswith(literal_head(pattern, home, path=True)):
             return False
         return compile_path(pattern, home).fullmatch(request.path) is not None
-    if not request.text.startswith(literal_head(pattern)):
+    subject = effect_subject(request) if surface == "effect" else request.text
+    if not subject.startswith(literal_head(pattern)):
         return False
-    return compile_text(pattern).fullmatch(request.text) is not None
+    return compile_text(pattern).fullmatch(subject) is not None
+
+
+def effect_subject(request: Request) -> str:
+    """What `effect` rules and approvals match: `kind:target` (`discard:git-worktree`)."""
+    return f"{request.kind}:{request.target}"
 
 
 def _approved_by(
@@ -217,6 +223,8 @@ def describe(request: Request, *, home: str = "") -> str:
         via = f" ({request.via})" if request.via else ""
         path = display_path(request.path, home)
         return f"{request.access or 'use'} {path}{via} is a protected path"
+    if request.surface == "effect":
+        return f"{request.kind} {request.target}: {request.reason} ({request.text})"
     if request.reason:  # the projection says best why this part cannot be known or checked
         return request.reason
     if request.surface == "dynamic":

@@ -221,7 +221,9 @@ def run_argv(
     if effects is not None:  # a function defined in the line
         _call_function(w, name.value, effects, stdin, depth)
         return
-    spec = spec_for(name.value) or _UNKNOWN_COMMAND
+    known = spec_for(name.value)
+    command_effects(w, argv, known, stdin, span, depth)
+    spec = known or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
     elif spec.kind == "printf":  # its words are data, but bash lists a glob's directory first
@@ -247,6 +249,8 @@ def plain(c: Call) -> None:
     if via == "dd":
         _dd(w, argv)
         return
+    if via == "env":  # `env - cmd` is `env -i cmd`: the lone `-` is an option, not the command
+        argv = [argv[0], *_env_options(argv[1:])]
     reading = read_argv(spec, [a.value for a in argv])
     if via in _CORNER_COMMANDS:
         _argument_corners(w, via, argv)
@@ -338,6 +342,17 @@ def _listed_directories(w: Walker, argv: list[Arg], reading: Reading, via: str) 
 
 
 _READING = frozenset({"sed-script", "awk-program", "file-list", "url", "sql", "sql-file"})
+
+
+def _env_options(args: list[Arg]) -> list[Arg]:
+    """env's arguments without a lone `-` among its options (before the command)."""
+    for i, arg in enumerate(args):
+        value = arg.value
+        if value == "-":
+            return args[:i] + _env_options(args[i + 1 :])
+        if value is None or not value.startswith("-") or value == "--":
+            break
+    return args
 
 
 def _declared(w: Walker, argv: list[Arg], depth: int) -> None:
@@ -733,6 +748,7 @@ def is_shell(name: str) -> bool:
 
 
 # Late imports: these modules build on the names above.
+from guard.effects import command_effects  # noqa: E402
 from guard.invocation_kinds import KINDS, run_code  # noqa: E402
 from guard.option_values import OPTION_VALUE_ROLES, option_value  # noqa: E402
 from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402

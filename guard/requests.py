@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-Surface = Literal["command", "external_directory", "dynamic", "syntax", "protected"]
+Surface = Literal["command", "external_directory", "dynamic", "syntax", "protected", "effect"]
 Access = Literal["read", "write", "execute", "chdir"]
 Decision = Literal["allow", "ask", "deny"]
 
@@ -18,6 +18,7 @@ SURFACES: tuple[Surface, ...] = (
     "dynamic",
     "syntax",
     "protected",
+    "effect",
 )
 ACCESSES: tuple[Access, ...] = ("read", "write", "execute", "chdir")
 DECISIONS: tuple[Decision, ...] = ("allow", "ask", "deny")
@@ -44,6 +45,8 @@ class Request(NamedTuple):
     text: str = ""  # dynamic and syntax: the source text that cannot be known or parsed
     role: DynamicRole | None = None  # dynamic: where the unknown value stands
     via: str = ""  # who makes the access: a command name, "redirect", "cd" …
+    kind: str = ""  # effect: destroy, discard, publish, remote, privilege, system
+    target: str = ""  # effect: what it reaches (git-worktree, npm …); rules match kind:target
 
 
 class Projection(NamedTuple):

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from guard.decide import decide
-from guard.policy import DEFAULT_SOURCE, Policy, Rule, load_policy
+from guard.policy import Policy, Rule, load_policy
 from guard.requests import Access, DynamicRole, Projection, Request
 from guard.store import Approval
 
@@ -55,9 +55,23 @@ def shipped() -> Policy:
     return load_policy(None, home=HOME, user_file="/nonexistent/policy.toml")
 
 
-# the line of the shipped force-push rule, as reasons name it
-FORCE_PUSH = next(
-    r.line for r in load_policy(None, user_file="/nonexistent").rules if "push * -" in r.pattern
+def effect(kind: str, target: str, reason: str, *argv: str) -> Request:
+    return Request(
+        "effect", (0, 1), reason, argv=argv, text=" ".join(argv), kind=kind, target=target
+    )
+
+
+def projected(argv: tuple[str, ...]) -> Projection:
+    from guard.patterns import render_argv
+    from guard.project import project
+    from guard.scope import Context
+
+    ctx = Context(cwd=WS, env={"HOME": HOME, "PATH": "/usr/bin:/bin"}, workspace=(WS,), home=HOME)
+    return project(render_argv(argv), ctx)
+
+
+FORCE_PUSH = effect(
+    "discard", "git-remote", "force-push rewrites shared history", "git", "push", "-f"
 )
 
 
@@ -148,15 +162,16 @@ EVERYDAY = [
 def test_destructive_commands_ask_even_inside_the_workspace(
     shipped: Policy, argv: tuple[str, ...]
 ) -> None:
-    result = decide(shipped, line(command(*argv)), (), home=HOME)
+    result = decide(shipped, projected(argv), (), home=HOME)
     assert result.decision == "ask"
-    assert result.decided[0].by.startswith(f"rule {DEFAULT_SOURCE}:")
+    asked = [d for d in result.decided if d.decision == "ask"]
+    assert any(d.request.surface == "effect" and d.by == "default" for d in asked)
 
 
 @pytest.mark.parametrize("argv", EVERYDAY, ids=" ".join)
 def test_everyday_commands_stay_quiet(shipped: Policy, argv: tuple[str, ...]) -> None:
-    result = decide(shipped, line(command(*argv)), (), home=HOME)
-    assert (result.decision, result.reasons, result.decided[0].by) == ("allow", (), "default")
+    result = decide(shipped, projected(argv), (), home=HOME)
+    assert (result.decision, result.reasons) == ("allow", ())
 
 
 @pytest.mark.parametrize(
@@ -191,16 +206,16 @@ def test_a_line_takes_the_strictest_of_its_requests_and_gives_one_reason_per_ask
 ) -> None:
     result = decide(
         shipped,
-        line(command("cat", "/etc/hosts"), path("/etc/hosts"), command("git", "push", "-f")),
+        line(command("cat", "/etc/hosts"), path("/etc/hosts"), command("git", "push", "-f"),
+             FORCE_PUSH),
         (),
         home=HOME,
-    )
+    )  # fmt: skip
     assert result.decision == "ask"
-    assert [d.decision for d in result.decided] == ["allow", "ask", "ask"]
+    assert [d.decision for d in result.decided] == ["allow", "ask", "allow", "ask"]
     assert result.reasons == (
         "ask: read /etc/hosts (cat) is outside the workspace",
-        f"ask: git push -f (rule {DEFAULT_SOURCE}:{FORCE_PUSH}: "
-        "force-push rewrites shared history)",
+        "ask: discard git-remote: force-push rewrites shared history (git push -f)",
     )
 
 
@@ -308,7 +323,7 @@ def test_a_project_file_overrides_the_user_file_which_overrides_the_default(
     assert verdict_of(policy, command("git", "push", "origin", "--force")) == "allow"
     assert verdict_of(policy, command("terraform", "plan")) == "ask"
     assert verdict_of(policy, command("terraform", "apply")) == "deny"
-    assert verdict_of(policy, command("rm", "-rf", "x")) == "ask"
+    assert verdict_of(policy, effect("destroy", "files", "recursive delete", "rm", "-rf")) == "ask"
     result = decide(policy, line(command("git", "push", "upstream")), (), home=HOME)
     assert result.reasons == (f"deny: git push upstream (rule {user}:1: no pushing from here)",)
 
@@ -383,11 +398,12 @@ def test_a_broken_policy_makes_everything_that_would_be_allowed_ask(tmp_path: Pa
     """)
     policy = load_policy(None, home=HOME)
     granted = (approval(9, "command", "git push *"),)
-    result = decide(policy, line(command("ls"), command("git", "push", "-f")), granted, home=HOME)
+    granted += (approval(10, "effect", "discard:git-remote"),)
+    result = decide(policy, line(command("ls"), FORCE_PUSH), granted, home=HOME)
     assert result.decision == "ask"
     assert [(d.decision, d.by) for d in result.decided] == [
         ("ask", "policy problem"),
-        ("ask", f"rule {DEFAULT_SOURCE}:{FORCE_PUSH}"),  # approvals do not apply either
+        ("ask", "default"),  # approvals do not apply either
     ]
     problem = f"{os.environ['GUARD_CONFIG']}:9: unknown action \"alow\""
     assert result.reasons[0].startswith(f"ask: ls (policy problem: {problem}")

@@ -62,6 +62,7 @@ def test_the_shipped_default_loads_without_problems(isolated_home: Path) -> None
         "dynamic": "ask",
         "syntax": "ask",
         "protected": "ask",
+        "effect": "ask",
     }
     assert all(r.source == DEFAULT_SOURCE and r.line > 0 for r in policy.rules)
 
@@ -443,8 +444,8 @@ def test_show_lists_each_rule_and_default_with_where_it_came_from(
     assert f"  dynamic              deny   {user_file}:2\n" in shown
     assert f"  command              allow  {DEFAULT_SOURCE}:13\n" in shown
     assert f"    allow  /srv/** [read] — shared data  ([user] {user_file}:4)\n" in shown
-    assert f"    ask    rm * -*r* — recursive delete  ([default] {DEFAULT_SOURCE}:" in shown
     assert f"  [project] {workspace}/.guard.toml\n" in shown
+    assert f"    allow  publish:git-remote  ([default] {DEFAULT_SOURCE}:" in shown
     assert f"  {workspace.parent}/lib  ({workspace}/.guard.toml:2)\n" in shown
     assert f"problems:\n  {workspace}/.guard.toml:4: unknown key \"bogus\"" in shown
     assert "everything that would be allowed asks instead" in shown

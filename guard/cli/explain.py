@@ -103,6 +103,11 @@ def _request_json(d: Decided) -> dict[str, Any]:
         out["path"] = r.path
         out["access"] = r.access
         out["via"] = r.via
+    elif r.surface == "effect":
+        out["kind"] = r.kind
+        out["target"] = r.target
+        out["argv"] = list(r.argv)
+        out["text"] = r.text
     else:
         out["text"] = r.text
         if r.role:
@@ -134,8 +139,15 @@ def render(result: Judgement, *, colour: bool) -> str:
                     under[i] = "^"
         lines.append("  " + "".join(under).rstrip())
     home = result.context.home
+    effects: list[str] = []
     for d in result.verdict.decided:
         r = d.request
+        if r.surface == "effect":  # in a section of their own, below
+            shown = _tag(d.decision, colour)
+            effects.append(
+                f"  {shown:<5} effect  {r.kind} {r.target}  ({r.text})  {r.reason}   [{d.by}]"
+            )
+            continue
         what = {
             "command": lambda r=r: "runs " + " ".join(r.argv),
             "external_directory": lambda r=r: f"{r.access} {display(r.path, home)} ({r.via})",
@@ -153,9 +165,16 @@ def render(result: Judgement, *, colour: bool) -> str:
         lines.append(f"workspace: {roots}" + (f" ({why})" if why else ""))
     else:
         lines.append(f"workspace: {why or 'none'}")
+    if effects:
+        lines.append("effects:")
+        lines.extend(effects)
     verdict = result.verdict.decision
     head = f"\x1b[1;{COLOURS[verdict]}m{verdict}\x1b[0m" if colour else verdict
     lines.append(f"verdict: {head}")
     for reason in result.verdict.reasons:
         lines.append(f"  - {reason}")
     return "\n".join(lines) + "\n"
+
+
+def _tag(decision: str, colour: bool) -> str:
+    return f"\x1b[{COLOURS[decision]}m{decision}\x1b[0m" if colour else decision

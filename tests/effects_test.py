@@ -1,0 +1,616 @@
+"""Effects: what a line destroys, discards, publishes, runs elsewhere or escalates, read from its
+parsed argv (options in any order and spelling, `--`, wrappers), never from its text.
+
+Pure: a fixed context (workspace /w/proj, home /h/u), tables of lines and the `kind:target`
+effects they must give, and the shipped policy's verdict on them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from guard.decide import decide
+from guard.policy import Policy, load_policy
+from guard.project import project
+from guard.scope import Context
+
+W = "/w/proj"
+H = "/h/u"
+CTX = Context(cwd=W, env={"HOME": H, "PATH": "/usr/bin:/bin"}, workspace=(W,), home=H)
+
+
+def effects(line: str) -> set[str]:
+    return {
+        f"{r.kind}:{r.target}" for r in project(line, CTX).requests if r.surface == "effect"
+    }
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Policy:
+    return load_policy(None, home=H, user_file="/nonexistent/policy.toml")
+
+
+def verdict(policy: Policy, line: str) -> str:
+    return decide(policy, project(line, CTX), (), home=H).decision
+
+
+DESTROY = [
+    ("rm -rf build", "destroy:files"),
+    ("rm -r build", "destroy:files"),
+    ("rm -fR build", "destroy:files"),
+    ("rm build -rf", "destroy:files"),
+    ("rm --recursive build", "destroy:files"),
+    ("rm --rec build", "destroy:files"),
+    ("/bin/rm -vrf /", "destroy:files"),
+    ("find . -name '*.tmp' -delete", "destroy:files"),
+    ("find /w/proj/build -type f -exec rm {} +", "destroy:files"),
+    ("find . -execdir /bin/rm -f {} \\;", "destroy:files"),
+    ("rsync -a --delete src/ dest/", "destroy:files"),
+    ("rsync -a --delete-after src/ dest/", "destroy:files"),
+    ("rsync -av --del src/ dest/", "destroy:files"),
+    ("shred -u secret.txt", "destroy:files"),
+    ("truncate -s 0 app.log", "destroy:files"),
+    ("dd if=/dev/zero of=/dev/sda bs=1M", "destroy:device"),
+    ("dd if=img of=disk.img", "destroy:files"),
+    ("mkfs.ext4 /dev/sdb1", "destroy:device"),
+    ("/sbin/mkfs -t vfat /dev/sdc", "destroy:device"),
+    ("chmod -R 755 .", "destroy:file-modes"),
+    ("chmod -vR g+w dir", "destroy:file-modes"),
+    ("chown me:me . -R", "destroy:file-owners"),
+    ("chown --recursive me .", "destroy:file-owners"),
+    ("docker rm -f web", "destroy:containers"),
+    ("docker container rm --force web", "destroy:containers"),
+    ("podman rm -f web", "destroy:containers"),
+    ("docker rmi -f img", "destroy:images"),
+    ("docker system prune -af", "destroy:volumes"),
+    ("docker image prune -a", "destroy:containers"),
+    ("docker volume rm data", "destroy:volumes"),
+    ("docker compose down -v", "destroy:volumes"),
+    ("aws s3 rm s3://bucket/key --recursive", "destroy:aws"),
+    ("aws s3 rb s3://bucket --force", "destroy:aws"),
+    ("aws --region eu-west-1 ec2 terminate-instances --instance-ids i-1", "destroy:aws"),
+    ("aws dynamodb delete-table --table-name t", "destroy:aws"),
+    ("aws s3 sync . s3://b --delete", "destroy:aws"),
+    ("gcloud compute instances delete vm1 --zone z", "destroy:gcloud"),
+    ("gcloud projects delete my-project", "destroy:gcloud"),
+    ("gsutil rm -r gs://bucket", "destroy:gcloud"),
+    ("az group delete -n rg --yes", "destroy:azure"),
+    ("kubectl delete ns x", "destroy:kubernetes"),
+    ("kubectl -n prod delete pod web-1", "destroy:kubernetes"),
+    ("helm uninstall web", "destroy:helm"),
+    ("terraform destroy", "destroy:terraform"),
+    ("terraform apply -auto-approve", "destroy:terraform"),
+    ("terraform -chdir=infra apply -destroy", "destroy:terraform"),
+    ("tofu destroy -target=x", "destroy:terraform"),
+    ("gh repo delete me/repo --yes", "destroy:github"),
+    ("vault kv delete secret/app", "destroy:vault"),
+    ("vault kv destroy -versions=1 secret/app", "destroy:vault"),
+    ("vault kv metadata delete secret/app", "destroy:vault"),
+    ("vault delete secret/app", "destroy:vault"),
+    ("curl -X DELETE https://api.example.com/v1/items/1", "destroy:http"),
+    ("curl -XDELETE https://api.example.com/v1/items/1", "destroy:http"),
+    ("curl --request=delete https://api.example.com/x", "destroy:http"),
+    ("psql -c 'DROP TABLE users'", "destroy:database"),
+    ("psql -h db --command='truncate events'", "destroy:database"),
+    ('mysql -u root -e "DELETE FROM orders"', "destroy:database"),
+    ('sqlite3 app.db "drop table t;"', "destroy:database"),
+    ("sqlite3 app.db <<'EOF'\nselect 1;\nDELETE FROM t;\nEOF", "destroy:database"),
+    ("psql mydb <<EOF\nDROP DATABASE old;\nEOF", "destroy:database"),
+    ("npm unpublish pkg@1.0.0", "destroy:npm"),
+    ("redis-cli -n 2 FLUSHDB", "destroy:database"),
+    ("mongosh app --eval 'db.dropDatabase()'", "destroy:database"),
+    ("mongosh --eval 'db.users.deleteMany({})'", "destroy:database"),
+    ("kubectl replace --force -f pod.yaml", "destroy:kubernetes"),
+    ("kubectl apply --prune -l app=web -f k8s/", "destroy:kubernetes"),
+    ("gcloud storage rm -r gs://bucket", "destroy:gcloud"),
+    ("terraform workspace delete staging", "destroy:terraform"),
+    ("docker-compose down -v", "destroy:volumes"),
+    ("crontab -r", "destroy:crontab"),
+    ("blkdiscard /dev/nvme0n1", "destroy:device"),
+    ("sgdisk --zap-all /dev/sdb", "destroy:device"),
+    ("parted /dev/sdb rm 1", "destroy:device"),
+    ("dd if=img of=$DEV", "destroy:device"),
+]
+
+DISCARD = [
+    ("git checkout -- .", "discard:git-worktree"),
+    ("git checkout HEAD~1 -- src/a.py", "discard:git-worktree"),
+    ("git checkout .", "discard:git-worktree"),
+    ("git checkout -f main", "discard:git-worktree"),
+    ("git checkout --force main", "discard:git-worktree"),
+    ("git restore src/a.py", "discard:git-worktree"),
+    ("git restore .", "discard:git-worktree"),
+    ("git restore --staged --worktree f", "discard:git-worktree"),
+    ("git restore -SW f", "discard:git-worktree"),
+    ("git restore --source=HEAD~2 f", "discard:git-worktree"),
+    ("git reset --hard", "discard:git-worktree"),
+    ("git reset HEAD~3 --hard", "discard:git-worktree"),
+    ("git reset --ha", "discard:git-worktree"),
+    ("git reset --merge ORIG_HEAD", "discard:git-worktree"),
+    ("git reset --keep HEAD~1", "discard:git-worktree"),
+    ("git -C ../other reset --hard", "discard:git-worktree"),
+    ("/usr/local/bin/git reset --hard", "discard:git-worktree"),
+    ("git clean -f", "discard:git-worktree"),
+    ("git clean -fdx", "discard:git-worktree"),
+    ("git clean -d --force", "discard:git-worktree"),
+    ("git switch -f main", "discard:git-worktree"),
+    ("git switch --discard-changes main", "discard:git-worktree"),
+    ("git stash drop", "discard:git-stash"),
+    ("git stash drop stash@{1}", "discard:git-stash"),
+    ("git stash clear", "discard:git-stash"),
+    ("git branch -D feature", "discard:git-branch"),
+    ("git branch --delete --force feature", "discard:git-branch"),
+    ("git branch -d -f feature", "discard:git-branch"),
+    ("git branch -f main HEAD~3", "discard:git-branch"),
+    ("git push --force", "discard:git-remote publish:git-remote"),
+    ("git push -f origin main", "discard:git-remote publish:git-remote"),
+    ("git push -uf origin main", "discard:git-remote publish:git-remote"),
+    ("git push origin main --force", "discard:git-remote publish:git-remote"),
+    ("git push --force-with-lease", "discard:git-remote publish:git-remote"),
+    ("git push --force-with-lease=main:abc origin", "discard:git-remote publish:git-remote"),
+    ("git push origin +main", "discard:git-remote publish:git-remote"),
+    ("git push origin :old-branch", "discard:git-remote publish:git-remote"),
+    ("git push --delete origin old", "discard:git-remote publish:git-remote"),
+    ("git push --mirror backup", "discard:git-remote publish:git-remote"),
+    ("git -C ../other push --for", "discard:git-remote publish:git-remote"),
+    ("git worktree remove --force ../wt", "discard:git-worktree"),
+    ("git reflog expire --expire=now --all", "discard:git-history"),
+    ("git gc --prune=now", "discard:git-history"),
+    ("git filter-branch --tree-filter 'rm -f secrets' HEAD", "discard:git-history"),
+]
+
+PUBLISH = [
+    ("git push", "publish:git-remote"),
+    ("git push -u origin feature/x", "publish:git-remote"),
+    ("npm publish", "publish:npm"),
+    ("npm publish --access public", "publish:npm"),
+    ("pnpm publish -r", "publish:npm"),
+    ("yarn publish", "publish:npm"),
+    ("yarn npm publish", "publish:npm"),
+    ("cargo publish", "publish:crates-io"),
+    ("twine upload dist/*", "publish:pypi"),
+    ("python3 -m twine upload dist/*", "publish:pypi"),
+    ("poetry publish --build", "publish:pypi"),
+    ("uv publish", "publish:pypi"),
+    ("gem push pkg-1.0.gem", "publish:rubygems"),
+    ("docker push registry.example.com/app:1", "publish:container-registry"),
+    ("podman push app", "publish:container-registry"),
+    ("docker buildx build --platform linux/amd64 -t r/app:1 --push .",
+     "publish:container-registry"),
+    ("mvn clean deploy", "publish:maven"),
+    ("mvn -B release:perform", "publish:maven"),
+    ("./gradlew publish", "publish:maven"),
+    ("gradle build publishToMavenCentral", "publish:maven"),
+    ("gh release create v1.0 dist/*.tar.gz", "publish:github-release"),
+]
+
+REMOTE = [
+    ("ssh prod", "remote:ssh/prod"),
+    ("ssh -p 2222 deploy@prod uptime", "remote:ssh/prod"),
+    ("ssh prod 'rm -rf /var/www/old'", "remote:ssh/prod destroy:files@prod"),
+    ("ssh -t prod sudo systemctl restart web",
+     "remote:ssh/prod privilege:root@prod system:services@prod"),
+    ("ssh prod git -C /srv/app reset --hard", "remote:ssh/prod discard:git-worktree@prod"),
+    ("ssh prod <<'EOF'\ngit stash clear\nEOF", "remote:ssh/prod discard:git-stash@prod"),
+    ("kubectl exec -it web-1 -- sh", "remote:kubernetes/web-1"),
+    ("kubectl -n prod exec web-1 -- ls -l", "remote:kubernetes/web-1"),
+    ("kubectl exec db-0 -- psql -c 'DROP TABLE t'",
+     "remote:kubernetes/db-0 destroy:database@kubernetes/db-0"),
+    ("docker exec -it web bash", "remote:container/web"),
+    ("docker exec -u root -w /srv web rm -rf /data",
+     "remote:container/web destroy:files@container/web"),
+    ("docker container exec web ls", "remote:container/web"),
+    ("podman exec web ls", "remote:container/web"),
+    ("gcloud compute ssh vm1 --command 'ls'", "remote:gcloud"),
+    ("ansible all -i hosts -m shell -a 'uptime'", "remote:ansible"),
+    ("ansible-playbook -i prod site.yml", "remote:ansible"),
+    # copies to another machine publish there
+    ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
+    ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),
+    ("rsync -az --delete build/ web1:/var/www", "publish:ssh/web1 destroy:files@web1"),
+]
+
+SYSTEM = [
+    ("reboot", "system:power"),
+    ("sudo shutdown -h now", "privilege:root system:power"),
+    ("systemctl reboot", "system:power"),
+    ("systemctl restart nginx", "system:services"),
+    ("systemctl --now disable sshd", "system:services"),
+    ("systemctl --user stop pipewire", "system:user-services"),
+    ("service nginx stop", "system:services"),
+    ("launchctl unload ~/Library/LaunchAgents/x.plist", "system:services"),
+    ("sysctl -w net.ipv4.ip_forward=1", "system:kernel"),
+    ("modprobe -r nouveau", "system:kernel"),
+    ("mount /dev/sdb1 /mnt", "system:mounts"),
+    ("umount /mnt", "system:mounts"),
+    ("pkill -f node", "system:processes"),
+    ("killall python3", "system:processes"),
+    ("kill -9 -1", "system:processes"),
+    ("kill -- -1", "system:processes"),
+    ("iptables -F", "system:firewall"),
+    ("sudo ufw disable", "privilege:root system:firewall"),
+    ("nft flush ruleset", "system:firewall"),
+    ("init 6", "system:power"),
+    ("userdel -r bob", "system:users"),
+    ("usermod -aG docker bob", "privilege:groups system:users"),
+    ("gpasswd -a bob sudo", "privilege:groups"),
+    ("gh api -X DELETE repos/me/x", "destroy:github"),
+    ("http DELETE api.example.com/items/1", "destroy:http"),
+    ("wget --method=DELETE https://api.example.com/x", "destroy:http"),
+]
+
+PRIVILEGE = [
+    ("sudo apt-get install -y zsh", "privilege:root"),
+    ("sudo -u postgres psql", "privilege:postgres"),
+    ("sudo --user=www-data ls", "privilege:www-data"),
+    ("doas -u bob id", "privilege:bob"),
+    ("su - bob", "privilege:bob"),
+    ("su -l bob -c id", "privilege:bob"),
+    ("sudo ls -l", "privilege:root"),
+    ("sudo FOO=1 git push --force", "privilege:root discard:git-remote publish:git-remote"),
+    ("sudo rm -rf /opt/x", "privilege:root destroy:files"),
+    ("su", "privilege:root"),
+    ("su - root", "privilege:root"),
+    ("su -c 'make install'", "privilege:root"),
+    ("doas reboot", "privilege:root system:power"),
+    ("pkexec visudo", "privilege:root"),
+    ("setcap cap_net_bind_service=+ep ./server", "privilege:capabilities"),
+    ("chmod u+s ./tool", "privilege:setuid"),
+    ("chmod 4755 ./tool", "privilege:setuid"),
+    ("chmod g+s dir", "privilege:setuid"),
+]
+
+# wrappers, substitutions and full paths carry the effects of what they run
+WRAPPED = [
+    ("xargs rm -rf < dirs.txt", "destroy:files"),
+    ("find . -name node_modules | xargs -I{} rm -rf {}", "destroy:files"),
+    ("ls | xargs -i rm -rf {}", "destroy:files"),
+    ("ls | xargs -I X rm -rf X", "destroy:files"),
+    ("ls | xargs -l rm -rf", "destroy:files"),
+    ("ls | xargs -eEND rm -rf", "destroy:files"),
+    ("env - git reset --hard", "discard:git-worktree"),
+    ("env -i PATH=/bin git reset --hard", "discard:git-worktree"),
+    ("env -P /usr/bin git clean -f", "discard:git-worktree"),
+    ("busybox rm -rf /tmp/x", "destroy:files"),
+    ("nice -n 5 timeout 60 git push --force", "discard:git-remote publish:git-remote"),
+    ("echo $(git stash clear)", "discard:git-stash"),
+    ("x=`git branch -D old`", "discard:git-branch"),
+    ("bash -c 'git checkout -- .'", "discard:git-worktree"),
+    ("sh -c \"kubectl delete pod x\"", "destroy:kubernetes"),
+    ("eval 'rm -rf build'", "destroy:files"),
+    ("/usr/local/bin/git stash drop", "discard:git-stash"),
+    ("command git clean -fd", "discard:git-worktree"),
+    ("time npm publish", "publish:npm"),
+]
+
+# tools guard has no spec for: a destructive verb among the first three operands
+UNKNOWN_TOOLS = [
+    ("mycli delete user 42", "destroy:mycli"),
+    ("./manage.sh db reset", "destroy:manage.sh"),
+    ("fly apps destroy my-app", "destroy:fly"),
+    ("doctl compute droplet delete web", "destroy:doctl"),
+    ("heroku apps:destroy --app x", "destroy:heroku"),
+    ("firebase firestore:delete --all-collections", "destroy:firebase"),
+    ("rails db:drop", "destroy:rails"),
+    ("bin/rake db:reset", "destroy:rake"),
+    ("mytool ./delete/me", ""),  # a path, not a verb
+    ("mytool list --filter=delete", ""),
+    ("pulumi stack rm dev", "destroy:pulumi"),
+    ("s3cmd del s3://b/k", ""),
+    ("nomad job purge web", "destroy:nomad"),
+    ("supabase db reset", "destroy:supabase"),
+    ("wrangler kv namespace delete --id x", "destroy:wrangler"),
+    ("mytool force-delete x", "destroy:mytool"),
+    ("mytool delete-bucket x", "destroy:mytool"),
+]
+
+
+def _table(*rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    return [row for table in rows for row in table]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS),
+)
+def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
+    assert effects(line) == set(expected.split())
+
+
+# ordinary work: no effect, and the shipped policy allows the line
+QUIET = [
+    'git commit -m "explain git push --force and reset --hard"',
+    "git commit -m 'rm -rf is dangerous' -m 'sudo too'",
+    "rm --version",
+    "rm --help",
+    "git push --help",
+    "git log",
+    "git log --oneline -n 5",
+    "git diff",
+    "git diff --stat HEAD~1",
+    "git status",
+    "git checkout -b x",
+    "git checkout main",
+    "git checkout -b feature/y origin/feature/y",
+    "git switch main",
+    "git switch -c topic",
+    "git branch -d x",
+    "git -C . branch -d feature",
+    "git -C . branch --show-current",
+    "git -c color.ui=false branch -d x",
+    "git -C sub checkout -b x",
+    "git branch --list",
+    "git stash",
+    "git stash list",
+    "git stash pop",
+    "git stash show -p",
+    "git restore --staged f",
+    "git restore -S src/a.py",
+    "git reset HEAD~1",
+    "git reset --soft HEAD~1",
+    "git clean -n",
+    "git gc",
+    "git worktree list",
+    "git reflog",
+    "redis-cli get key",
+    "mongosh --eval 'db.users.find()'",
+    "kubectl apply -f k8s/",
+    "docker-compose up -d",
+    "docker-compose down",
+    "crontab -l",
+    "fdisk -l",
+    "iptables -L -n",
+    "ufw status",
+    "passwd",
+    "ansible-playbook --syntax-check site.yml",
+    "git clean -fn",
+    "git fetch --prune",
+    "git push",
+    "git push -u origin main",
+    "git push --dry-run --force",
+    "docker ps -a",
+    "docker rm old-container",
+    "docker images",
+    "docker run --rm -it ubuntu bash",
+    "docker compose down",
+    "find . -name '*.py' -print",
+    "find . -type f -newer x -exec grep -l TODO {} +",
+    "python -c 'print(1)'",
+    "python3 -c 'print(1+1)'",
+    "python3 -c 'import sys; print(sys.version)'",
+    "python3 -c 'import json,sys; print(json.load(sys.stdin)[\"name\"])' < package.json",
+    "node -e 'console.log(1)'",
+    "node -p 'process.version'",
+    "ruby -e 'puts 1'",
+    "perl -ne 'print if /x/' f.txt",
+    "perl -pi -e 's/foo/bar/g' src/a.c",
+    "rm -f build/a.o",
+    "rm file.txt",
+    "chmod +x script.sh",
+    "chmod -r script.sh",
+    "chmod 755 bin/tool",
+    "chown me file",
+    "dd if=/dev/urandom bs=16 count=1",
+    "curl -fsSL https://example.com/x.json",
+    "curl -X POST https://api.example.com -d '{\"delete\": true}'",
+    "psql -c 'SELECT * FROM users'",
+    "psql -c 'DELETE FROM t WHERE id = 1'",
+    "sqlite3 app.db \"select 'drop table x'\"",
+    "kubectl get pods",
+    "kubectl logs web-1",
+    "helm list",
+    "terraform plan",
+    "terraform apply",
+    "aws s3 ls s3://bucket",
+    "aws s3 cp a s3://b/a",
+    "gcloud compute instances list",
+    "gh pr create --title 'delete old files'",
+    "gh release view v1",
+    "npm test",
+    "npm run build",
+    "npm publish --dry-run",
+    "cargo publish --dry-run",
+    "cargo build --release",
+    "make clean",
+    "grep -r delete src",
+    "echo rm -rf /",
+    "echo sudo reset",
+    "rsync -av src/ dest/",
+    "mvn test",
+    "./gradlew build",
+    "printf '%s\\n' drop",
+    "sort -u names.txt | uniq -c",
+    "pytest -k reset tests/",
+    "./configure --prefix=/w/proj/out",
+    "systemctl status nginx",
+    "systemctl --user status x",
+    "journalctl -u nginx -n 50",
+    "kill %1",
+    "kill -1 1234",
+    "kill -TERM 4242",
+    "mount",
+    "sysctl net.ipv4.ip_forward",
+    "scp prod:/var/log/app.log logs/",
+    "rsync -a prod:/srv/data/ data/",
+    "docker logs -f web",
+    "kubectl get pods -o wide",
+    "mytool list",
+    "rails db:migrate",
+    "rake test:all",
+    "mytool show delete.txt",
+    "./run.sh",
+]
+
+
+@pytest.mark.parametrize("line", QUIET)
+def test_ordinary_lines_have_no_effect_and_are_allowed(shipped: Policy, line: str) -> None:
+    assert effects(line) - {"publish:git-remote"} == set()
+    assert verdict(shipped, line) == "allow"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    _table(DESTROY, DISCARD, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS[:4]),
+)
+def test_the_shipped_policy_asks_for_each_effect(
+    shipped: Policy, line: str, expected: str
+) -> None:
+    result = decide(shipped, project(line, CTX), (), home=H)
+    assert result.decision == "ask"
+    asked = {
+        f"{d.request.kind}:{d.request.target}"
+        for d in result.decided
+        if d.request.surface == "effect" and d.decision == "ask"
+    }
+    assert asked == set(expected.split()) - {"publish:git-remote"}
+
+
+@pytest.mark.parametrize("line", [line for line, _ in PUBLISH if not line.startswith("git")])
+def test_publishing_asks_but_a_plain_git_push_does_not(shipped: Policy, line: str) -> None:
+    assert verdict(shipped, line) == "ask"
+
+
+def test_an_effect_is_a_request_with_its_kind_target_and_the_command() -> None:
+    (request,) = [r for r in project("git checkout -- .", CTX).requests if r.surface == "effect"]
+    assert (request.kind, request.target) == ("discard", "git-worktree")
+    assert request.argv == ("git", "checkout", "--", ".")
+    assert request.text == "git checkout -- ."
+    assert request.span == (0, len("git checkout -- ."))
+    assert request.reason == "checkout of paths overwrites their uncommitted changes"
+
+
+def test_an_unknown_subcommand_of_a_tool_with_effects_asks(shipped: Policy) -> None:
+    requests = project('docker "$ACTION" web', CTX).requests
+    assert [r.role for r in requests if r.surface == "dynamic"] == ["command_name"]
+    assert verdict(shipped, 'docker "$ACTION" web') == "ask"
+
+
+def test_an_unknown_tool_says_why_it_asks() -> None:
+    (request,) = [r for r in project("mycli delete x", CTX).requests if r.surface == "effect"]
+    assert request.reason.startswith("unknown tool, destructive verb")
+
+
+def test_force_with_lease_gives_a_lesser_reason() -> None:
+    reasons = {r.reason for r in project("git push --force-with-lease", CTX).requests}
+    assert any("only if the remote has not moved" in reason for reason in reasons)
+
+
+def test_the_remote_command_of_ssh_is_not_a_local_access() -> None:
+    requests = project("ssh prod 'cat /etc/shadow; rm -rf /srv/x'", CTX).requests
+    assert not [r for r in requests if r.surface == "external_directory"]
+    reasons = [r.reason for r in requests if r.surface == "effect"]
+    assert "recursive delete (on prod)" in reasons
+
+
+# -- policy, approvals and what a user sees ---------------------------------------------------
+
+
+def test_a_user_rule_on_kind_target_allows_or_denies_an_effect(tmp_path: object) -> None:
+    import os
+    from pathlib import Path
+
+    config = Path(os.environ["GUARD_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        '[[rules]]\nsurface = "effect"\npattern = "destroy:files"\naction = "allow"\n\n'
+        '[[rules]]\nsurface = "effect"\npattern = "publish:*"\naction = "deny"\n'
+        'reason = "releases are made by hand"\n'
+    )
+    policy = load_policy(None, home=H)
+    assert policy.problems == ()
+    assert verdict(policy, "rm -rf build") == "allow"
+    assert verdict(policy, "ssh prod 'rm -rf /srv/x'") == "ask"  # another machine's files
+    assert verdict(policy, "npm publish") == "deny"
+    assert verdict(policy, "git push") == "deny"
+    assert verdict(policy, "git reset --hard") == "ask"
+
+
+def test_the_effect_default_can_be_set_in_a_policy_file() -> None:
+    import os
+    from pathlib import Path
+
+    config = Path(os.environ["GUARD_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[defaults]\neffect = "deny"\n')
+    policy = load_policy(None, home=H)
+    assert (policy.problems, policy.defaults["effect"]) == ((), "deny")
+    assert verdict(policy, "git stash clear") == "deny"
+    assert verdict(policy, "git push") == "allow"  # the shipped rule still matches
+    assert verdict(policy, "git status") == "allow"
+
+
+def test_a_session_approval_of_an_effect_covers_its_kind_and_target(shipped: Policy) -> None:
+    from guard.arity import approval_choices
+    from guard.store import Approval
+
+    (request,) = [r for r in project("git stash clear", CTX).requests if r.surface == "effect"]
+    (choice,) = approval_choices(request, home=H)
+    assert (choice.surface, choice.pattern, choice.label) == (
+        "effect",
+        "discard:git-stash",
+        "discard git-stash",
+    )
+    granted = (Approval(7, "s1", "session", "effect", choice.pattern, None, "human", 0.0, "…"),)
+    for line, expected in [
+        ("git stash clear", "allow"),
+        ("git stash drop stash@{2}", "allow"),
+        ("git reset --hard", "ask"),
+        ("git branch -D x", "ask"),
+    ]:
+        result = decide(shipped, project(line, CTX), granted, home=H)
+        assert result.decision == expected, line
+
+
+def test_explain_shows_effects_in_their_own_section_and_json_has_kind_and_target(
+    tmp_path: object,
+) -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    ws = Path(str(tmp_path)) / "ws"
+    ws.mkdir()
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    run = [sys.executable, "-m", "guard", "explain"]
+    line = 'git checkout -- . && git commit -m "no --force here"'
+    human = subprocess.run([*run, "--", line], cwd=ws, capture_output=True, text=True, timeout=60)
+    lines = human.stdout.splitlines()
+    assert "effects:" in lines
+    section = lines[lines.index("effects:") + 1 : lines.index("verdict: ask")]
+    assert len(section) == 1  # the commit message's --force is only data
+    assert section[0].startswith("  ask   effect  discard git-worktree  (git checkout -- .)")
+    done = subprocess.run(
+        [*run, "--json", "--", line], cwd=ws, capture_output=True, text=True, timeout=60
+    )
+    (effect,) = [r for r in json.loads(done.stdout)["requests"] if r["surface"] == "effect"]
+    assert (effect["kind"], effect["target"], effect["decision"]) == (
+        "discard",
+        "git-worktree",
+        "ask",
+    )
+    assert effect["argv"] == ["git", "checkout", "--", "."]
+
+
+def test_guard_check_asks_for_an_effect_and_not_for_a_message_that_names_one(
+    tmp_path: object,
+) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    ws = Path(str(tmp_path)) / "ws"
+    ws.mkdir()
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+
+    def check(line: str) -> int:
+        done = subprocess.run(
+            [sys.executable, "-m", "guard", "check", "--no-prompt", "--", line],
+            cwd=ws, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        )  # fmt: skip
+        return done.returncode
+
+    assert check("git stash clear") == 3
+    assert check("git reset --ha") == 3
+    assert check('git commit -m "explain git stash clear and push --force"') == 0
+    assert check("git push") == 0
