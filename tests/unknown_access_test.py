@@ -118,6 +118,14 @@ EXTERNAL = [
     ("ssh-keygen -lf key.pub", set()),
     ("ssh-keygen -f ./key -t ed25519", set()),
     ("gpg --homedir ./g --import key.asc", set()),
+    ("aws configure", {(f"{H}/.aws", "write")}),
+    ("docker login ghcr.io", {(f"{H}/.docker", "write")}),
+    ("kubectl config use-context prod", {(f"{H}/.kube", "write")}),
+    ("kubectl --kubeconfig=./kc config use-context prod", set()),
+    ("npm login", {(f"{H}/.npmrc", "write")}),
+    ("gh auth login", {(f"{H}/.config/gh", "write")}),
+    ("kubectl get pods", set()),
+    ("gh pr list", set()),
 ]
 
 
