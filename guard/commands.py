@@ -2008,6 +2008,44 @@ DEFAULT_WRITES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
         ),
     ),
 }
+# Subcommands that save logins and settings under home: {command: ({subcommand words: path
+# under ~}, options that point it at another file)}.
+SUBCOMMAND_HOME_WRITES: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
+    "aws": ({("configure",): ".aws", ("sso", "login"): ".aws"}, frozenset()),
+    "gh": (
+        {
+            ("auth", "login"): ".config/gh",
+            ("auth", "refresh"): ".config/gh",
+            ("config", "set"): ".config/gh",
+            ("auth", "setup-git"): ".gitconfig",
+        },
+        frozenset(),
+    ),
+    "docker": ({("login",): ".docker"}, frozenset({"--config"})),
+    "npm": ({("login",): ".npmrc", ("adduser",): ".npmrc"}, frozenset({"--userconfig"})),
+    "kubectl": (
+        {
+            ("config", verb): ".kube"
+            for verb in (
+                "set-context",
+                "use-context",
+                "set-credentials",
+                "set-cluster",
+                "set",
+                "unset",
+                "delete-context",
+                "delete-cluster",
+                "rename-context",
+            )
+        },
+        frozenset({"--kubeconfig"}),
+    ),
+    "gcloud": (
+        {("auth", "login"): ".config/gcloud", ("config", "set"): ".config/gcloud"},
+        frozenset({"--configuration"}),
+    ),
+    "az": ({("login",): ".azure"}, frozenset()),
+}
 # `cpio -i` writes the names the archive holds, absolute ones too, unless told not to.
 CPIO_EXTRACTS = frozenset({"-i", "--extract"})
 

@@ -28,6 +28,7 @@ from guard.commands import (
     DEFAULT_WRITES,
     POSIX_SHELLS,
     STDIN_FILE_LISTS,
+    SUBCOMMAND_HOME_WRITES,
     SYSTEM_BIN_DIRS,
     Spec,
     spec_for,
@@ -423,6 +424,7 @@ _CORNER_COMMANDS = (
     | STDIN_FILE_LISTS.keys()
     | CONTAINER_COMMANDS
     | DEFAULT_WRITES.keys()
+    | SUBCOMMAND_HOME_WRITES.keys()
     | {"git", "cpio"}
 )
 
@@ -456,6 +458,8 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
         _container_copy(w, via, argv)
     if via in DEFAULT_WRITES:
         _default_write(w, via, argv)
+    if via in SUBCOMMAND_HOME_WRITES:
+        _subcommand_home_write(w, via, argv)
     if via == "cpio":
         words = [a.value or "" for a in argv[1:]]
         extracts = any(
@@ -487,6 +491,23 @@ def _default_write(w: Walker, via: str, argv: list[Arg]) -> None:
         access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
     else:
         dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
+
+
+def _subcommand_home_write(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`aws configure`, `docker login`, `kubectl config set-context` … save under home."""
+    rows, elsewhere = SUBCOMMAND_HOME_WRITES[via]
+    words = [a.value or "" for a in argv[1:]]
+    if any(v.split("=", 1)[0] in elsewhere for v in words):
+        return
+    operands = tuple(v for v in words if not v.startswith("-"))
+    for subcommand, under in rows.items():
+        if operands[: len(subcommand)] == subcommand:
+            home = w.scope.lookup("HOME").options
+            if home and len(home) == 1:
+                access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
+            else:
+                dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
+            return
 
 
 def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:

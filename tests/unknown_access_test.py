@@ -88,6 +88,9 @@ EXTERNAL = [
     ("TZ=UTC date", set()),
     ("MAKEFILES=/o/evil.mk make", {("/o/evil.mk", "execute")}),
     ("KUBECONFIG=/o/a:/o/b kubectl get pods", {("/o/a", "read"), ("/o/b", "read")}),
+    ("CLASSPATH=/o/a.jar java Main", {("/o/a.jar", "execute")}),
+    ("PSQLRC=/o/rc psql", {("/o/rc", "execute")}),
+    ("DESTDIR=/o/stage make install", {("/o/stage", "write")}),
     ("env GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
     ("sudo GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
     ("time GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
@@ -115,6 +118,14 @@ EXTERNAL = [
     ("ssh-keygen -lf key.pub", set()),
     ("ssh-keygen -f ./key -t ed25519", set()),
     ("gpg --homedir ./g --import key.asc", set()),
+    ("aws configure", {(f"{H}/.aws", "write")}),
+    ("docker login ghcr.io", {(f"{H}/.docker", "write")}),
+    ("kubectl config use-context prod", {(f"{H}/.kube", "write")}),
+    ("kubectl --kubeconfig=./kc config use-context prod", set()),
+    ("npm login", {(f"{H}/.npmrc", "write")}),
+    ("gh auth login", {(f"{H}/.config/gh", "write")}),
+    ("kubectl get pods", set()),
+    ("gh pr list", set()),
 ]
 
 
