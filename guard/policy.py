@@ -12,13 +12,14 @@ import re
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
+from guard.enforce_policy import EnforceSettings
 from guard.patterns import is_relative_path_pattern
 from guard.requests import ACCESSES, DECISIONS, SURFACES, Access, Decision, DynamicRole, Surface
 
 Kind = Literal["default", "user", "project"]
 Report = Callable[[int, str], None]
 ROLES: tuple[DynamicRole, ...] = ("command_name", "path", "redirect", "code", "chdir", "data")
-TOP_KEYS = ("defaults", "workspace", "rules")
+TOP_KEYS = ("defaults", "workspace", "rules", "enforce")
 RULE_KEYS = ("surface", "pattern", "action", "access", "role", "reason")
 PROJECT_FILE = ".guard.toml"
 DEFAULT_SOURCE = "guard/default-policy.toml"
@@ -45,6 +46,7 @@ class PolicyFile(NamedTuple):
     defaults: tuple[tuple[Surface, Decision, int], ...] = ()  # (surface, action, line)
     roots: tuple[tuple[str, int], ...] = ()  # (absolute root, line)
     problems: tuple[str, ...] = ()
+    enforce: EnforceSettings | None = None  # its [enforce] table (guard/enforce_policy.py)
 
 
 class Policy(NamedTuple):
@@ -58,6 +60,7 @@ class Policy(NamedTuple):
     problems: tuple[str, ...] = ()  # any problem makes decide() ask instead of allow
     files: tuple[str, ...] = ()  # the files read, lowest first
     ignored: tuple[str, ...] = ()  # what an untrusted project file was not allowed to loosen
+    enforce: EnforceSettings = EnforceSettings()  # [enforce], layered
 
 
 def load_policy(
@@ -84,6 +87,14 @@ def load_policy(
         project = read_policy_file(path, kind="project", workspace=workspace, home=home)
         if project is not None and not trust_project:
             project, ignored = _tighten_only(project)
+            if project.enforce is not None:  # [enforce] may only tighten too
+                from guard.enforce_policy import combine_enforce, tighten_enforce
+
+                below = combine_enforce([la.enforce for la in layers if la.enforce]).mode
+                kept, dropped = tighten_enforce(project.enforce, below)
+                project = project._replace(enforce=kept)
+                if dropped:
+                    ignored += (f"{project.source}: {dropped} ignored: the project is not trusted",)
         if project is not None:
             layers.append(project)
     return combine(layers, ignored=ignored)
@@ -167,7 +178,16 @@ def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Polic
         problems=tuple(problem for layer in layers for problem in layer.problems),
         files=tuple(layer.source for layer in layers),
         ignored=ignored,
+        enforce=_combine_enforce(layers),
     )
+
+
+def _combine_enforce(layers: list[PolicyFile]) -> EnforceSettings:
+    if not any(layer.enforce for layer in layers):
+        return EnforceSettings()
+    from guard.enforce_policy import combine_enforce
+
+    return combine_enforce([layer.enforce for layer in layers if layer.enforce])
 
 
 def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
@@ -180,6 +200,7 @@ def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
         rules=tuple(r for r in layer.rules if r.action != "allow"),
         defaults=tuple(d for d in layer.defaults if d[1] != "allow"),
         problems=layer.problems,
+        enforce=layer.enforce,
     )
     return kept, tuple(f"{d} ignored: the project file is not trusted" for d in dropped)
 
@@ -201,6 +222,11 @@ def render_policy(policy: Policy) -> str:
     if policy.roots:
         out.append("extra workspace roots:")
         out += [f"  {r}  ({s})" for r, s in zip(policy.roots, policy.root_sources, strict=True)]
+    if policy.enforce != EnforceSettings():
+        e = policy.enforce
+        where = f"  ({e.mode_source})" if e.mode else ""
+        out.append(f"enforce: mode {e.mode or 'default (on for agents, off for people)'}{where}")
+        out += [f"  write {p}" for p in e.write] + [f"  read  {p}" for p in e.read]
     out.append("rules (within a surface the last matching rule wins):")
     for surface in SURFACES:
         rules = [rule for rule in policy.rules if rule.surface == surface]
@@ -258,7 +284,12 @@ def parse_policy(
         rule = _parse_rule(raw, lines.rule_line(index), lines, report, kind, workspace)
         if rule is not None:
             rules.append(Rule(*rule, source=source, line=lines.rule_line(index)))
-    return PolicyFile(source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems))
+    enforce = None
+    if "enforce" in data:
+        from guard.enforce_policy import parse_enforce
+
+        enforce = parse_enforce(data["enforce"], lines, report, source=source, home=home)
+    return PolicyFile(source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems), enforce)
 
 
 def _parse_defaults(

@@ -292,10 +292,10 @@ CHECKS = [
     ("[[rules]\nsurface = 1\n", 1, "not valid TOML ("),
     ('[defaults]\ncommand = "allow"\ncommand = "ask"\n', 3, "not valid TOML ("),
     ('[defaults]\ncommand = "allow', 2, "not valid TOML ("),
-    ('rule = "x"\n', 1, 'unknown key "rule"; write one of defaults, workspace, rules '
+    ('rule = "x"\n', 1, 'unknown key "rule"; write one of defaults, workspace, rules, enforce '
      '(did you mean "rules"?)'),
     ('[default]\ncommand = "ask"\n', 1, 'unknown key "default"; write one of defaults, '
-     'workspace, rules (did you mean "defaults"?)'),
+     'workspace, rules, enforce (did you mean "defaults"?)'),
     ('[[rules]]\nsurface = "command"\npattern = "x"\naction = "ask"\nactoin = "ask"\n', 5,
      'unknown key "actoin" in a rule; write one of surface, pattern, action, access, role, '
      'reason (did you mean "action"?)'),

@@ -1,0 +1,229 @@
+"""The ruleset an enforced line runs under: what it may read and write, as data.
+
+Pure: paths and patterns in, grants out. The machine is asked through functions passed in
+(`children` lists a directory, `exists`, `resolve` follows symlinks), as in `guard.paths`.
+
+Landlock grants rights on a path and everything below it, and has no rule that takes a right
+away. So "home minus the protected paths" is a cover: a grant on a directory that holds a
+protected path is replaced by grants on each of its children, recursively, leaving the
+protected ones out. A directory split that way can no longer have entries created in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Literal, NamedTuple
+
+from guard.paths import inside_any
+from guard.patterns import compile_path, escape_path
+from guard.requests import Decided
+
+Access = Literal["read", "write"]  # read: read files, list directories, run; write: everything
+
+SYSTEM_DIRS: tuple[str, ...] = (
+    "/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt",
+    "/nix", "/snap", "/proc", "/sys", "/dev", "/run", "/var",
+)  # fmt: skip
+DEVICES = ("/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/pts", "/dev/ptmx", "/dev/shm")
+# Caches build tools write (pip, npm, cargo, maven, gradle, go, pnpm, bun, nuget); the policy's
+# `[enforce] write` adds more. $XDG_CACHE_HOME (default ~/.cache) comes first.
+DEFAULT_CACHES: tuple[str, ...] = (
+    "~/.cache/pip", "~/.npm", "~/.cargo/registry", "~/.cargo/git", "~/.m2/repository",
+    "~/.gradle", "~/go/pkg/mod", "~/.pnpm-store", "~/.bun/install/cache", "~/.nuget/packages",
+)  # fmt: skip
+# Start-up files are protected (never written), yet stay readable: `bash -l` reads them itself.
+SHELL_STARTUP: tuple[str, ...] = (
+    "~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
+    "~/.zshrc", "~/.zshenv", "~/.zprofile", "~/.zlogin", "~/.zlogout",
+)  # fmt: skip
+# Until the policy carries a protected list: secrets, credentials, shell start-up files.
+FALLBACK_PROTECTED: tuple[str, ...] = (
+    "~/.ssh", "~/.gnupg", "~/.aws", "~/.azure", "~/.config/gcloud", "~/.kube",
+    "~/.docker/config.json", "~/.netrc", "~/.git-credentials", "~/.config/gh", "~/.npmrc",
+    "~/.pypirc", "~/.cargo/credentials", "~/.cargo/credentials.toml", "~/.password-store",
+    "~/.local/share/keyrings", "~/.*_history", *SHELL_STARTUP,
+)  # fmt: skip
+MAX_CHILDREN = 4096  # a directory with more entries on the way to a protected path is withheld
+
+
+class Grant(NamedTuple):
+    path: str
+    access: Access
+    why: str  # "workspace", "system", "home", "temp dir", "cache", "approved write (cp)" …
+
+
+class Ruleset(NamedTuple):
+    grants: tuple[Grant, ...]
+    withheld: tuple[str, ...] = ()  # protected paths a grant around them leaves out
+    static_only: tuple[str, ...] = ()  # protected patterns the kernel cannot hold
+    missing: tuple[str, ...] = ()  # caches and approved reads that do not exist (not granted)
+
+
+def build_ruleset(
+    *,
+    roots: Sequence[str],
+    home: str,
+    tmp: str,
+    caches: Sequence[str],
+    protected: Sequence[str],
+    reads: Sequence[tuple[str, str]] = (),
+    writes: Sequence[tuple[str, str]] = (),
+    extra_reads: Sequence[str] = (),
+    children: Callable[[str], Sequence[str] | None],
+    exists: Callable[[str], bool],
+    resolve: Callable[[str], str] = str,
+    system: Sequence[str] = SYSTEM_DIRS,
+    readable: Sequence[str] = SHELL_STARTUP,
+) -> Ruleset:
+    """The grants for one line. `reads` and `writes` are the (path, via) pairs outside the
+    workspace that the line's projection names and the human (or the policy) allowed; a
+    protected path is granted only when one of them names it (or a path below it), or, for
+    reading, when `readable` names it (the shell's start-up files, guard's own policy)."""
+    home = home.rstrip("/") or "/"
+    guarded = _Protected(protected, home, resolve)
+    out = _Out(guarded, children, exists, resolve, {expand_home(p, home) for p in readable})
+    for path in system:
+        out.cover(path, "read", "system")
+    for path in DEVICES:
+        out.grant(path, "write", "device")
+    out.cover(home, "read", "home")
+    for path in extra_reads:
+        out.cover(expand_home(path, home), "read", "policy read", report=True)
+    for root in roots:
+        out.cover(root, "write", "workspace")
+    out.cover(tmp, "write", "temp dir")
+    for path in caches:
+        out.cover(expand_home(path, home), "write", "cache", report=True)
+    for path, via in reads:
+        out.approved(path, "read", f"approved read ({via})")
+    for path, via in writes:
+        target = path
+        while not exists(target) and target != "/":
+            target = target.rsplit("/", 1)[0] or "/"  # a new file: its nearest directory
+        if target != path and (target == "/" or guarded.holds(target)):
+            out.missing.append(path)  # creating it would need all of a directory with secrets
+        else:
+            out.approved(target, "write", f"approved write ({via})")
+    return Ruleset(tuple(out.grants), tuple(out.withheld), guarded.static_only, tuple(out.missing))
+
+
+def approved_accesses(
+    decided: Iterable[Decided], roots: Sequence[str]
+) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The (path, via) reads and writes outside the workspace of a line that was allowed: every
+    request it holds was allowed by the policy or by the human, so each is consented to."""
+    reads: list[tuple[str, str]] = []
+    writes: list[tuple[str, str]] = []
+    for d in decided:
+        r = d.request
+        if not r.path or r.access is None or inside_any(r.path, tuple(roots)):
+            continue
+        (writes if r.access == "write" else reads).append((r.path, r.via or r.surface))
+    return reads, writes
+
+
+def expand_home(path: str, home: str) -> str:
+    if path == "~" or path.startswith("~/"):
+        return home.rstrip("/") + path[1:] if home != "/" else path[1:] or "/"
+    return path
+
+
+class _Protected:
+    """Protected path patterns as component globs: which paths they protect, which hold one."""
+
+    def __init__(self, patterns: Sequence[str], home: str, resolve: Callable[[str], str]) -> None:
+        self.parts: list[tuple[str, ...]] = []
+        static: list[str] = []
+        for pattern in patterns:
+            parts = _components(pattern, home)
+            if parts is None:
+                static.append(pattern)
+                continue
+            self.parts.append(parts)
+            literal = "/" + "/".join(parts)
+            if not any(c in literal for c in "*?\\"):
+                real = resolve(literal)  # a protected symlink: its target is protected too
+                if real != literal and real.startswith("/"):
+                    self.parts.append(tuple(escape_path(c) for c in real.split("/") if c))
+        self.static_only = tuple(static)
+
+    def protects(self, path: str) -> bool:
+        have = _split(path)
+        return any(len(have) >= len(p) and _match(p, have[: len(p)]) for p in self.parts)
+
+    def holds(self, path: str) -> bool:
+        have = _split(path)
+        return any(len(have) < len(p) and _match(p[: len(have)], have) for p in self.parts)
+
+
+class _Out:
+    def __init__(
+        self,
+        guarded: _Protected,
+        children: Callable[[str], Sequence[str] | None],
+        exists: Callable[[str], bool],
+        resolve: Callable[[str], str],
+        readable: set[str],
+    ) -> None:
+        self.guarded, self.children, self.exists, self.resolve = guarded, children, exists, resolve
+        self.readable = readable
+        self.grants: list[Grant] = []
+        self.withheld: list[str] = []
+        self.missing: list[str] = []
+
+    def grant(self, path: str, access: Access, why: str) -> None:
+        self.grants.append(Grant(path, access, why))
+
+    def approved(self, path: str, access: Access, why: str) -> None:
+        if self.guarded.protects(path) or self.guarded.protects(self.resolve(path)):
+            self.grant(path, access, why)  # the approval names it
+        else:
+            self.cover(path, access, why, report=True)
+
+    def cover(self, path: str, access: Access, why: str, *, report: bool = False) -> None:
+        """Grant `path` and below, leaving out the protected paths (explicit stack)."""
+        if not self.exists(path):
+            if report:
+                self.missing.append(path)
+            return
+        stack = [path]
+        while stack:
+            here = stack.pop()
+            real = self.resolve(here)
+            if self.guarded.protects(here) or self.guarded.protects(real):
+                if here in self.readable:
+                    self.grant(here, "read", "protected, readable")
+                else:
+                    self.withheld.append(here)
+            elif self.guarded.holds(here) or (real != here and self.guarded.holds(real)):
+                names = self.children(here) if real == here else None
+                if names is None or len(names) > MAX_CHILDREN:
+                    self.withheld.append(here)
+                else:
+                    stack.extend(f"{here.rstrip('/')}/{n}" for n in sorted(names, reverse=True))
+            else:
+                self.grant(here, access, why)
+
+
+def _components(pattern: str, home: str) -> tuple[str, ...] | None:
+    """An absolute pattern's components (`/**` at the end dropped: the rule covers below);
+    None for what the kernel cannot hold: a relative pattern, `**` before the last part."""
+    pattern = pattern.strip()
+    if pattern == "~" or pattern.startswith("~/"):
+        pattern = escape_path(home.rstrip("/")) + pattern[1:]
+    if not pattern.startswith("/"):
+        return None
+    pattern = pattern.rstrip("/")
+    while pattern.endswith("/**"):
+        pattern = pattern[:-3]
+    parts = tuple(c for c in pattern.split("/") if c and c != ".")
+    return None if any("**" in c or c == ".." for c in parts) else parts
+
+
+def _split(path: str) -> tuple[str, ...]:
+    return tuple(c for c in path.split("/") if c)
+
+
+def _match(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
+    regex = compile_path("/" + "/".join(pattern), "")
+    return regex.fullmatch("/" + "/".join(path)) is not None
