@@ -69,6 +69,8 @@ def build_ruleset(
     reads: Sequence[tuple[str, str]] = (),
     writes: Sequence[tuple[str, str]] = (),
     extra_reads: Sequence[str] = (),
+    extra_writes: Sequence[str] = (),
+    program: Sequence[str] = (),
     children: Callable[[str], Sequence[str] | None],
     exists: Callable[[str], bool],
     resolve: Callable[[str], str] = str,
@@ -87,13 +89,17 @@ def build_ruleset(
     for path in DEVICES:
         out.grant(path, "write", "device")
     out.cover(home, "read", "home")
+    for path in program:
+        out.cover(path, "read", "guard and its Python")
     for path in extra_reads:
         out.cover(expand_home(path, home), "read", "policy read", report=True)
     for root in roots:
         out.cover(root, "write", "workspace")
     out.cover(tmp, "write", "temp dir")
     for path in caches:
-        out.cover(expand_home(path, home), "write", "cache", report=True)
+        out.cover(expand_home(path, home), "write", "cache")
+    for path in extra_writes:
+        out.cover(expand_home(path, home), "write", "policy write", report=True)
     for path, via in reads:
         out.approved(path, "read", f"approved read ({via})")
     for path, via in writes:
@@ -227,3 +233,25 @@ def _split(path: str) -> tuple[str, ...]:
 def _match(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
     regex = compile_path("/" + "/".join(pattern), "")
     return regex.fullmatch("/" + "/".join(path)) is not None
+
+
+def render_ruleset(ruleset: Ruleset, home: str, *, shown: int = 6) -> list[str]:
+    """The ruleset as lines for `guard explain --enforce`: grants grouped by access and why."""
+    from guard.paths import display
+
+    groups: dict[tuple[Access, str], list[str]] = {}
+    for g in ruleset.grants:
+        groups.setdefault((g.access, g.why), []).append(display(g.path, home))
+    lines = []
+    for (access, why), paths in groups.items():
+        more = f" … ({len(paths)} in all)" if len(paths) > shown else ""
+        lines.append(f"  {access:<6} {' '.join(paths[:shown])}{more}   [{why}]")
+    for title, items in (
+        ("withheld (protected)", ruleset.withheld),
+        ("checked statically only (the kernel cannot hold these patterns)", ruleset.static_only),
+        ("not granted (missing, or creating it needs a directory that holds secrets)",
+         ruleset.missing),
+    ):  # fmt: skip
+        if items:
+            lines.append(f"  {title}: " + ", ".join(display(p, home) for p in items))
+    return lines

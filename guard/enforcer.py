@@ -85,10 +85,9 @@ def guard_program() -> tuple[str, ...]:
     return tuple(dict.fromkeys((sys.prefix, sys.base_prefix, here)))
 
 
-def cache_dirs(policy: Policy, env: Mapping[str, str], home: str) -> tuple[str, ...]:
+def cache_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:
     xdg = env.get("XDG_CACHE_HOME", "").strip()
-    first = xdg if os.path.isabs(xdg) else os.path.join(home, ".cache")
-    return (first, *DEFAULT_CACHES, *policy.enforce.write)
+    return (xdg if os.path.isabs(xdg) else os.path.join(home, ".cache"), *DEFAULT_CACHES)
 
 
 def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
@@ -100,11 +99,13 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
         roots=ctx.workspace,
         home=ctx.home,
         tmp=tmp if os.path.isabs(tmp) else "/tmp",
-        caches=cache_dirs(policy, env, ctx.home),
+        caches=cache_dirs(env, ctx.home),
         protected=protected_patterns(policy, env),
         reads=reads,
         writes=writes,
-        extra_reads=(*guard_program(), *policy.enforce.read),
+        extra_reads=policy.enforce.read,
+        extra_writes=policy.enforce.write,
+        program=guard_program(),
         children=_children,
         exists=os.path.exists,
         resolve=os.path.realpath,
@@ -119,13 +120,20 @@ def _children(path: str) -> Sequence[str] | None:
         return None
 
 
-def plan(judgement: Judgement, env: Mapping[str, str], *, agent: bool) -> Plan:
+def plan(
+    judgement: Judgement,
+    env: Mapping[str, str],
+    *,
+    agent: bool,
+    found: tuple[int | None, str] | None = None,
+) -> Plan:
     """Settle the mode and, when it is not off, build the ruleset and give it to the kernel.
-    Raises GuardError when the mode is `require` and the line cannot be held."""
+    `found` is what `probe()` says (asked when not given). Raises GuardError when the mode is
+    `require` and the line cannot be held."""
     mode = enforcement_mode(judgement.policy, env, agent=agent)
     if mode == "off":
         return Plan(mode, None, "", None)
-    abi, why_not = probe()
+    abi, why_not = found if found is not None else probe()
     if abi is None:
         if mode == "require":
             raise GuardError(
@@ -187,3 +195,55 @@ def apply_pending() -> None:
                 f"guard: the kernel refused to enforce this line ({exc.strerror}); nothing ran."
                 ' Run guard doctor, or set [enforce] mode = "off" to run lines checked only'
             ) from None
+
+
+def status(
+    policy: Policy, env: Mapping[str, str], found: tuple[int | None, str]
+) -> tuple[str, str]:
+    """(level, message) for `guard doctor`: can lines be enforced here, and will they be."""
+    agents = enforcement_mode(policy, env, agent=True)
+    people = enforcement_mode(policy, env, agent=False)
+    modes = f"mode for agents: {agents}, at a terminal: {people}"
+    abi, why_not = found
+    if abi is not None:
+        return "ok", f"Landlock ABI {abi}: guarded-bash holds each line to its ruleset ({modes})"
+    if "require" in (agents, people):
+        return "problem", (
+            f"enforcement is required but unavailable: {why_not}; guarded-bash refuses every"
+            ' line. Run it on a kernel with Landlock, or set [enforce] mode = "landlock"'
+        )
+    return "warning", (
+        f"enforcement unavailable: {why_not}; lines are checked before they run but not held"
+        f" by the kernel ({modes})"
+    )
+
+
+def describe(judgement: Judgement, env: Mapping[str, str]) -> str:
+    """`guard explain --enforce`: the mode here and the ruleset the line would run under."""
+    from guard.enforcement import render_ruleset
+
+    policy = judgement.policy
+    abi, why_not = probe()
+    here = enforcement_mode(policy, env, agent=is_agent(env))
+    agents = enforcement_mode(policy, env, agent=True)
+    kernel = f"Landlock ABI {abi}" if abi is not None else f"unavailable ({why_not})"
+    source = f" [{policy.enforce.mode_source}]" if policy.enforce.mode_source else ""
+    lines = [f"enforcement: {kernel}; mode here: {here}, for agents: {agents}{source}"]
+    lines.append("when enforced, the line runs under:")
+    lines += render_ruleset(ruleset_for(judgement, env), judgement.context.home)
+    lines.append("an access outside these fails with Permission denied: see docs/enforcement.md")
+    return "\n".join(lines) + "\n"
+
+
+def describe_json(judgement: Judgement, env: Mapping[str, str]) -> dict[str, object]:
+    abi, why_not = probe()
+    ruleset = ruleset_for(judgement, env)
+    return {
+        "mode": enforcement_mode(judgement.policy, env, agent=is_agent(env)),
+        "abi": abi,
+        "unavailable": why_not,
+        "grants": [g._asdict() for g in ruleset.grants],
+        "withheld": list(ruleset.withheld),
+        "static_only": list(ruleset.static_only),
+        "missing": list(ruleset.missing),
+    }

@@ -45,6 +45,7 @@ def build(**kwargs: object) -> Ruleset:
         "home": HOME,
         "tmp": "/tmp",
         "caches": ("/home/u/.cache", "~/.npm"),
+        "extra_writes": ("~/.m2",),
         "protected": PROTECTED,
         "children": TREE.get,
         "exists": exists,
@@ -93,7 +94,8 @@ def test_protected_paths_are_reported_as_withheld() -> None:
     ruleset = build()
     for path in ("/home/u/.ssh", "/home/u/.config/gcloud", "/home/u/.bash_history"):
         assert path in ruleset.withheld
-    assert "/home/u/.npm" in ruleset.missing  # a cache that does not exist is not granted
+    assert "/home/u/.m2" in ruleset.missing  # the policy's cache that does not exist: said so
+    assert "/home/u/.npm" not in ruleset.missing  # a default one the user does not use: quiet
 
 
 @pytest.mark.parametrize(

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     state = read_state(args.shell_state) if args.shell_state else {}
     findings = [*hook_findings(state), *rc_findings(), *policy_findings(args.cwd)]
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
+    findings.append(enforce_finding(args.cwd))
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
     return 1 if any(f.level == "problem" for f in findings) else 0
@@ -208,3 +209,14 @@ def tiocsti_finding(path: str) -> Finding:
         f"dev.tty.legacy_tiocsti = {value}: any process on your terminal can type an answer "
         "into guard's question; as root: sysctl -w dev.tty.legacy_tiocsti=0",
     )
+
+
+def enforce_finding(cwd: str | None) -> Finding:
+    """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
+    from guard.enforcer import probe, status
+    from guard.policy import load_policy
+    from guard.workspace import build_context
+
+    ctx = build_context(cwd)
+    level, message = status(load_policy(ctx.workspace[0], home=ctx.home), os.environ, probe())
+    return Finding(level, "enforce", message)
