@@ -15,7 +15,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Literal, NamedTuple
 
 from guard.paths import inside_any
-from guard.patterns import compile_path, escape_path
 from guard.requests import Decided
 
 Access = Literal["read", "write"]  # read: read files, list directories, run; write: everything
@@ -135,31 +134,56 @@ def expand_home(path: str, home: str) -> str:
 
 
 class _Protected:
-    """Protected path patterns as component globs: which paths they protect, which hold one."""
+    """Protected path patterns: which paths they protect, which paths hold one. Asked for every
+    path the cover visits, so literal patterns (most) are looked up as strings, and the ones
+    with wildcards are matched component by component (no regex: compiling costs more)."""
 
     def __init__(self, patterns: Sequence[str], home: str, resolve: Callable[[str], str]) -> None:
-        self.parts: list[tuple[str, ...]] = []
+        literals: list[str] = []
+        self.globs: list[tuple[str, tuple[str, ...]]] = []  # (literal directory, the rest)
         static: list[str] = []
         for pattern in patterns:
             parts = _components(pattern, home)
             if parts is None:
                 static.append(pattern)
-                continue
-            self.parts.append(parts)
-            literal = "/" + "/".join(parts)
-            if not any(c in literal for c in "*?\\"):
+            elif any(c in part for part in parts for c in "*?\\"):
+                cut = next(i for i, part in enumerate(parts) if any(c in part for c in "*?\\"))
+                self.globs.append(("/" + "/".join(parts[:cut]), parts[cut:]))
+            else:
+                literal = "/" + "/".join(parts)
                 real = resolve(literal)  # a protected symlink: its target is protected too
-                if real != literal and real.startswith("/"):
-                    self.parts.append(tuple(escape_path(c) for c in real.split("/") if c))
+                literals += [literal, real] if real != literal and real[:1] == "/" else [literal]
         self.static_only = tuple(static)
+        self.any = bool(literals or self.globs)
+        self.literals = set(literals)
+        self.above = {lit[:i] for lit in literals for i in range(1, len(lit)) if lit[i] == "/"}
 
     def protects(self, path: str) -> bool:
-        have = _split(path)
-        return any(len(have) >= len(p) and _match(p, have[: len(p)]) for p in self.parts)
+        if "/" in self.literals or path in self.literals:
+            return True
+        at = path.find("/", 1)
+        while at > 0:  # each directory above `path`
+            if path[:at] in self.literals:
+                return True
+            at = path.find("/", at + 1)
+        for head, rest in self.globs:
+            below = _below(path, head)
+            if below is not None and len(below) >= len(rest) and _match(rest, below):
+                return True
+        return False
 
     def holds(self, path: str) -> bool:
-        have = _split(path)
-        return any(len(have) < len(p) and _match(p[: len(have)], have) for p in self.parts)
+        if path == "/":
+            return self.any
+        if path in self.above:
+            return True
+        for head, rest in self.globs:
+            if head == path or head.startswith(path + "/"):
+                return True
+            below = _below(path, head)
+            if below is not None and len(below) < len(rest) and _match(rest, below):
+                return True
+        return False
 
 
 class _Out:
@@ -202,7 +226,9 @@ class _Out:
                 else:
                     self.withheld.append(here)
             elif self.guarded.holds(here) or (real != here and self.guarded.holds(real)):
-                names = self.children(here) if real == here else None
+                # below `here`, patterns match by its own name; a link into a directory that
+                # holds protected paths is withheld (its children would not match by name)
+                names = self.children(here) if self.guarded.holds(here) else None
                 if names is None or len(names) > MAX_CHILDREN:
                     self.withheld.append(here)
                 else:
@@ -216,7 +242,8 @@ def _components(pattern: str, home: str) -> tuple[str, ...] | None:
     None for what the kernel cannot hold: a relative pattern, `**` before the last part."""
     pattern = pattern.strip()
     if pattern == "~" or pattern.startswith("~/"):
-        pattern = escape_path(home.rstrip("/")) + pattern[1:]
+        escaped = home.rstrip("/").replace("\\", "\\\\").replace("*", "\\*").replace("?", "\\?")
+        pattern = escaped + pattern[1:]
     if not pattern.startswith("/"):
         return None
     pattern = pattern.rstrip("/")
@@ -226,13 +253,41 @@ def _components(pattern: str, home: str) -> tuple[str, ...] | None:
     return None if any("**" in c or c == ".." for c in parts) else parts
 
 
-def _split(path: str) -> tuple[str, ...]:
-    return tuple(c for c in path.split("/") if c)
+def _below(path: str, head: str) -> list[str] | None:
+    """`path`'s components below the directory `head`, or None when it is not below it."""
+    if head == "/":
+        return [c for c in path.split("/") if c]
+    if path.startswith(head + "/"):
+        return path[len(head) + 1 :].split("/")
+    return None
 
 
-def _match(pattern: tuple[str, ...], path: tuple[str, ...]) -> bool:
-    regex = compile_path("/" + "/".join(pattern), "")
-    return regex.fullmatch("/" + "/".join(path)) is not None
+def _match(pattern: tuple[str, ...], path: list[str]) -> bool:
+    """Whether the first components of `path` match `pattern`'s, as far as both go."""
+    return all(_glob(p, c) for p, c in zip(pattern, path, strict=False))
+
+
+def _glob(pattern: str, name: str) -> bool:
+    """One component against one name: `*` any run, `?` one character, `\\` escapes."""
+    p = n = 0
+    star, mark = -1, 0
+    while n < len(name):
+        if p < len(pattern) and pattern[p] == "*":
+            star, mark, p = p, n, p + 1
+            continue
+        if p < len(pattern):
+            literal = pattern[p] == "\\" and p + 1 < len(pattern)
+            want = pattern[p + 1] if literal else pattern[p]
+            if (want == name[n] and (literal or want != "?")) or (want == "?" and not literal):
+                p, n = p + (2 if literal else 1), n + 1
+                continue
+        if star < 0:
+            return False
+        p, mark = star + 1, mark + 1
+        n = mark
+    while p < len(pattern) and pattern[p] == "*":
+        p += 1
+    return p == len(pattern)
 
 
 def render_ruleset(ruleset: Ruleset, home: str, *, shown: int = 6) -> list[str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import stat
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
@@ -108,14 +109,36 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
         program=guard_program(),
         children=_children,
         exists=os.path.exists,
-        resolve=os.path.realpath,
+        resolve=_resolve,
         readable=(*SHELL_STARTUP, *guard_config()),
     )
 
 
+_NOT_LINKS: set[str] = set()  # entries a listing showed are no symlinks
+
+
+def _resolve(path: str) -> str:
+    """Where a symlink leads; anything else is itself, without realpath's stat of each parent
+    (the cover's paths are already real above the entry), nor any stat for listed entries."""
+    if path in _NOT_LINKS:
+        return path
+    try:
+        if not stat.S_ISLNK(os.lstat(path).st_mode):
+            return path
+    except OSError:
+        return path
+    return os.path.realpath(path)
+
+
 def _children(path: str) -> Sequence[str] | None:
     try:
-        return os.listdir(path)
+        with os.scandir(path) as entries:
+            names = []
+            for entry in entries:
+                names.append(entry.name)
+                if not entry.is_symlink():
+                    _NOT_LINKS.add(entry.path)
+            return names
     except OSError:
         return None
 
