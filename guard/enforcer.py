@@ -78,12 +78,15 @@ def guard_config() -> tuple[str, str]:
     return user_config_dir(), user_policy_path()
 
 
-def guard_program() -> tuple[str, ...]:
-    """Where guard and the Python it runs on live: readable, so a nested guarded-bash runs."""
+def guard_program(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Where guard, the Python it runs on and the real bash live: readable and runnable, so
+    the line's bash starts and a nested guarded-bash runs."""
     import sys
 
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    return tuple(dict.fromkeys((sys.prefix, sys.base_prefix, here)))
+    shell = env.get("GUARD_REAL_SHELL", "")
+    shells = (shell, os.path.realpath(shell)) if os.path.isabs(shell) else ()
+    return tuple(dict.fromkeys((sys.prefix, sys.base_prefix, here, *shells)))
 
 
 def cache_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:
@@ -106,7 +109,7 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
         writes=writes,
         extra_reads=policy.enforce.read,
         extra_writes=policy.enforce.write,
-        program=guard_program(),
+        program=guard_program(env),
         children=_children,
         exists=os.path.exists,
         resolve=_resolve,

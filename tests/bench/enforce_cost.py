@@ -76,7 +76,13 @@ def fresh(argv: list[str], env: dict[str, str], cwd: str) -> float:
 
 
 def main() -> None:
+    import compileall
+
+    import guard
     from guard.landlock import abi_version
+
+    # guarded-bash runs from bytecode; without it each fresh process would compile the modules
+    compileall.compile_dir(os.path.dirname(guard.__file__), quiet=1)
 
     abi = abi_version()
     if not isinstance(abi, int):
