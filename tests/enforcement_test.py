@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -163,3 +166,17 @@ def test_an_allowed_lines_outside_paths_are_its_approved_reads_and_writes() -> N
     reads, writes = approved_accesses(decided, ("/home/u/src/app",))
     assert reads == [("/etc/hosts", "cat"), ("/opt/tool/bin/run", "cat")]
     assert writes == [("/srv/out.txt", "redirect")]
+
+
+def test_a_line_that_is_not_enforced_never_loads_the_syscall_layer(tmp_path: Path) -> None:
+    """ctypes (and guard.landlock) cost a fresh process milliseconds: only enforcing loads it."""
+    code = (
+        "import sys\n"
+        "from guard import enforcer\n"
+        "from guard.judgement import judge\n"
+        f"j = judge('make', cwd={str(tmp_path)!r}, use_store=False)\n"
+        "print(enforcer.plan(j, {'GUARD_ENFORCE': 'off'}, agent=True).mode)\n"
+        "print(sorted(m for m in ('ctypes', '_ctypes', 'guard.landlock') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout == "off\n[]\n"
