@@ -78,7 +78,10 @@ def abi_version() -> int | str:
         return _call(_syscall, CREATE_RULESET, None, 0, CREATE_RULESET_VERSION)
     except OSError as exc:
         if exc.errno == errno.ENOSYS:
-            return "this kernel has no Landlock (Linux 5.13 or later built with it is needed)"
+            return (
+                "the kernel says it has no Landlock (older than Linux 5.13, built without it,"
+                " or a container's filter hides it)"
+            )
         if exc.errno == errno.EOPNOTSUPP:
             return "Landlock is built into this kernel but not enabled (add landlock to lsm=)"
         return f"the kernel refused Landlock's system call ({exc.strerror}; a container's filter?)"

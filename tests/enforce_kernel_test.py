@@ -20,8 +20,6 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from guard.errors import GuardError
-from guard.judgement import judge
 from guard.store import Store
 
 BIN = Path(sys.executable).parent
@@ -243,17 +241,41 @@ def test_explain_enforce_prints_the_ruleset_the_line_would_run_under(ws: Path) -
     assert "withheld (protected): ~/.ssh" in done.stdout
 
 
-def test_required_enforcement_without_landlock_refuses_with_the_reason(ws: Path) -> None:
-    from guard.enforcer import plan
+BLOCKED = [sys.executable, str(Path(__file__).parent / "no_landlock.py")]  # as a container
 
-    policy('[enforce]\nmode = "require"\n')
-    judgement = judge("make", cwd=str(ws))
-    with pytest.raises(GuardError, match="enforcement is required, but no Landlock here"):
-        plan(judgement, os.environ, agent=True, found=(None, "no Landlock here"))
-    policy('[enforce]\nmode = "landlock"\n')
-    judgement = judge("make", cwd=str(ws))
-    quiet = plan(judgement, os.environ, agent=True, found=(None, "none"))
-    assert quiet.fd is None and quiet.why_not == "none"  # landlock mode: runs checked only
+
+@pytest.mark.skipif(sys.platform != "linux", reason="seccomp is Linux's")
+def test_where_landlock_is_blocked_required_enforcement_refuses_and_nothing_runs(
+    ws: Path,
+) -> None:
+    done = subprocess.run(
+        [*BLOCKED, SHIM, "-c", "touch ran"], cwd=ws, capture_output=True, text=True,
+        env={**os.environ, "GUARD_ENFORCE": "require"}, stdin=subprocess.DEVNULL,
+        start_new_session=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 126
+    assert done.stderr.startswith("guard: enforcement is required, but the kernel says it has no")
+    assert not (ws / "ran").exists()
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="seccomp is Linux's")
+def test_where_landlock_is_blocked_lines_run_checked_and_doctor_says_why(
+    ws: Path, isolated_home: Path
+) -> None:
+    done = subprocess.run(
+        [*BLOCKED, SHIM, "-c", "./helper.sh"], cwd=ws, capture_output=True, text=True,
+        stdin=subprocess.DEVNULL, start_new_session=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "PRIVATE KEY" in done.stdout  # checked, not held: the honest difference
+    assert '"enforce": "unavailable: the kernel says it has no Landlock' in audit_detail()
+    doctor = subprocess.run(
+        [*BLOCKED, str(BIN / "guard"), "doctor"], cwd=ws, capture_output=True, text=True,
+        stdin=subprocess.DEVNULL, start_new_session=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert "warning  enforce enforcement unavailable: the kernel says it has no Landlock" in (
+        doctor.stdout
+    )
 
 
 @pytest.mark.parametrize(
