@@ -220,19 +220,21 @@ class _Out:
         while stack:
             here = stack.pop()
             real = self.resolve(here)
-            if self.guarded.protects(here) or self.guarded.protects(real):
+            linked = real != here
+            guarded = self.guarded
+            if guarded.protects(here) or (linked and guarded.protects(real)):
                 if here in self.readable:
                     self.grant(here, "read", "protected, readable")
                 else:
                     self.withheld.append(here)
-            elif self.guarded.holds(here) or (real != here and self.guarded.holds(real)):
-                # below `here`, patterns match by its own name; a link into a directory that
-                # holds protected paths is withheld (its children would not match by name)
-                names = self.children(here) if self.guarded.holds(here) else None
+            elif guarded.holds(here):  # below `here`, patterns match by its own name
+                names = self.children(here)
                 if names is None or len(names) > MAX_CHILDREN:
                     self.withheld.append(here)
                 else:
                     stack.extend(f"{here.rstrip('/')}/{n}" for n in sorted(names, reverse=True))
+            elif linked and guarded.holds(real):  # a link into a directory that holds some:
+                self.withheld.append(here)  # its children would not match by their names
             else:
                 self.grant(here, access, why)
 
