@@ -241,6 +241,31 @@ def test_explain_enforce_prints_the_ruleset_the_line_would_run_under(ws: Path) -
     assert "withheld (protected): ~/.ssh" in done.stdout
 
 
+@kernel
+def test_a_line_nested_sixteen_enforced_lines_deep_is_held_by_those_above(
+    ws: Path, isolated_home: Path
+) -> None:
+    """Landlock stacks at most 16 layers; a nested guarded-bash past that runs held by the
+    rulesets of the lines it runs inside, not refused."""
+    code = (
+        "import os, sys\n"
+        "from guard import landlock\n"
+        "handled = landlock.handled_rights(landlock.abi_version())\n"
+        "for _ in range(16):\n"
+        "    fd = landlock.create_ruleset(handled)\n"
+        "    landlock.add_rule(fd, '/', handled, handled)\n"
+        "    landlock.restrict_self(fd)\n"
+        "os.execv(sys.argv[1], sys.argv[1:])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, SHIM, "-c", "echo deep > out.txt"], cwd=ws,
+        capture_output=True, text=True, stdin=subprocess.DEVNULL, start_new_session=True,
+        timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert (ws / "out.txt").read_text() == "deep\n"
+
+
 BLOCKED = [sys.executable, str(Path(__file__).parent / "no_landlock.py")]  # as a container
 
 
