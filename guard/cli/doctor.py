@@ -218,5 +218,6 @@ def enforce_finding(cwd: str | None) -> Finding:
     from guard.workspace import build_context
 
     ctx = build_context(cwd)
-    level, message = status(load_policy(ctx.workspace[0], home=ctx.home), os.environ, probe())
+    root = ctx.workspace[0] if ctx.workspace else None
+    level, message = status(load_policy(root, home=ctx.home), os.environ, probe())
     return Finding(level, "enforce", message)
