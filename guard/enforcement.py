@@ -109,7 +109,11 @@ def build_ruleset(
             out.missing.append(path)  # creating it would need all of a directory with secrets
         else:
             out.approved(target, "write", f"approved write ({via})")
-    return Ruleset(tuple(out.grants), tuple(out.withheld), guarded.static_only, tuple(out.missing))
+    once = dict.fromkeys  # a path two grants reach (home inside the temp dir …) is said once
+    return Ruleset(
+        tuple(once(out.grants)), tuple(once(out.withheld)), guarded.static_only,
+        tuple(once(out.missing)),
+    )  # fmt: skip
 
 
 def approved_accesses(
