@@ -54,8 +54,10 @@ def is_agent(env: Mapping[str, str]) -> bool:
 
 def probe() -> tuple[int | None, str]:
     """This kernel's Landlock ABI, or None and why not."""
-    from guard import landlock
-
+    try:
+        from guard import landlock
+    except (ImportError, AttributeError, OSError) as exc:  # a Python without _ctypes …
+        return None, f"this Python cannot make the system calls ({exc})"
     found = landlock.abi_version()
     return (found, "") if isinstance(found, int) else (None, found)
 

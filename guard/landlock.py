@@ -56,8 +56,7 @@ class _Libc:
     _handle = _c.dlopen(None, os.RTLD_NOW)
 
 
-_syscall = _Function(("syscall", _Libc))
-_prctl = _Function(("prctl", _Libc))
+_syscall = _Function(("syscall", _Libc))  # looked up here; prctl (Linux only) when used
 
 
 def _call(function: _Function, *args: int | bytes | None) -> int:
@@ -120,7 +119,7 @@ def restrict_self(ruleset: int) -> None:
     """Put this process (and all it starts) under the ruleset; no_new_privs first, as an
     unprivileged landlock_restrict_self requires. Closes the ruleset's fd."""
     try:
-        _call(_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        _call(_Function(("prctl", _Libc)), PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         _call(_syscall, RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)
