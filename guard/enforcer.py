@@ -82,14 +82,14 @@ def guard_config() -> tuple[str, str]:
 
 
 def guard_program(env: Mapping[str, str]) -> tuple[str, ...]:
-    """Where guard, the Python it runs on and the real bash live: readable and runnable, so
-    the line's bash starts and a nested guarded-bash runs."""
+    """Where guard, the Python it runs on, its policy and the real bash live: readable, so the
+    line's bash starts and a nested guarded-bash runs (reading its policy, wherever it is)."""
     import sys
 
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     shell = env.get("GUARD_REAL_SHELL", "")
     shells = (shell, os.path.realpath(shell)) if os.path.isabs(shell) else ()
-    return tuple(dict.fromkeys((sys.prefix, sys.base_prefix, here, *shells)))
+    return tuple(dict.fromkeys((sys.prefix, sys.base_prefix, here, *guard_config(), *shells)))
 
 
 def cache_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:

@@ -242,6 +242,18 @@ def test_explain_enforce_prints_the_ruleset_the_line_would_run_under(ws: Path) -
 
 
 @kernel
+def test_a_guarded_bash_inside_an_enforced_line_reads_its_policy_and_is_held_too(
+    ws: Path, isolated_home: Path
+) -> None:
+    policy('[enforce]\nmode = "landlock"\n')  # a policy file outside home and the workspace
+    done = run("-c", "guarded-bash -c 'echo nested > n.txt; ./helper.sh'", cwd=ws)
+    assert (ws / "n.txt").read_text() == "nested\n", done.stderr
+    assert "policy problem" not in done.stderr
+    assert f"{isolated_home}/.bashrc: Permission denied" in done.stderr
+    assert (isolated_home / ".bashrc").read_text() == "# mine\n"
+
+
+@kernel
 def test_a_line_nested_sixteen_enforced_lines_deep_is_held_by_those_above(
     ws: Path, isolated_home: Path
 ) -> None:
