@@ -90,11 +90,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
         home, work = Path(tmp) / "home", Path(tmp) / "work"
         work.mkdir()
+        (Path(tmp) / "tmp").mkdir()  # a temp dir of its own: not one that holds home
         fake_home(home)
         env = {
             **os.environ,
             "HOME": str(home),
-            "TMPDIR": tmp,
+            "TMPDIR": f"{tmp}/tmp",
             "GUARD_CONFIG": f"{tmp}/config/policy.toml",
             "GUARD_STATE_DIR": f"{tmp}/state",
             "XDG_CONFIG_HOME": f"{home}/.config",
