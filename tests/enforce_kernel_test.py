@@ -109,6 +109,34 @@ def test_a_misread_line_is_held_by_the_kernel_and_touches_nothing(
     assert (isolated_home / ".bashrc").read_text() == "# mine\n"
 
 
+@kernel
+@pytest.mark.parametrize(
+    "body",
+    [
+        'ln -s "$HOME/.bashrc" link && echo x >> link',  # through a symlink in the workspace
+        'ln "$HOME/.bashrc" hard && echo x >> hard',  # a hard link into the workspace
+        'mv "$HOME/.bashrc" moved',  # moving it away
+        'cp "$HOME/.ssh/id_ed25519" stolen',  # copying a secret into the workspace
+        'python3 -c "import os; open(os.path.expanduser(\'~/.bashrc\'), \'a\').write(\'x\')"',
+        'f=$(printf "%s/.%s" "$HOME" bashrc); echo x > "$f"',  # a path built at run time
+        'cd "$HOME" && echo x >> .profile',  # a start-up file from inside home
+        'touch "$HOME/new-file"',  # home itself is not writable
+    ],
+)
+def test_other_routes_to_protected_files_are_held_as_well(
+    ws: Path, isolated_home: Path, body: str
+) -> None:
+    (isolated_home / ".profile").write_text("# profile\n")
+    (ws / "route.sh").write_text(f"#!/bin/sh\n{body}\n")
+    (ws / "route.sh").chmod(0o755)
+    done = run("-c", "./route.sh", cwd=ws)
+    assert done.returncode != 0
+    assert (isolated_home / ".bashrc").read_text() == "# mine\n"
+    assert (isolated_home / ".profile").read_text() == "# profile\n"
+    assert not (isolated_home / "new-file").exists()
+    assert not (ws / "stolen").exists() or (ws / "stolen").read_text() == ""
+
+
 def test_without_enforcement_the_same_line_would_have_reached_them(
     ws: Path, isolated_home: Path
 ) -> None:
