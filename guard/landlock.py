@@ -47,6 +47,10 @@ class _Long(_c._SimpleCData):  # type: ignore[misc]
     _type_ = "l"
 
 
+class _Pointer(_c._SimpleCData):  # type: ignore[misc]
+    _type_ = "z"  # char *: bytes, or None for NULL
+
+
 class _Function(_c.CFuncPtr):  # type: ignore[misc]
     _flags_ = _c.FUNCFLAG_CDECL | _c.FUNCFLAG_USE_ERRNO
     _restype_ = _Long
@@ -56,13 +60,21 @@ class _Libc:
     _handle = _c.dlopen(None, os.RTLD_NOW)
 
 
-_syscall = _Function(("syscall", _Libc))  # looked up here; prctl (Linux only) when used
+def _function(name: str, *argtypes: Any) -> Any:
+    function = _Function((name, _Libc))
+    function.argtypes = argtypes  # converted in C, not by a Python loop per call
+    return function
 
 
-def _call(function: _Function, *args: int | bytes | None) -> int:
-    """Call a C function whose arguments are all longs or pointers; raise OSError on -1."""
-    converted = [_Long(a) if isinstance(a, int) else a for a in args]
-    result = int(function(*converted))
+# syscall(2) for each call's arguments; prctl (Linux only) is looked up when used
+_CREATE = _function("syscall", _Long, _Pointer, _Long, _Long)
+_ADD = _function("syscall", _Long, _Long, _Long, _Pointer, _Long)
+_RESTRICT = _function("syscall", _Long, _Long, _Long)
+
+
+def _call(function: Any, *args: int | bytes | None) -> int:
+    """Call a C function that returns -1 and sets errno on failure; raise OSError then."""
+    result = int(function(*args))
     if result < 0:
         number = _c.get_errno()
         raise OSError(number, os.strerror(number))
@@ -74,7 +86,7 @@ def abi_version() -> int | str:
     if not sys.platform.startswith("linux"):
         return f"Landlock is a Linux feature, and this system is {sys.platform}"
     try:
-        return _call(_syscall, CREATE_RULESET, None, 0, CREATE_RULESET_VERSION)
+        return _call(_CREATE, CREATE_RULESET, None, 0, CREATE_RULESET_VERSION)
     except OSError as exc:
         if exc.errno == errno.ENOSYS:
             return (
@@ -93,7 +105,7 @@ def handled_rights(abi: int) -> int:
 def create_ruleset(handled: int) -> int:
     """A new ruleset's fd (close-on-exec) that denies every right in `handled` not granted."""
     attr = handled.to_bytes(8, sys.byteorder)  # struct landlock_ruleset_attr's first field
-    return _call(_syscall, CREATE_RULESET, attr, len(attr), 0)
+    return _call(_CREATE, CREATE_RULESET, attr, len(attr), 0)
 
 
 def add_rule(ruleset: int, path: str, rights: int, handled: int) -> bool:
@@ -109,7 +121,7 @@ def add_rule(ruleset: int, path: str, rights: int, handled: int) -> bool:
         rights &= handled
         if rights:
             attr = rights.to_bytes(8, sys.byteorder) + fd.to_bytes(4, sys.byteorder, signed=True)
-            _call(_syscall, ADD_RULE, ruleset, RULE_PATH_BENEATH, attr, 0)
+            _call(_ADD, ADD_RULE, ruleset, RULE_PATH_BENEATH, attr, 0)
     finally:
         os.close(fd)
     return True
@@ -119,7 +131,8 @@ def restrict_self(ruleset: int) -> None:
     """Put this process (and all it starts) under the ruleset; no_new_privs first, as an
     unprivileged landlock_restrict_self requires. Closes the ruleset's fd."""
     try:
-        _call(_Function(("prctl", _Libc)), PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
-        _call(_syscall, RESTRICT_SELF, ruleset, 0)
+        prctl = _function("prctl", _Long, _Long, _Long, _Long, _Long)
+        _call(prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        _call(_RESTRICT, RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)
