@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable, Mapping
 
 from guard.errors import GuardError
 from guard.judgement import Judgement, idle_seconds, judge
@@ -29,11 +30,14 @@ def check_line(
     origin: str = "guard check",
     background_audit: bool = False,
     stdin_code: bool = False,
+    enforce: Callable[[Judgement], Mapping[str, object]] | None = None,
 ) -> int:
     """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
 
     With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
-    forked child, so the command does not wait for the store."""
+    forked child, so the command does not wait for the store. `enforce` (guarded-bash) is called
+    for an allowed line before the row is written: what it returns goes into the row's detail,
+    and a GuardError from it refuses the line."""
     env = dict(os.environ)
     result = judge(
         command,
@@ -60,14 +64,21 @@ def check_line(
             print(outcome.message, file=sys.stderr)
     elif decision == "deny":
         print("guard: denied: " + "; ".join(result.verdict.reasons[:3]), file=sys.stderr)
+    extra: Mapping[str, object] = {}
+    if enforce is not None and decision == "allow":
+        try:
+            extra = enforce(result)
+        except GuardError as exc:
+            print(exc, file=sys.stderr)
+            status, decision, how, extra = DENY, "deny", "enforcement", {"enforce": str(exc)}
     child = _forked_child() if background_audit else None
     if child:
         try:
-            _audit(result, session, decision, how, origin)
+            _audit(result, session, decision, how, origin, extra)
         finally:
             os._exit(0)
     elif child is None:
-        _audit(result, session, decision, how, origin)
+        _audit(result, session, decision, how, origin, extra)
     if as_json:
         from guard.cli.explain import as_json as to_json
 
@@ -101,7 +112,14 @@ def how_decided(result: Judgement) -> str:
     return "rule" if bys else "default"
 
 
-def _audit(result: Judgement, session: str, decision: str, how: str, origin: str) -> None:
+def _audit(
+    result: Judgement,
+    session: str,
+    decision: str,
+    how: str,
+    origin: str,
+    extra: Mapping[str, object] | None = None,
+) -> None:
     from guard.judgement import without_store
     from guard.store import Store
 
@@ -118,7 +136,7 @@ def _audit(result: Judgement, session: str, decision: str, how: str, origin: str
                 decision=decision,
                 reasons=result.verdict.reasons,
                 how=how,
-                detail={"origin": origin},
+                detail={"origin": origin, **(extra or {})},
             )
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)

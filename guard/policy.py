@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Literal, NamedTuple
 
+from guard.enforce_policy import EnforceSettings
 from guard.patterns import is_relative_path_pattern
 from guard.policy_settings import TABLES as SETTING_TABLES
 from guard.policy_settings import Value, combine_settings, parse_settings
@@ -64,6 +65,7 @@ class PolicyFile(NamedTuple):
     protected: tuple[tuple[str, tuple[Access, ...], int], ...] = ()  # (pattern, access, line)
     settings: tuple[tuple[str, Value, int], ...] = ()  # (key, value, line): see policy_settings
     kind: str = ""  # "default", "managed", "user" or "project"; "" for the shipped data module
+    enforce: EnforceSettings | None = None  # its [enforce] table (guard/enforce_policy.py)
 
 
 class Policy(NamedTuple):
@@ -82,6 +84,7 @@ class Policy(NamedTuple):
     settings: tuple[tuple[str, Value, str], ...] = ()  # (key, value, "file:line"), effective
     fixed: tuple[str, ...] = ()  # setting keys the managed layer fixed
     kinds: tuple[str, ...] = ()  # the layer kind of each of `files`
+    enforce: EnforceSettings = EnforceSettings()  # [enforce], layered
 
 
 def load_policy(
@@ -112,6 +115,14 @@ def load_policy(
         project = read_policy_file(path, kind="project", workspace=workspace, home=home)
         if project is not None and not trust_project:
             project, ignored = _tighten_only(project)
+            if project.enforce is not None:  # [enforce] may only tighten too
+                from guard.enforce_policy import combine_enforce, tighten_enforce
+
+                below = combine_enforce([la.enforce for la in layers if la.enforce]).mode
+                kept, dropped = tighten_enforce(project.enforce, below)
+                project = project._replace(enforce=kept)
+                if dropped:
+                    ignored += (f"{project.source}: {dropped} ignored: the project is not trusted",)
         if project is not None:
             layers.append(project)
     return combine(layers, ignored=ignored)
@@ -211,6 +222,7 @@ def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Polic
         settings=layered.settings,
         fixed=layered.fixed,
         kinds=tuple(kinds),
+        enforce=_combine_enforce(layers),
     )
 
 
@@ -227,6 +239,12 @@ def _managed_rules(layer: PolicyFile) -> tuple[Rule, ...]:
         for pattern, access, line in layer.protected
     )
     return layer.rules + added
+def _combine_enforce(layers: list[PolicyFile]) -> EnforceSettings:
+    if not any(layer.enforce for layer in layers):
+        return EnforceSettings()
+    from guard.enforce_policy import combine_enforce
+
+    return combine_enforce([layer.enforce for layer in layers if layer.enforce])
 
 
 def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
@@ -242,6 +260,7 @@ def _tighten_only(layer: PolicyFile) -> tuple[PolicyFile, tuple[str, ...]]:
         protected=layer.protected,  # more protected paths only tighten
         settings=layer.settings,
         kind=layer.kind,
+        enforce=layer.enforce,
     )
     return kept, tuple(f"{d} ignored: the project file is not trusted" for d in dropped)
 
@@ -273,6 +292,11 @@ def render_policy(policy: Policy) -> str:
             layer = kinds.get(entry.source.rpartition(":")[0], "user")
             final = "[managed final] " if layer == "managed" else ""
             out.append(f"  {entry.pattern}{only}  ({final}{entry.source})")
+    if policy.enforce != EnforceSettings():
+        e = policy.enforce
+        where = f"  ({e.mode_source})" if e.mode else ""
+        out.append(f"enforce: mode {e.mode or 'default (on for agents, off for people)'}{where}")
+        out += [f"  write {p}" for p in e.write] + [f"  read  {p}" for p in e.read]
     out.append("rules (within a surface the last matching rule wins):")
     for surface in SURFACES:
         rules = [rule for rule in policy.rules if rule.surface == surface]
@@ -367,9 +391,14 @@ def parse_policy(
         data, kind=kind, home=home, table_line=lines.table_line, key_line=lines.key_line,
         report=report,
     )
+    enforce = None
+    if "enforce" in data:
+        from guard.enforce_policy import parse_enforce
+
+        enforce = parse_enforce(data["enforce"], lines, report, source=source, home=home)
     return PolicyFile(
         source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems), tuple(protected),
-        settings=settings, kind=kind,
+        settings=settings, kind=kind, enforce=enforce,
     )
 
 

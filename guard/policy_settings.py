@@ -59,10 +59,11 @@ def parse_settings(
         if table not in data:
             continue
         raw, header = data[table], table_line(table)
-        if not isinstance(raw, dict):
-            report(header, f"{table} must be a table; write it under a [{table}] header")
-            continue
         shared = any(s.shared for k, s in SETTINGS.items() if k.startswith(table + "."))
+        if not isinstance(raw, dict):
+            if not shared:  # a shared table's own reader says what is wrong with it
+                report(header, f"{table} must be a table; write it under a [{table}] header")
+            continue
         for key, value in raw.items():
             name = f"{table}.{key}"
             spec, line = SETTINGS.get(name), key_line(key, header)
@@ -77,6 +78,8 @@ def parse_settings(
                 report(line, f"{name} can only be set in {where}; remove it from this file")
                 continue
             parsed = _value(spec, value, home)
+            if parsed is None and shared:
+                continue  # the table's own reader reports it
             if parsed is None:
                 hint = _HINT.get(spec.kind) or " or ".join(f'"{c}"' for c in spec.choices)
                 report(line, f"{name} must be {hint}; write {key} = {_example(spec)}")

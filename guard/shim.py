@@ -23,11 +23,14 @@ import shlex
 import stat
 import sys
 from collections.abc import Mapping, MutableMapping, Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from guard.bash_argv import BashInvocation, parse_bash_argv
 from guard.errors import GuardError
 from guard.launcher import is_guard_shim, recovered_argv0
+
+if TYPE_CHECKING:
+    from guard.judgement import Judgement
 
 REFUSED = 126
 INTERRUPTED = 130
@@ -120,8 +123,16 @@ def allowed(text: str, inv: BashInvocation) -> bool:
         origin="guarded-bash",
         background_audit=True,
         stdin_code=inv.mode == "command" and stdin_may_carry_code(),
+        enforce=_enforce,
     )
     return status == 0
+
+
+def _enforce(judgement: Judgement) -> Mapping[str, object]:
+    """Plan an allowed line's enforcement (docs/enforcement.md); applied right before exec."""
+    from guard.enforcer import prepare
+
+    return prepare(judgement)
 
 
 def stdin_may_carry_code() -> bool:
@@ -416,6 +427,10 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
+    if "guard.enforcer" in sys.modules:  # the checked line runs held to its ruleset (issue 17)
+        from guard.enforcer import apply_pending
+
+        apply_pending()
     try:
         os.execv(shell, list(argv))
     except OSError as exc:

@@ -300,12 +300,17 @@ def test_settings_in_the_wrong_file_or_of_the_wrong_type_are_problems(
 def test_a_managed_enforce_mode_is_checked_and_fixed(managed_file: Path, workspace: Path) -> None:
     write(managed_file, '[enforce]\nmode = "strict"\n')
     (problem,) = load_policy(str(workspace)).problems
-    assert problem == (f'{managed_file}:2: enforce.mode must be "off" or "landlock" or '
-                       '"require"; write mode = "require"')
+    assert problem.startswith(f'{managed_file}:2: unknown enforce mode "strict"; write one of')
     write(managed_file, '[enforce]\nmode = "landlock"\n')
     policy = load_policy(str(workspace))
     assert policy.fixed == ("enforce.mode",)
     assert policy.settings[0][:2] == ("enforce.mode", "landlock")
+    from guard.enforce_policy import enforcement_mode
+
+    # the managed mode wins over GUARD_ENFORCE and the session's kind
+    assert enforcement_mode(policy, {"GUARD_ENFORCE": "off"}, agent=True) == "landlock"
+    write(user_file(), '[enforce]\nmode = "off"\n')
+    assert enforcement_mode(load_policy(str(workspace)), {}, agent=True) == "landlock"
 
 
 def test_policy_show_marks_the_layer_of_each_rule(managed_file: Path, workspace: Path) -> None:

@@ -45,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     findings += policy_findings(args.cwd)
     findings.append(managed_finding())
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
+    findings.append(enforce_finding(args.cwd))
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
     return 1 if any(f.level == "problem" for f in findings) else 0
@@ -249,3 +250,15 @@ def tiocsti_finding(path: str) -> Finding:
         f"dev.tty.legacy_tiocsti = {value}: any process on your terminal can type an answer "
         "into guard's question; as root: sysctl -w dev.tty.legacy_tiocsti=0",
     )
+
+
+def enforce_finding(cwd: str | None) -> Finding:
+    """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
+    from guard.enforcer import probe, status
+    from guard.policy import load_policy
+    from guard.workspace import build_context
+
+    ctx = build_context(cwd)
+    root = ctx.workspace[0] if ctx.workspace else None
+    level, message = status(load_policy(root, home=ctx.home), os.environ, probe())
+    return Finding(level, "enforce", message)

@@ -24,6 +24,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--cwd", help="the directory the line would run in (default: here)")
     p.add_argument("--session", help="the session whose approvals count")
+    p.add_argument(
+        "--enforce",
+        action="store_true",
+        help="also print the Landlock ruleset guarded-bash would run the line under",
+    )
     p.add_argument("command", nargs="*", help="the command line (quote it, or put it after --)")
     p.set_defaults(run=run, error_status=2)
 
@@ -45,9 +50,18 @@ def run(args: argparse.Namespace) -> int:
     for warning in result.warnings + result.notes:
         print(warning, file=sys.stderr)
     if args.json:
-        print(json.dumps(as_json(result), ensure_ascii=True))
+        out = as_json(result)
+        if args.enforce:  # issue 17: the ruleset the line would run under
+            from guard.enforcer import describe_json
+
+            out["enforce"] = describe_json(result, result.context.env)
+        print(json.dumps(out, ensure_ascii=True))
     else:
         sys.stdout.write(render(result, colour=_colour()))
+        if args.enforce:  # issue 17: the ruleset the line would run under
+            from guard.enforcer import describe
+
+            sys.stdout.write(describe(result, result.context.env))
     return 0
 
 
