@@ -8,7 +8,7 @@ would have been allowed asks, with the problem as the reason, and approvals do n
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from guard.patterns import (
     command_name,
@@ -20,6 +20,9 @@ from guard.patterns import (
 )
 from guard.policy import Policy, Rule, display_path
 from guard.requests import Decided, Decision, Projection, Request, Surface, Verdict, strictest
+
+if TYPE_CHECKING:
+    from guard.approval_index import ApprovalIndex
 
 
 class ApprovalLike(Protocol):
@@ -48,16 +51,22 @@ ROLE_WORDS = {
 
 _Index = dict[Surface, tuple[Rule, ...]]
 _INDEXES: dict[int, tuple[Policy, _Index]] = {}
+SCAN_APPROVALS = 32  # more approvals than this are indexed (guard/approval_index.py)
 
 
 def decide(
     policy: Policy,
     projection: Projection,
-    approvals: tuple[ApprovalLike, ...],
+    approvals: tuple[ApprovalLike, ...] | ApprovalIndex,
     *,
     home: str,
 ) -> Verdict:
-    """The verdict for a whole line: the strictest of its requests, one reason per non-allow."""
+    """The verdict for a whole line: the strictest of its requests, one reason per non-allow.
+    `approvals` may be an `ApprovalIndex` a long-lived process keeps (built with this home)."""
+    if isinstance(approvals, tuple) and len(approvals) > SCAN_APPROVALS:
+        from guard.approval_index import ApprovalIndex
+
+        approvals = ApprovalIndex(approvals, home)
     index = _index(policy)
     decided: list[Decided] = []
     reasons: list[str] = []
@@ -75,7 +84,7 @@ def _decide_one(
     policy: Policy,
     index: _Index,
     request: Request,
-    approvals: tuple[ApprovalLike, ...],
+    approvals: tuple[ApprovalLike, ...] | ApprovalIndex,
     home: str,
 ) -> tuple[Decided, str]:
     rule = _last_match(index.get(request.surface, ()), request, home)
@@ -93,7 +102,11 @@ def _decide_one(
         more = len(policy.problems) - 1
         why += f" (policy problem: {policy.problems[0]}" + (f"; and {more} more)" if more else ")")
     elif decision == "ask":
-        approval = _approved_by(request, approvals, home)
+        approval = (
+            _approved_by(request, approvals, home)
+            if isinstance(approvals, tuple)
+            else approvals.match(request)
+        )
         if approval is not None:
             decision, by, why = "allow", f"approval #{approval.id}", ""
     return Decided(request, decision, by), why

@@ -1,8 +1,9 @@
 """The resident checker behind the shell hooks: one per shell, started by the hook on its pipes.
 
-It judges every command line the hook sends and answers allow, deny or ask. It keeps policies in
-memory (read again when a policy file or its trust changes), reads approvals from the store for
-each line, and writes the audit row after it has answered. It never asks a human and never
+It judges every command line the hook sends and answers allow, deny or ask. It keeps policies,
+trust, an open store and the approvals in memory (`guard/line_cache.py`: each read again as soon
+as what it came from changes, so an approval granted in another terminal counts at once), and
+writes the audit row after it has answered. It never asks a human and never
 imports prompt_toolkit: on ask the hook runs `guard check`, which does.
 
 Wire format, version 1. A request is NUL-terminated fields:
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 
 from guard.errors import GuardError
 from guard.judgement import Judgement, judge
-from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.line_cache import LineCache
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -219,42 +220,11 @@ def _ansi_c(text: str, i: int, out: bytearray) -> int:
     return i + 2
 
 
-def _stamp(path: str) -> object:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return exc.errno
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-class Policies:
-    """Policies kept in memory per workspace; read again when a file or the trust changes."""
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[object, ...], tuple[object, Policy]] = {}
-
-    def load(
-        self, workspace: str | None, *, home: str | None = None, trust_project: bool = True
-    ) -> Policy:
-        user = user_policy_path()
-        project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
-        key = (workspace, home, user, trust_project)
-        stamp = (_stamp(user), _stamp(project) if project else None)
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-        policy = load_policy(workspace, home=home, trust_project=trust_project)
-        self._kept[key] = (stamp, policy)
-        return policy
-
-
 class Checker:
     """Turns requests into replies; remembers what one shell's previous line looked like."""
 
     def __init__(self) -> None:
-        self.policies = Policies()
+        self.cache = LineCache()  # policies, trust, the store and approvals between lines
         self._gen = ""
         self._env: dict[str, str] = {}
 
@@ -278,7 +248,7 @@ class Checker:
             cwd=request.cwd or None,
             env=request.env,
             session=request.session,
-            policy_loader=self.policies.load,
+            cache=self.cache,
         )
         warnings += result.warnings
         decision = result.verdict.decision

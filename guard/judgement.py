@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from guard.decide import decide
 from guard.errors import GuardError
@@ -21,6 +21,9 @@ from guard.requests import Projection, Verdict
 from guard.scope import Context
 from guard.trust import is_trusted
 from guard.workspace import build_context
+
+if TYPE_CHECKING:
+    from guard.line_cache import LineCache
 
 IDLE_SECONDS = 12 * 3600
 
@@ -46,21 +49,25 @@ def judge(
     use_store: bool = True,
     policy_loader: Callable[..., Policy] | None = None,
     stdin_code: bool = False,
+    cache: LineCache | None = None,
 ) -> Judgement:
     """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
-    policies in memory, such as the shell hooks' resident checker, returns its copy from there."""
+    policies in memory returns its copy from there. `cache` (guard/line_cache.py) is what a
+    long-lived process keeps between lines: policies, trust, the store and its approvals."""
     env = dict(os.environ if env is None else env)
-    ctx = build_context(cwd, env, positional=positional, arg0=arg0)._replace(stdin_code=stdin_code)
+    context = cache.context if cache else build_context
+    ctx = context(cwd, env, positional=positional, arg0=arg0)._replace(stdin_code=stdin_code)
     no_store = without_store(env)
     use_store = use_store and not no_store
     if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
         trusted, note = False, ""
     else:
-        trusted, note = is_trusted(os.path.join(ctx.workspace[0], PROJECT_FILE))
-    load = policy_loader or load_policy
+        project_file = os.path.join(ctx.workspace[0], PROJECT_FILE)
+        trusted, note = cache.trusted(project_file) if cache else is_trusted(project_file)
+    load = policy_loader or (cache.policy if cache else load_policy)
     policy = load(ctx.workspace[0], home=ctx.home, trust_project=trusted)
     if policy.roots:
-        ctx = build_context(
+        ctx = context(
             ctx.cwd,
             env,
             workspace=ctx.workspace,
@@ -73,7 +80,11 @@ def judge(
     verdict = decide(policy, projection, (), home=ctx.home)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
         try:  # approvals only ever turn an ask into an allow: read them only when one asks
-            approvals = _approvals(session, env)
+            approvals = (
+                cache.approvals(session, env, time.time(), ctx.home)
+                if cache
+                else _approvals(session, env)
+            )
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
         else:

@@ -117,6 +117,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             sha256 TEXT NOT NULL,
             trusted_at REAL NOT NULL)""",
     ),
+    (
+        # Approvals by what a request looks them up by; and a counter every change to the
+        # approvals bumps, so a long-lived process reads them again only when they changed.
+        "CREATE INDEX IF NOT EXISTS approvals_lookup ON approvals (surface, session, scope)",
+        "CREATE TABLE approvals_version (n INTEGER NOT NULL)",
+        "INSERT INTO approvals_version (n) VALUES (0)",
+        """CREATE TRIGGER approvals_added AFTER INSERT ON approvals
+            BEGIN UPDATE approvals_version SET n = n + 1; END""",
+        """CREATE TRIGGER approvals_removed AFTER DELETE ON approvals
+            BEGIN UPDATE approvals_version SET n = n + 1; END""",
+        """CREATE TRIGGER approvals_changed AFTER UPDATE ON approvals
+            BEGIN UPDATE approvals_version SET n = n + 1; END""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -323,16 +336,40 @@ class Store:
             ).fetchall()
         return tuple(Approval(*row) for row in rows)
 
-    def list_approvals(self, session: str | None = None) -> tuple[Approval, ...]:
+    def list_approvals(
+        self, session: str | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> tuple[Approval, ...]:
         """Every approval (``session=None``), or the always ones plus that session's own,
-        whether or not it has gone idle: for listing, not for deciding."""
+        whether or not it has gone idle: for listing, not for deciding. ``limit`` and
+        ``offset`` page through them in id order."""
         where = "" if session is None else "WHERE session IS NULL OR session = ?"
+        args: tuple[object, ...] = () if session is None else (session,)
         with self._failures():
             rows = self._con.execute(
-                f"SELECT {_APPROVAL_COLUMNS} FROM approvals {where} ORDER BY id",
-                () if session is None else (session,),
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals {where} ORDER BY id LIMIT ? OFFSET ?",
+                (*args, -1 if limit is None else limit, max(offset, 0)),
             ).fetchall()
         return tuple(Approval(*row) for row in rows)
+
+    def count_approvals(self, session: str | None = None) -> int:
+        """How many `list_approvals` would list without a limit."""
+        where = "" if session is None else "WHERE session IS NULL OR session = ?"
+        with self._failures():
+            row = self._con.execute(
+                f"SELECT count(*) FROM approvals {where}", () if session is None else (session,)
+            ).fetchone()
+        return int(row[0])
+
+    def approvals_state(self, session: str) -> tuple[int, float | None]:
+        """A number that changes whenever any approval is added, changed or removed, and when
+        `session` was last seen (None: never): what approvals() depends on besides the clock."""
+        with self._failures():
+            row = self._con.execute(
+                "SELECT (SELECT n FROM approvals_version), "
+                "(SELECT last_seen FROM sessions WHERE id = ?)",
+                (session,),
+            ).fetchone()
+        return int(row[0]), None if row[1] is None else float(row[1])
 
     def revoke(self, approval_id: int) -> bool:
         with self._write() as con:

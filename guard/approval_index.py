@@ -1,0 +1,97 @@
+"""Approvals indexed by what a request can match: a check looks at a handful, not all of them.
+
+Every approval's pattern has a literal head (its text before the first wildcard, see
+`guard.patterns.literal_head`), and a request can match it only if the request's text starts
+with that head. The index files each approval under its head cut at the head's last separator
+(a space for commands and text, `/` for paths), and a request looks only in the buckets named by
+its own text cut at each of its separators. So a request reads the approvals that could match
+it, whatever the number in the store, and tests them in id order, as a plain scan would.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from guard.patterns import compile_command, compile_path, compile_text, literal_head, render_argv
+
+if TYPE_CHECKING:
+    from guard.decide import ApprovalLike
+    from guard.requests import Request
+
+MAX_KEYS = 256  # a request with more separators than this looks in every bucket of its surface
+
+
+def _cut(head: str, sep: str) -> str:
+    at = head.rfind(sep)
+    return head[:at] if at > 0 else ""
+
+
+def _keys(text: str, sep: str) -> list[str]:
+    keys = [""]
+    at = text.find(sep, 1)
+    while at > 0 and len(keys) <= MAX_KEYS:
+        keys.append(text[:at])
+        at = text.find(sep, at + 1)
+    return keys
+
+
+class ApprovalIndex:
+    """The approvals a process holds, bucketed per surface by their literal head."""
+
+    __slots__ = ("_buckets", "count", "home")
+
+    def __init__(self, approvals: Iterable[ApprovalLike], home: str) -> None:
+        self.home = home
+        self._buckets: dict[str, dict[str, list[ApprovalLike]]] = {}
+        self.count = 0
+        for approval in sorted(approvals, key=lambda a: a.id):
+            surface = approval.surface
+            if surface == "external_directory":
+                key = _cut(literal_head(approval.pattern, home, path=True), "/")
+            else:
+                key = _cut(literal_head(approval.pattern), " ")
+            self._buckets.setdefault(surface, {}).setdefault(key, []).append(approval)
+            self.count += 1
+
+    def __len__(self) -> int:
+        return self.count
+
+    def match(self, request: Request) -> ApprovalLike | None:
+        """The first approval (by id) that covers `request`, or None."""
+        buckets = self._buckets.get(request.surface)
+        if not buckets:
+            return None
+        if request.surface == "command":
+            text, sep = render_argv(request.argv), " "
+        elif request.surface == "external_directory":
+            text, sep = request.path, "/"
+        else:
+            text, sep = request.text, " "
+        keys = _keys(text, sep)
+        if len(keys) > MAX_KEYS:
+            found = [a for bucket in buckets.values() for a in bucket]
+        else:
+            found = [a for key in keys for a in buckets.get(key, ())]
+        if len(found) > 1:
+            found.sort(key=lambda a: a.id)
+        for approval in found:
+            if _covers(approval, request, text, self.home):
+                return approval
+        return None
+
+
+def _covers(approval: ApprovalLike, request: Request, text: str, home: str) -> bool:
+    if request.surface == "command":
+        return (
+            text.startswith(literal_head(approval.pattern))
+            and compile_command(approval.pattern).regex.fullmatch(text) is not None
+        )
+    if request.surface == "external_directory":
+        if approval.access is not None and request.access != approval.access:
+            return False
+        return compile_path(approval.pattern, home).fullmatch(text) is not None
+    return (
+        text.startswith(literal_head(approval.pattern))
+        and compile_text(approval.pattern).fullmatch(text) is not None
+    )
