@@ -27,13 +27,57 @@ def _cut(head: str, sep: str) -> str:
     return head[:at] if at > 0 else ""
 
 
+def _file_key(pattern: str, sep: str, home: str | None) -> str:
+    """Where an approval is filed: its literal text, when it is the whole pattern or ends at a
+    separator (`git commit *`, `/srv/data/**`); else that text cut at its last separator. Every
+    text the pattern matches has the key as itself, or as its part before one of its separators.
+    `home` is given for path patterns (`~` becomes it)."""
+    if home is not None:
+        pattern = pattern.rstrip("/") or pattern[:1]
+        if pattern == "~" or pattern.startswith("~/"):
+            pattern = home.rstrip("/") + pattern[1:]
+    cut = min((i for i in (pattern.find(c) for c in "*?\\") if i >= 0), default=len(pattern))
+    literal = pattern[:cut]
+    if cut == len(pattern):
+        return literal
+    if literal.endswith(sep):
+        return literal.rstrip(sep)
+    return _cut(literal, sep)
+
+
 def _keys(text: str, sep: str) -> list[str]:
-    keys = [""]
+    """The keys an approval covering `text` may be filed under."""
+    keys = ["", text]
     at = text.find(sep, 1)
     while at > 0 and len(keys) <= MAX_KEYS:
         keys.append(text[:at])
         at = text.find(sep, at + 1)
     return keys
+
+
+def stored_key(surface: str, pattern: str) -> str:
+    """The key the store files an approval under (`~` left as it is: the store has no home)."""
+    if surface == "external_directory":
+        return _file_key(pattern, "/", "~")
+    return _file_key(pattern, " ", None)
+
+
+def request_keys(request: Request, home: str) -> list[str] | None:
+    """The stored keys an approval that covers `request` may have; None: too many to list."""
+    text, sep = _text(request)
+    keys = _keys(text, sep)
+    top = home.rstrip("/")
+    if request.surface == "external_directory" and home and (text + "/").startswith(top + "/"):
+        keys += ["~" + k[len(top) :] for k in keys if len(k) >= len(top)]
+    return None if len(keys) > MAX_KEYS else list(dict.fromkeys(keys))
+
+
+def _text(request: Request) -> tuple[str, str]:
+    if request.surface == "command":
+        return render_argv(request.argv), " "
+    if request.surface == "external_directory":
+        return request.path, "/"
+    return request.text, " "
 
 
 class ApprovalIndex:
@@ -48,9 +92,9 @@ class ApprovalIndex:
         for approval in sorted(approvals, key=lambda a: a.id):
             surface = approval.surface
             if surface == "external_directory":
-                key = _cut(literal_head(approval.pattern, home, path=True), "/")
+                key = _file_key(approval.pattern, "/", home)
             else:
-                key = _cut(literal_head(approval.pattern), " ")
+                key = _file_key(approval.pattern, " ", None)
             self._buckets.setdefault(surface, {}).setdefault(key, []).append(approval)
             self.count += 1
 
@@ -62,12 +106,7 @@ class ApprovalIndex:
         buckets = self._buckets.get(request.surface)
         if not buckets:
             return None
-        if request.surface == "command":
-            text, sep = render_argv(request.argv), " "
-        elif request.surface == "external_directory":
-            text, sep = request.path, "/"
-        else:
-            text, sep = request.text, " "
+        text, sep = _text(request)
         keys = _keys(text, sep)
         if len(keys) > MAX_KEYS:
             found = [a for bucket in buckets.values() for a in bucket]

@@ -17,7 +17,7 @@ from guard.decide import decide
 from guard.errors import GuardError
 from guard.policy import PROJECT_FILE, Policy, load_policy
 from guard.project import project
-from guard.requests import Projection, Verdict
+from guard.requests import Projection, Request, Verdict
 from guard.scope import Context
 from guard.trust import is_trusted
 from guard.workspace import build_context
@@ -83,7 +83,7 @@ def judge(
             approvals = (
                 cache.approvals(session, env, time.time(), ctx.home)
                 if cache
-                else _approvals(session, env)
+                else _approvals(session, env, _asking(verdict), ctx.home)
             )
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
@@ -94,12 +94,19 @@ def judge(
     )
 
 
-def _approvals(session: str, env: Mapping[str, str]) -> tuple[object, ...]:
+def _asking(verdict: Verdict) -> list[Request]:
+    return [d.request for d in verdict.decided if d.decision == "ask"]
+
+
+def _approvals(
+    session: str, env: Mapping[str, str], asking: list[Request], home: str
+) -> tuple[object, ...]:
+    """The approvals that may cover what asks (a fresh process reads only those)."""
     from guard.store import Store
 
     idle = idle_seconds(env)
     with Store.open() as store:
-        return tuple(store.approvals(session, time.time(), idle))
+        return tuple(store.approvals(session, time.time(), idle, matching=asking, home=home))
 
 
 def without_store(env: Mapping[str, str]) -> bool:

@@ -4,6 +4,7 @@ them, in a real store with 100,000, and an older store upgrades in place."""
 from __future__ import annotations
 
 import sqlite3
+import tempfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -11,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.approval_index import ApprovalIndex
+from guard.approval_index import ApprovalIndex, stored_key
 from guard.decide import _approved_by
 from guard.judgement import judge
 from guard.line_cache import LineCache
@@ -97,22 +98,47 @@ def test_the_index_finds_what_a_scan_finds(
 
 
 def fill(path: Path, count: int) -> None:
-    """`count` always-approvals straight into a real store, as many grants would leave it."""
+    """`count` always-approvals straight into a real store, as many grants would leave it; the
+    first thousand without their lookup key, as an older guard still running would write them."""
     with Store.open(path):
         pass
+    rows = [
+        ("command", f"tool{n} run *", None)
+        if n % 2
+        else ("external_directory", f"/srv/d{n}/**", "read")
+        for n in range(count)
+    ]
     con = sqlite3.connect(path)
     with con:
         con.executemany(
             "INSERT INTO approvals (session, scope, surface, pattern, access, granted_by, "
-            "granted_at, command) VALUES (NULL, 'always', ?, ?, ?, 'human', 0, '')",
-            [
-                ("command", f"tool{n} run *", None)
-                if n % 2
-                else ("external_directory", f"/srv/d{n}/**", "read")
-                for n in range(count)
-            ],
+            "granted_at, command, lookup) VALUES (NULL, 'always', ?, ?, ?, 'human', 0, '', ?)",
+            [(*r, None if n < 1000 else stored_key(r[0], r[1])) for n, r in enumerate(rows)],
         )
     con.close()
+
+
+@settings(max_examples=40, deadline=None)
+@given(approvals, st.lists(requests, min_size=1, max_size=8))
+def test_the_store_reads_every_approval_that_may_match(
+    given_approvals: list[tuple[str, str, str | None]], asked: list[Request]
+) -> None:
+    with tempfile.TemporaryDirectory() as tmp, Store.open(Path(tmp) / "guard.db") as store:
+        for surface, pattern, access in given_approvals:
+            store.grant(
+                session=None,
+                scope="always",
+                surface=surface,
+                pattern=pattern,
+                access=access,
+                granted_by="human",
+                command="",
+                now=0,
+            )
+        every = store.approvals(None, 0)
+        for request in asked:
+            some = store.approvals(None, 0, matching=[request], home=HOME)
+            assert _approved_by(request, some, HOME) == _approved_by(request, every, HOME)
 
 
 def test_a_hundred_thousand_approvals_answer_rightly(
@@ -132,14 +158,18 @@ def test_a_hundred_thousand_approvals_answer_rightly(
             "tool7 run": "allow",
             "tool8 run x": "ask",  # even numbers are paths
             "tool7 walk": "ask",
+            "tool1 run": "allow",  # filed before the lookup key existed
             "cat /srv/d4/x/y": "allow",
             "cat /srv/d5/x": "ask",
+            "cat /srv/d998/a": "allow",
             "echo hi > /srv/d4/x": "ask",  # read only
         }
         for _ in range(2):  # loaded once, then from memory: the same answers
             for line, decision in expected.items():
                 verdict = judge(line, cwd=str(tmp_path), session="s1", cache=cache).verdict
                 assert verdict.decision == decision, line
+        for line, decision in expected.items():  # a fresh process reads only what may match
+            assert judge(line, cwd=str(tmp_path), session="s1").verdict.decision == decision
     finally:
         cache.close()
 
