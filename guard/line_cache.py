@@ -92,7 +92,7 @@ class LineCache:
         arg0: str | None = None,
     ) -> Context:
         """`build_context`, kept while every directory from `cwd` up is unchanged (see
-        `_dirs_stamp`). The environment is always the one given."""
+        `_dirs_stamp`). The environment is always the one given (not copied: judge copies)."""
         if cwd is None:  # as build_context: $PWD when it is this directory (it keeps links)
             here = os.getcwd()
             pwd = env.get("PWD")
@@ -100,7 +100,7 @@ class LineCache:
         key = (cwd, workspace, extra_roots, positional, arg0, *(env.get(n) for n in _CONTEXT_ENV))
         kept = self._contexts.get(key)
         if kept is not None and kept[0] == _dirs_stamp(kept[1].cwd):
-            return kept[1]._replace(env=dict(env))
+            return kept[1]._replace(env=env)
         ctx = build_context(
             cwd, env, workspace=workspace, extra_roots=extra_roots, positional=positional, arg0=arg0
         )
