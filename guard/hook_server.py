@@ -283,38 +283,43 @@ class AuditWriter:
         self._thread.join(timeout)
 
     def _run(self) -> None:
-        while (row := self._rows.get()) is not None:
-            for attempt in range(3):  # a store being created by another process can be busy
-                try:
-                    _record(*row)
-                    break
-                except GuardError:
-                    time.sleep(0.1 * (attempt + 1))
-                except Exception:  # a lost audit row must not stop the checker
-                    break
+        kept = LineCache()  # this thread's own open store (a connection stays in its thread)
+        try:
+            while (row := self._rows.get()) is not None:
+                for attempt in range(3):  # a store being created by another process can be busy
+                    try:
+                        _record(*row, kept)
+                        break
+                    except GuardError:
+                        kept.close()
+                        time.sleep(0.1 * (attempt + 1))
+                    except Exception:  # a lost audit row must not stop the checker
+                        kept.close()
+                        break
+        finally:
+            kept.close()
 
 
-def _record(result: Judgement, session: str, decision: str) -> None:
+def _record(result: Judgement, session: str, decision: str, kept: LineCache) -> None:
     """One audit row, as `guard check` writes it, with origin "hook"."""
     from guard.check import how_decided
     from guard.judgement import idle_seconds, without_store
-    from guard.store import Store
 
     if without_store(os.environ):
         return
     now = time.time()
-    with Store.open() as store:
-        store.record(
-            time=now,
-            session=session,
-            cwd=result.context.cwd,
-            command=result.projection.command,
-            decision=decision,
-            reasons=result.verdict.reasons,
-            how=how_decided(result),
-            detail={"origin": "hook"},
-        )
-        store.touch_session(session, now, result.context.cwd, idle_seconds=idle_seconds(os.environ))
+    store = kept.store()
+    store.record(
+        time=now,
+        session=session,
+        cwd=result.context.cwd,
+        command=result.projection.command,
+        decision=decision,
+        reasons=result.verdict.reasons,
+        how=how_decided(result),
+        detail={"origin": "hook"},
+    )
+    store.touch_session(session, now, result.context.cwd, idle_seconds=idle_seconds(os.environ))
 
 
 def serve(fd_in: int = 0, fd_out: int = 1) -> int:
