@@ -42,7 +42,7 @@ class OverBudget(Exception):
 class Budget:
     """Steps left for one line. `spend` raises `OverBudget` once they run out, or once the line
     has used `seconds` of CPU time: the steps are counted, the clock is the backstop for costs
-    the counts misjudge (it is read every `CHECK_EVERY` steps)."""
+    the counts misjudge (it is read every `CHECK_EVERY` steps, first after as many)."""
 
     __slots__ = ("check_at", "deadline", "left", "seconds", "steps")
 
@@ -50,7 +50,7 @@ class Budget:
         self.steps = steps
         self.left = steps
         self.seconds = seconds
-        self.deadline = time.process_time() + seconds
+        self.deadline = 0.0  # the clock starts at the first check: most lines never get there
         self.check_at = steps - CHECK_EVERY
 
     def spend(self, steps: int, what: str) -> None:
@@ -61,7 +61,10 @@ class Budget:
     def _check(self, what: str) -> None:
         if self.left < 0:
             raise OverBudget(what)
-        if time.process_time() > self.deadline:
+        now = time.process_time()
+        if not self.deadline:
+            self.deadline = now + self.seconds
+        elif now > self.deadline:
             raise OverBudget(f"{what}, past {self.seconds:g} s")
         self.check_at = self.left - CHECK_EVERY
 
