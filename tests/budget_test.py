@@ -128,6 +128,8 @@ BLOW_UPS = [
         (COMPLEX,),
     ),
     ("for a in 1 2 3 4; do " * 200 + "cat $a; " + "done; " * 200, ()),
+    # one glob that matches nothing and would walk the whole filesystem to find that out
+    ("cat /*/*/*/*/*/*/*/*/*/nothing-here", (COMPLEX, "outside the workspace")),
 ]
 
 
@@ -179,3 +181,36 @@ PARTS = st.sampled_from(
 def test_compositions_of_blow_ups_stay_bounded(child: Child, parts: list[tuple[str, int]]) -> None:
     line = "a=x; set -- a; " + "; ".join(joined(part, times) for part, times in parts)
     child.bounded(line[:60_000])
+
+
+GLOBS = ["*", "*/*", "*/*/*", "./*/*", "a/*/c/*.py", ".*", ".*/*", "*/.*", "*/.*/*", "**/*",
+         "a/**", "*/", "*/*/", "lnk/*", "lnk/c/*", "s*/*", "[ad]/*", "a/b/c/f.py", "nope/*",
+         "a/[b]/?", "a/b/.*", "a/b/c/*.p[y]"]
+
+
+def test_the_bounded_glob_matches_what_glob_matches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import glob
+
+    from guard.bounded_glob import matches
+
+    for d in ("a/b/c", ".h/x", "d/.e/f", "s p/q"):
+        (tmp_path / d).mkdir(parents=True)
+    for f in ("a/b/c/f.py", "a/x.py", ".h/x/y", "d/.e/f/g", "s p/q/r", "a/b/.hid"):
+        (tmp_path / f).touch()
+    (tmp_path / "lnk").symlink_to("a/b")
+    monkeypatch.chdir(tmp_path)
+    for pattern in [*GLOBS, f"{tmp_path}/*/*", f"{tmp_path}/a/b/*"]:
+        assert sorted(matches(pattern)) == sorted(glob.glob(pattern)), pattern
+
+
+def test_a_glob_that_would_list_too_much_stops(tmp_path: Path) -> None:
+    from guard.bounded_glob import matches
+    from guard.budget import OverBudget
+
+    for n in range(30):
+        (tmp_path / f"d{n}" / "x").mkdir(parents=True)
+    with pytest.raises(OverBudget, match="more than 40 directory entries"):
+        matches(f"{tmp_path}/*/*/nothing", max_entries=40)
+    assert len(matches(f"{tmp_path}/*/x", max_entries=40)) == 30
