@@ -66,7 +66,9 @@ class LineCache:
     def policy(
         self, workspace: str | None, *, home: str | None = None, trust_project: bool = True
     ) -> Policy:
-        """`load_policy`, kept until one of its files changes (the `policy_loader` of judge)."""
+        """`load_policy`, kept until one of its files changes (the `policy_loader` of judge).
+        Every file load_policy reads must be stamped here: a new layer (a managed policy) adds
+        its path to `now`, or an edit to it would go unseen."""
         user = user_policy_path()
         project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
         key = (workspace, home, user, trust_project)
