@@ -69,7 +69,8 @@ class Budget:
         self.check_at = self.left - CHECK_EVERY
 
     def reason(self, what: str) -> str:
-        return f"too complex to analyse: {what} (a line may take {self.steps} steps)"
+        spent = f" (a line may take {self.steps} steps)" if self.left < 0 else ""
+        return f"too complex to analyse: {what}{spent}"
 
 
 def too_large(size: int, fields: int) -> str:
