@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
@@ -116,9 +117,15 @@ class LineCache:
         """`guard.trust.is_trusted`, hashing the file only when it changed."""
         from guard.trust import is_trusted
 
-        if os.path.islink(path) or not os.path.exists(path):
-            return is_trusted(path)  # nothing to hash, or a link: the plain answer is cheap
-        now = stamp(path)
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return True, ""  # nothing there to trust; a missing file loosens nothing
+        except OSError:
+            return is_trusted(path)
+        if S_ISLNK(st.st_mode):
+            return is_trusted(path)  # a link: the plain answer says why it is not trusted
+        now = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
         kept = self._digests.get(path)
         if kept is None or kept[0] != now:
             from guard.trust import digest

@@ -117,3 +117,21 @@ def test_the_store_follows_guard_state_dir(
         assert first != second and second == tmp_path / "elsewhere" / "guard.db"
     finally:
         cache.close()
+
+
+def test_trust_given_or_lost_elsewhere_counts_on_the_next_line(workspace: Path) -> None:
+    from guard.trust import trust
+
+    project = workspace / ".guard.toml"
+    allow = '[[rules]]\nsurface = "external_directory"\npattern = "/etc/hosts"\naction = "allow"\n'
+    project.write_text(allow)
+    cache = LineCache()
+    try:
+        line = "cat /etc/hosts"
+        assert judge(line, cwd=str(workspace), cache=cache).verdict.decision == "ask"  # untrusted
+        trust(str(project))  # `guard policy trust`, on a connection of its own
+        assert judge(line, cwd=str(workspace), cache=cache).verdict.decision == "allow"
+        project.write_text(allow + "# changed\n")  # a changed file is untrusted again
+        assert judge(line, cwd=str(workspace), cache=cache).verdict.decision == "ask"
+    finally:
+        cache.close()

@@ -81,7 +81,8 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
                     )
                 except Exception as exc:  # fail closed, and go on with the next line
                     status = 2
-                    answer = _problem(command, f"guard could not check this line: {exc}")
+                    why = str(exc).removeprefix("guard: ")
+                    answer = _problem(command, f"guard could not check line {number}: {why}")
             else:
                 status = 2
                 answer = _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
