@@ -35,6 +35,7 @@ from guard.approver import (
     read_ask,
 )
 from guard.errors import GuardError
+from guard.line_cache import LineCache
 
 if TYPE_CHECKING:
     from guard.store import Store
@@ -97,6 +98,7 @@ class Approver:
         self._store = store
         self._on_event = on_event
         self._env = env
+        self._cache = LineCache()  # only its approvals, read from self._store
         self._sel = selectors.DefaultSelector()
         for sock, kind, _inode in listeners:
             self._sel.register(sock, selectors.EVENT_READ, ("listen", kind))
@@ -319,12 +321,13 @@ class Approver:
         if not ask.approvable or not ask.asking:
             return 0
         from guard.decide import decide
-        from guard.judgement import idle_seconds
         from guard.policy import Policy
         from guard.requests import SURFACES, Projection
 
-        try:
-            approvals = self._store.approvals(ask.session, time.time(), idle_seconds(self._env))
+        try:  # indexed, and read again only when the approvals change (guard/line_cache.py)
+            approvals = self._cache.approvals(
+                ask.session, self._env, time.time(), ask.home, store=self._store
+            )
         except GuardError as exc:
             self._tell("problem", 0, f"{exc} (approvals were not looked up)")
             return 0

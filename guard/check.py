@@ -31,13 +31,16 @@ def check_line(
     background_audit: bool = False,
     stdin_code: bool = False,
     enforce: Callable[[Judgement], Mapping[str, object]] | None = None,
+    ask_because: str = "",
 ) -> int:
     """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
 
     With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
     forked child, so the command does not wait for the store. `enforce` (guarded-bash) is called
     for an allowed line before the row is written: what it returns goes into the row's detail,
-    and a GuardError from it refuses the line."""
+    and a GuardError from it refuses the line. With
+    `ask_because` (the shell hooks, when their checker timed out) a line the policy allows
+    asks, with that reason."""
     env = dict(os.environ)
     result = judge(
         command,
@@ -48,6 +51,8 @@ def check_line(
         arg0=arg0,
         stdin_code=stdin_code,
     )
+    if ask_because:
+        result = forced_ask(result, ask_because)
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     decision = result.verdict.decision
@@ -86,6 +91,22 @@ def check_line(
         out["final"] = decision
         print(json.dumps(out))
     return status
+
+
+def forced_ask(result: Judgement, reason: str) -> Judgement:
+    """`result` with one more request that asks for `reason` (a deny stays a deny)."""
+    from guard.requests import Decided, Request, Verdict
+
+    command = result.projection.command
+    span = (0, len(command.encode("utf-8", "surrogateescape")))
+    asked = Decided(Request("syntax", span, reason, text=command[:80]), "ask", "hook")
+    v = result.verdict
+    verdict = Verdict(
+        "deny" if v.decision == "deny" else "ask",
+        (f"ask: {reason}", *v.reasons),
+        (asked, *v.decided),
+    )
+    return result._replace(verdict=verdict)
 
 
 def _forked_child() -> bool | None:

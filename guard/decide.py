@@ -10,7 +10,7 @@ no lower layer's rule makes the request less strict, and no approval turns its a
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from guard.patterns import (
     command_name,
@@ -31,6 +31,9 @@ from guard.requests import (
     Verdict,
     strictest,
 )
+
+if TYPE_CHECKING:
+    from guard.approval_index import ApprovalIndex
 
 
 class ApprovalLike(Protocol):
@@ -59,19 +62,25 @@ ROLE_WORDS = {
 
 _Index = dict[Surface, tuple[Rule, ...]]
 _INDEXES: dict[tuple[int, str, bool], tuple[Policy, _Index]] = {}
+SCAN_APPROVALS = 32  # more approvals than this are indexed (guard/approval_index.py)
 
 
 def decide(
     policy: Policy,
     projection: Projection,
-    approvals: tuple[ApprovalLike, ...],
+    approvals: tuple[ApprovalLike, ...] | ApprovalIndex,
     *,
     home: str,
     agent: bool = True,
 ) -> Verdict:
     """The verdict for a whole line: the strictest of its requests, one reason per non-allow.
     Rules marked for one kind of session (`session = "interactive"`) apply only to it; an
-    agent's session is assumed when the caller does not say."""
+    agent's session is assumed when the caller does not say. `approvals` may be an
+    `ApprovalIndex` a long-lived process keeps (built with this home)."""
+    if isinstance(approvals, tuple) and len(approvals) > SCAN_APPROVALS:
+        from guard.approval_index import ApprovalIndex
+
+        approvals = ApprovalIndex(approvals, home)
     kind = "agent" if agent else "interactive"
     index = _index(policy, kind)
     managed = _index(policy, kind, managed=True) if policy.managed_rules else {}
@@ -91,7 +100,7 @@ def _decide_one(
     policy: Policy,
     index: _Index,
     request: Request,
-    approvals: tuple[ApprovalLike, ...],
+    approvals: tuple[ApprovalLike, ...] | ApprovalIndex,
     home: str,
     managed: _Index,
 ) -> tuple[Decided, str]:
@@ -114,7 +123,11 @@ def _decide_one(
         more = len(policy.problems) - 1
         why += f" (policy problem: {policy.problems[0]}" + (f"; and {more} more)" if more else ")")
     elif decision == "ask" and final is None:
-        approval = _approved_by(request, approvals, home)
+        approval = (
+            _approved_by(request, approvals, home)
+            if isinstance(approvals, tuple)
+            else approvals.match(request)
+        )
         if approval is not None:
             decision, by, why = "allow", f"approval #{approval.id}", ""
     return Decided(request, decision, by), why

@@ -1,8 +1,9 @@
 """The resident checker behind the shell hooks: one per shell, started by the hook on its pipes.
 
-It judges every command line the hook sends and answers allow, deny or ask. It keeps policies in
-memory (read again when a policy file or its trust changes), reads approvals from the store for
-each line, and writes the audit row after it has answered. It never asks a human and never
+It judges every command line the hook sends and answers allow, deny or ask. It keeps policies,
+trust, an open store and the approvals in memory (`guard/line_cache.py`: each read again as soon
+as what it came from changes, so an approval granted in another terminal counts at once), and
+writes the audit row after it has answered. It never asks a human and never
 imports prompt_toolkit: on ask the hook runs `guard check`, which does.
 
 Wire format, version 1. A request is NUL-terminated fields:
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 
 from guard.errors import GuardError
 from guard.judgement import Judgement, judge
-from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.line_cache import LineCache
 from guard.workspace import is_agent
 
 VERSION = "1"
@@ -220,45 +221,11 @@ def _ansi_c(text: str, i: int, out: bytearray) -> int:
     return i + 2
 
 
-def _stamp(path: str) -> object:
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return exc.errno
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
-
-
-class Policies:
-    """Policies kept in memory per workspace; read again when a file or the trust changes."""
-
-    def __init__(self) -> None:
-        self._kept: dict[tuple[object, ...], tuple[object, Policy]] = {}
-
-    def load(
-        self, workspace: str | None, *, home: str | None = None, trust_project: bool = True
-    ) -> Policy:
-        user = user_policy_path()
-        project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
-        key = (workspace, home, user, trust_project)
-        from guard.managed import managed_policy_path
-
-        stamp = (_stamp(user), _stamp(project) if project else None,
-                 _stamp(managed_policy_path()))  # the machine's file may change too
-        kept = self._kept.get(key)
-        if kept is not None and kept[0] == stamp:
-            return kept[1]
-        policy = load_policy(workspace, home=home, trust_project=trust_project)
-        self._kept[key] = (stamp, policy)
-        return policy
-
-
 class Checker:
     """Turns requests into replies; remembers what one shell's previous line looked like."""
 
     def __init__(self) -> None:
-        self.policies = Policies()
+        self.cache = LineCache()  # policies, trust, the store and approvals between lines
         self._gen = ""
         self._env: dict[str, str] = {}
 
@@ -282,7 +249,7 @@ class Checker:
             cwd=request.cwd or None,
             env=request.env,
             session=request.session,
-            policy_loader=self.policies.load,
+            cache=self.cache,
             agent=is_agent(request.env, terminal=True),  # a person's shell, unless GUARD_AGENT=1
         )
         warnings += result.warnings
@@ -318,38 +285,43 @@ class AuditWriter:
         self._thread.join(timeout)
 
     def _run(self) -> None:
-        while (row := self._rows.get()) is not None:
-            for attempt in range(3):  # a store being created by another process can be busy
-                try:
-                    _record(*row)
-                    break
-                except GuardError:
-                    time.sleep(0.1 * (attempt + 1))
-                except Exception:  # a lost audit row must not stop the checker
-                    break
+        kept = LineCache()  # this thread's own open store (a connection stays in its thread)
+        try:
+            while (row := self._rows.get()) is not None:
+                for attempt in range(3):  # a store being created by another process can be busy
+                    try:
+                        _record(*row, kept)
+                        break
+                    except GuardError:
+                        kept.close()
+                        time.sleep(0.1 * (attempt + 1))
+                    except Exception:  # a lost audit row must not stop the checker
+                        kept.close()
+                        break
+        finally:
+            kept.close()
 
 
-def _record(result: Judgement, session: str, decision: str) -> None:
+def _record(result: Judgement, session: str, decision: str, kept: LineCache) -> None:
     """One audit row, as `guard check` writes it, with origin "hook"."""
     from guard.check import how_decided
     from guard.judgement import idle_seconds, without_store
-    from guard.store import Store
 
     if without_store(os.environ):
         return
     now = time.time()
-    with Store.open() as store:
-        store.record(
-            time=now,
-            session=session,
-            cwd=result.context.cwd,
-            command=result.projection.command,
-            decision=decision,
-            reasons=result.verdict.reasons,
-            how=how_decided(result),
-            detail={"origin": "hook"},
-        )
-        store.touch_session(session, now, result.context.cwd, idle_seconds=idle_seconds(os.environ))
+    store = kept.store()
+    store.record(
+        time=now,
+        session=session,
+        cwd=result.context.cwd,
+        command=result.projection.command,
+        decision=decision,
+        reasons=result.verdict.reasons,
+        how=how_decided(result),
+        detail={"origin": "hook"},
+    )
+    store.touch_session(session, now, result.context.cwd, idle_seconds=idle_seconds(os.environ))
 
 
 def serve(fd_in: int = 0, fd_out: int = 1) -> int:

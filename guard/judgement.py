@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from guard.decide import decide
 from guard.errors import GuardError
@@ -19,10 +19,13 @@ from guard.policy import PROJECT_FILE, Policy, ProtectedPath, load_policy
 from guard.policy_settings import setting
 from guard.project import project
 from guard.protected import ProtectedPaths
-from guard.requests import Projection, Verdict
+from guard.requests import Projection, Request, Verdict
 from guard.scope import Context
 from guard.trust import is_trusted
 from guard.workspace import Workspace, build_context, choose_workspace, current_dir, is_agent
+
+if TYPE_CHECKING:
+    from guard.line_cache import LineCache
 
 IDLE_SECONDS = 12 * 3600
 
@@ -51,9 +54,11 @@ def judge(
     stdin_code: bool = False,
     agent: bool | None = None,
     workspace_dir: str | None = None,
+    cache: LineCache | None = None,
 ) -> Judgement:
     """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
-    policies in memory, such as the shell hooks' resident checker, returns its copy from there.
+    policies in memory returns its copy from there. `cache` (guard/line_cache.py) is what a
+    long-lived process keeps between lines: policies, trust, the store and its approvals.
 
     `agent` says whose session it is (None: `GUARD_AGENT`, else an agent when there is no
     terminal). An agent's workspace is decided once, when its session is first seen (from
@@ -61,6 +66,7 @@ def judge(
     the directory. Neither is ever the home directory, above it, or `/`."""
     env = dict(os.environ if env is None else env)
     agent = is_agent(env, terminal=_terminal()) if agent is None else agent
+    context = cache.context if cache else build_context
     no_store = without_store(env)
     use_store = use_store and not no_store
     here = cwd if cwd is not None else current_dir(env)
@@ -72,20 +78,21 @@ def judge(
     )
     if chosen.warning:  # a session's start: an agent's first line; a person's shell says it
         (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
-    ctx = build_context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
+    ctx = context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
     root = ctx.workspace[0] if ctx.workspace else None
     if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
         trusted, note = False, ""
     elif root is None:
         trusted, note = True, ""
     else:
-        trusted, note = is_trusted(os.path.join(root, PROJECT_FILE))
+        project_file = os.path.join(root, PROJECT_FILE)
+        trusted, note = cache.trusted(project_file) if cache else is_trusted(project_file)
     if note:
         notes.append(note)
-    load = policy_loader or load_policy
+    load = policy_loader or (cache.policy if cache else load_policy)
     policy = load(root, home=ctx.home, trust_project=trusted)
     if policy.roots:
-        ctx = build_context(
+        ctx = context(
             ctx.cwd,
             env,
             workspace=ctx.workspace,
@@ -106,12 +113,17 @@ def judge(
     verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
         try:  # approvals only ever turn an ask into an allow: read them only when one asks
-            approvals = _approvals(session, env)
+            approvals = (
+                cache.approvals(session, env, time.time(), ctx.home)
+                if cache
+                else _approvals(session, env, _asking(verdict), ctx.home)
+            )
         except GuardError as exc:
             warnings.append(f"{exc} (approvals are not used for this line)")
         else:
             if setting(policy.settings, "approvals.always") is False:  # the managed policy's
                 approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
+                # (an indexed set is rebuilt by decide from this tuple when it is large)
             verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
     return Judgement(
         ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
@@ -196,12 +208,19 @@ def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(os.path.realpath(p) for p in found if p))
 
 
-def _approvals(session: str, env: Mapping[str, str]) -> tuple[object, ...]:
+def _asking(verdict: Verdict) -> list[Request]:
+    return [d.request for d in verdict.decided if d.decision == "ask"]
+
+
+def _approvals(
+    session: str, env: Mapping[str, str], asking: list[Request], home: str
+) -> tuple[object, ...]:
+    """The approvals that may cover what asks (a fresh process reads only those)."""
     from guard.store import Store
 
     idle = idle_seconds(env)
     with Store.open() as store:
-        return tuple(store.approvals(session, time.time(), idle))
+        return tuple(store.approvals(session, time.time(), idle, matching=asking, home=home))
 
 
 def without_store(env: Mapping[str, str]) -> bool:

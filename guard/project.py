@@ -13,6 +13,13 @@ from tree_sitter import Language, Node, Parser
 
 from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
 from guard.bash_quoting import OPENERS, substitution_sites
+from guard.budget import (
+    PARSE_BYTES_PER_STEP,
+    Budget,
+    OverBudget,
+    metered_expand,
+    metered_resolve,
+)
 from guard.requests import Projection, Request
 from guard.scope import Context, Scope
 from guard.walker import FunctionEffects, Stdin, Walker
@@ -89,10 +96,20 @@ def project(command: str, ctx: Context) -> Projection:
             )
         )
     else:
+        budget = Budget()  # one for the line and everything it causes
+        walked = ctx._replace(
+            resolve=metered_resolve(ctx.resolve, budget),
+            expand=metered_expand(ctx.expand, budget),
+        )
         try:
             stdin = None if not ctx.stdin_code else Stdin("pipe")
+            scope = Scope.start(walked, budget)
             walk_source(
-                command, ctx, Scope.start(ctx), out, nesting=0, span=None, functions={}, stdin=stdin
+                command, walked, scope, out, nesting=0, span=None, functions={}, stdin=stdin
+            )
+        except OverBudget as exc:  # what was found so far stands; the line asks
+            out.append(
+                Request("syntax", (0, len(data)), budget.reason(exc.what), text=command[:80])
             )
         except Exception as exc:  # any bug in guard, or a path it cannot read: never an allow
             out.append(
@@ -134,6 +151,7 @@ def walk_source(
         )
         return
     src = text.encode("utf-8", "surrogateescape")
+    scope.budget.spend(1 + len(src) // PARSE_BYTES_PER_STEP, "parsing code")
     tree = parser().parse(src)
     root = tree.root_node
     walker = Walker(src, ctx, scope, out, nesting=nesting, span=span, functions=functions)

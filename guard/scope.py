@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     from guard.protected import ProtectedPaths
 
+from guard.budget import Budget
+
 MAX_ALTERNATIVES = 32
 
 
@@ -61,6 +63,7 @@ class Scope:
 
     __slots__ = (
         "arg0",
+        "budget",
         "cwd",
         "cwd_reason",
         "dirstack",
@@ -84,7 +87,9 @@ class Scope:
         positional: tuple[str, ...] | None,
         arg0: str | None,
         user_home: Callable[[str], str | None],
+        budget: Budget | None = None,  # the line's, shared by every copy (guard/budget.py)
     ) -> None:
+        self.budget = budget if budget is not None else Budget()
         self.vars = vars
         self.env = env
         self.cwd = cwd
@@ -100,7 +105,7 @@ class Scope:
         self.made_links: tuple[str, ...] = ()  # symlinks made earlier in the line (ln -s)
 
     @classmethod
-    def start(cls, ctx: Context) -> Scope:
+    def start(cls, ctx: Context, budget: Budget | None = None) -> Scope:
         env_vars: dict[str, Var] = {}
         if "HOME" not in ctx.env:
             env_vars["HOME"] = Var((ctx.home,), exported=True)
@@ -114,9 +119,11 @@ class Scope:
             positional=ctx.positional,
             arg0=ctx.arg0,
             user_home=ctx.user_home,
+            budget=budget,
         )
 
     def copy(self) -> Scope:
+        self.budget.spend(1 + len(self.vars) // 16, "copying the shell's variables")
         return Scope(
             dict(self.vars),
             self.env,
@@ -127,6 +134,7 @@ class Scope:
             self.positional,
             self.arg0,
             self.user_home,
+            self.budget,
         )._carrying(self)
 
     def _carrying(self, other: Scope) -> Scope:
@@ -148,6 +156,7 @@ class Scope:
             positional,
             arg0,
             self.user_home,
+            self.budget,
         )
 
     def lookup(self, name: str) -> Var:

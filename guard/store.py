@@ -13,14 +13,14 @@ import json
 import os
 import sqlite3
 import sys
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, NamedTuple
 
 from guard.errors import GuardError
-from guard.requests import ACCESSES, SURFACES
+from guard.requests import ACCESSES, SURFACES, Request
 
 Scope = Literal["session", "always"]
 SCOPES: tuple[Scope, ...] = ("session", "always")
@@ -123,6 +123,23 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # JSON [roots, why]. NULL: not decided (a person's shell follows its directory).
         "ALTER TABLE sessions ADD COLUMN fixed_workspace TEXT",
     ),
+    (
+        # Approvals by what a request looks them up by; and a counter every change to the
+        # approvals bumps, so a long-lived process reads them again only when they changed.
+        "CREATE INDEX IF NOT EXISTS approvals_lookup ON approvals (surface, session, scope)",
+        # the literal start of the pattern cut at its last separator (guard/approval_index.py):
+        # a request reads only the approvals filed under one of its own prefixes
+        "ALTER TABLE approvals ADD COLUMN lookup TEXT",
+        "CREATE INDEX approvals_key ON approvals (surface, lookup)",
+        "CREATE TABLE approvals_version (n INTEGER NOT NULL)",
+        "INSERT INTO approvals_version (n) VALUES (0)",
+        """CREATE TRIGGER approvals_added AFTER INSERT ON approvals
+            BEGIN UPDATE approvals_version SET n = n + 1; END""",
+        """CREATE TRIGGER approvals_removed AFTER DELETE ON approvals
+            BEGIN UPDATE approvals_version SET n = n + 1; END""",
+        """CREATE TRIGGER approvals_changed AFTER UPDATE ON approvals
+            BEGIN UPDATE approvals_version SET n = n + 1; END""",
+    ),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -190,6 +207,7 @@ class Store:
                     for statement in MIGRATIONS[step]:
                         con.execute(statement)
                     con.execute(f"PRAGMA user_version = {step + 1}")
+                _file_approvals(con)
         _tighten(self.path)
 
     def _enter_wal(self) -> None:
@@ -325,18 +343,31 @@ class Store:
             ).fetchone()
             if row is not None:
                 return int(row[0])
+            from guard.approval_index import stored_key
+
             cursor = con.execute(
-                f"INSERT INTO approvals ({_APPROVAL_COLUMNS}) "
-                "VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (owner, scope, surface, pattern, access, granted_by, now, command),
+                f"INSERT INTO approvals ({_APPROVAL_COLUMNS}, lookup) "
+                "VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (owner, scope, surface, pattern, access, granted_by, now, command,
+                 stored_key(surface, pattern)),
             )
             return int(cursor.lastrowid or 0)
 
     def approvals(
-        self, session: str | None, now: float, idle_seconds: float = IDLE_SECONDS
+        self,
+        session: str | None,
+        now: float,
+        idle_seconds: float = IDLE_SECONDS,
+        *,
+        matching: Sequence[Request] | None = None,
+        home: str = "",
     ) -> tuple[Approval, ...]:
         """The always approvals, plus the session's own while it has not been idle for longer
-        than ``idle_seconds``. Look up before ``touch_session``, or idleness is never seen."""
+        than ``idle_seconds``. Look up before ``touch_session``, or idleness is never seen.
+        With ``matching``, only those that may cover one of these requests (by surface and the
+        literal start of their pattern; decide still matches each): a few of any number."""
+        if matching is not None:
+            return self._approvals_for(session, now, idle_seconds, matching, home)
         with self._failures():
             rows = self._con.execute(
                 # session IS NULL exactly when scope = 'always' (a CHECK says so), and the
@@ -350,16 +381,78 @@ class Store:
             ).fetchall()
         return tuple(Approval(*row) for row in rows)
 
-    def list_approvals(self, session: str | None = None) -> tuple[Approval, ...]:
+    def _approvals_for(
+        self,
+        session: str | None,
+        now: float,
+        idle_seconds: float,
+        matching: Sequence[Request],
+        home: str,
+    ) -> tuple[Approval, ...]:
+        from guard.approval_index import request_keys
+
+        wanted: dict[str, set[str] | None] = {}
+        for request in matching:
+            listed = request_keys(request, home)
+            known = wanted.get(request.surface, set())
+            wanted[request.surface] = None if listed is None or known is None else known | {*listed}
+        live = (
+            "(session IS NULL OR (session = ? AND EXISTS (SELECT 1 FROM sessions "
+            "WHERE sessions.id = approvals.session AND ? - sessions.last_seen <= ?)))"
+        )
+        found: dict[int, Approval] = {}
+        with self._failures():
+            for surface, keys in wanted.items():
+                select = f"SELECT {_APPROVAL_COLUMNS} FROM approvals WHERE surface = ? AND "
+                if keys is None:
+                    query, args = select + live, [surface, session, now, idle_seconds]
+                else:  # two indexed reads: an OR of both would scan the surface
+                    marks = ", ".join("?" * len(keys))
+                    query = (
+                        f"{select}lookup IN ({marks}) AND {live} "
+                        f"UNION ALL {select}lookup IS NULL AND {live}"
+                    )
+                    args = [surface, *sorted(keys), session, now, idle_seconds]
+                    args += [surface, session, now, idle_seconds]
+                rows = self._con.execute(query, args).fetchall()
+                for row in rows:
+                    found[row[0]] = Approval(*row)
+        return tuple(found[k] for k in sorted(found))
+
+    def list_approvals(
+        self, session: str | None = None, *, limit: int | None = None, offset: int = 0
+    ) -> tuple[Approval, ...]:
         """Every approval (``session=None``), or the always ones plus that session's own,
-        whether or not it has gone idle: for listing, not for deciding."""
+        whether or not it has gone idle: for listing, not for deciding. ``limit`` and
+        ``offset`` page through them in id order."""
         where = "" if session is None else "WHERE session IS NULL OR session = ?"
+        args: tuple[object, ...] = () if session is None else (session,)
         with self._failures():
             rows = self._con.execute(
-                f"SELECT {_APPROVAL_COLUMNS} FROM approvals {where} ORDER BY id",
-                () if session is None else (session,),
+                f"SELECT {_APPROVAL_COLUMNS} FROM approvals {where} ORDER BY id LIMIT ? OFFSET ?",
+                (*args, -1 if limit is None else limit, max(offset, 0)),
             ).fetchall()
         return tuple(Approval(*row) for row in rows)
+
+    def count_approvals(self, session: str | None = None) -> int:
+        """How many `list_approvals` would list without a limit."""
+        where = "" if session is None else "WHERE session IS NULL OR session = ?"
+        with self._failures():
+            row = self._con.execute(
+                f"SELECT count(*) FROM approvals {where}", () if session is None else (session,)
+            ).fetchone()
+        return int(row[0])
+
+    def approvals_state(self, session: str) -> tuple[int, float | None]:
+        """A number that changes whenever any approval is added, changed or removed, and when
+        `session` was last seen (None: never): what approvals() depends on besides the clock."""
+        with self._failures():
+            row = self._con.execute(
+                "SELECT (SELECT n FROM approvals_version), "
+                "(SELECT last_seen FROM sessions WHERE id = ?)",
+                (session,),
+            ).fetchone()
+        return int(row[0]), None if row[1] is None else float(row[1])
 
     def revoke(self, approval_id: int) -> bool:
         with self._write() as con:
@@ -533,6 +626,15 @@ def _to_system_log(
     except Exception as error:  # the local row is the record: nothing here may lose it
         print(f"guard: could not send the audit row to the system log ({error})",
               file=sys.stderr)
+def _file_approvals(con: sqlite3.Connection) -> None:
+    """Give approvals stored before the lookup column their key (once, when upgrading)."""
+    from guard.approval_index import stored_key
+
+    rows = con.execute("SELECT id, surface, pattern FROM approvals WHERE lookup IS NULL").fetchall()
+    con.executemany(
+        "UPDATE approvals SET lookup = ? WHERE id = ?",
+        [(stored_key(surface, pattern), rid) for rid, surface, pattern in rows],
+    )
 
 
 def _user_version(con: sqlite3.Connection) -> int:

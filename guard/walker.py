@@ -19,7 +19,6 @@ from guard.words import Evaluator
 
 MAX_TREE_DEPTH = 256
 _BACKTICKS = re.compile(r"(?<!\\)`((?:[^`\\]|\\.)*)`", re.S)
-MAX_TASKS = 50_000
 
 # A task is a node to visit (with its depth and standard input), or a step to run.
 Visit = tuple[Node, int, "Stdin | None"]
@@ -70,6 +69,7 @@ class Walker:
         self.tasks = 0
         self.ran: set[int] = set()  # where the substitutions walked start (bytes)
         self.covered: list[tuple[int, int]] = []  # text walked as code another way (hidden code)
+        self.budget = scope.budget  # the line's: nested walkers spend from the same one
 
     # -- output -----------------------------------------------------------------------------
     def span(self, node: Node) -> tuple[int, int]:
@@ -88,12 +88,9 @@ class Walker:
         stack = self.stack
         stack.append((root, 0, stdin))
         visit = self.visit
+        spend = self.budget.spend
         while stack:
-            self.tasks += 1
-            if self.tasks > MAX_TASKS:
-                self.syntax(root, f"the line is too complex to check (more than {MAX_TASKS} steps)")
-                stack.clear()
-                break
+            spend(1, "walking the line")  # raises OverBudget, which `project` reports
             task = stack.pop()
             if type(task) is tuple:
                 visit(*task)
@@ -280,9 +277,8 @@ class Walker:
         value = ev.value(value_node, assignment=True)
         self.walk_substitutions(ev, depth)
         if value.unknown:
-            result: tuple[str, ...] | str = (
-                f"${name} was set to something not known: {value.unknown}"
-            )
+            cause = value.unknown if len(value.unknown) < 160 else "…" + value.unknown[-150:]
+            result: tuple[str, ...] | str = f"${name} was set to something not known: {cause}"
         else:
             result = tuple(dict.fromkeys(" ".join(a) for a in value.alternatives))
         single = result[0] if isinstance(result, tuple) and len(result) == 1 else None

@@ -15,6 +15,7 @@ from typing import NamedTuple
 from tree_sitter import Node
 
 from guard.braces import Atom, expand_braces
+from guard.budget import MAX_FIELDS, WORD_STEPS, too_large
 from guard.scope import MAX_ALTERNATIVES, Scope, Var
 
 MAX_DEPTH = 64
@@ -94,6 +95,7 @@ class Evaluator:
                 return plain
         elif kind == "raw_string":
             return Value(((self.text(node)[1:-1],),))
+        self.scope.budget.spend(WORD_STEPS, "evaluating words")
         parts = self._parts(node, 0, quoted=False)
         return _assemble(parts, self.scope)
 
@@ -371,6 +373,11 @@ def _assemble(parts: list[_Part], scope: Scope, *, assignment: bool = False) -> 
         combos *= max(1, len(p.options or ()))
         if combos > MAX_ALTERNATIVES:
             return Value((), unknown="the word has too many possible values")
+    size = sum(max(map(len, p.options)) if p.options else 0 for p in parts)
+    scope.budget.spend(1 + size * combos // 256, "expanding words")
+    large = too_large(size, 0)
+    if large:
+        return Value((), unknown=large)
     if any(p.kind == "e" for p in parts):
         ifs = scope.lookup("IFS")
         if ifs.options != (" \t\n",) and not (
@@ -406,6 +413,8 @@ def _assemble(parts: list[_Part], scope: Scope, *, assignment: bool = False) -> 
             fields, g = _fields(tilded)
             glob = glob or g
             words.extend(fields)
+        if len(words) > MAX_FIELDS:
+            return Value((), unknown=too_large(0, len(words)))
         alternatives.append(tuple(words))
     return Value(tuple(dict.fromkeys(alternatives)), glob=glob)
 

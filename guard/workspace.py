@@ -135,13 +135,12 @@ def build_context(
 
 
 def _matches(pattern: str) -> tuple[str, ...]:
-    """What a glob matches now (at most 256 paths), each with its symlinks resolved."""
-    import glob
-    import itertools
+    """What a glob matches now (at most 256 paths), each with its symlinks resolved. The walk is
+    bounded (guard/bounded_glob.py): one that would list too much raises OverBudget."""
+    from guard.bounded_glob import matches
 
     try:
-        found = itertools.islice(glob.iglob(pattern), 256)
-        return tuple(_real(p) for p in found)
+        return tuple(_real(p) for p in matches(pattern, max_matches=256))
     except (OSError, ValueError, RecursionError):
         return ()
 

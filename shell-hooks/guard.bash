@@ -19,7 +19,8 @@
 #   prompt hook: the checker refuses it, and if it happens anyway no line runs (fail closed).
 # - `fc -s`, `fc` and C-x C-e run commands without PS0; the fc function below checks them.
 # Anything that fails (no checker, no answer within GUARD_HOOK_TIMEOUT seconds, default 5) falls
-# back to running `guard check`; if that fails too the line is dropped. Never run unchecked.
+# back to running `guard check`; if that fails too the line is dropped. Never run unchecked. A
+# checker that timed out is killed, and the line asks ("guard: checker timed out").
 
 if [ -z "${BASH_VERSION-}" ]; then
     :
@@ -37,7 +38,7 @@ __guard_ps0() {
     # change the shell; to drop the line it signals it. It prints nothing on standard output.
     # `trap -p` shows the shell's INT trap only until this copy sets a trap of its own, so the
     # request (which carries it) goes first; the checker answers whether the shell has one.
-    local decision='' relay=t text='' problem='' id=$BASHPID.$RANDOM$RANDOM
+    local decision='' relay=t text='' problem='' timed_out='' id=$BASHPID.$RANDOM$RANDOM
     unset HISTTIMEFORMAT
     __guard_history_problem
     if [[ -z $problem && -n ${__guard_pid-} ]] && builtin kill -0 "$__guard_pid" 2>/dev/null &&
@@ -110,15 +111,21 @@ __guard_send() {
 
 __guard_receive() {
     # Wait for the answer to request $1; sets the caller's decision, relay and text. On no answer
-    # within the timeout the checker is stopped (the prompt starts another) and this fails.
-    local reply n=0 wait=${GUARD_HOOK_TIMEOUT:-5}
+    # within the timeout the checker is killed (the prompt starts another), the caller's
+    # timed_out is set (the line then asks) and this fails.
+    local reply n=0 wait=${GUARD_HOOK_TIMEOUT:-5} status
     [[ $wait == [0-9]* && $wait != *[!0-9.]* && $wait != *.*.* && $wait != *. ]] || wait=5
     [[ -n ${__guard_out-} ]] || return 1
     while ((n++ < 100)); do
-        if ! IFS= builtin read -r -d '' -t "$wait" -u "$__guard_out" reply; then
-            (($? > 128)) && builtin kill "$__guard_pid" 2>/dev/null
+        # read's own status: inside `if ! read …; then` $? would be the negation's, always 0
+        IFS= builtin read -r -d '' -t "$wait" -u "$__guard_out" reply || {
+            status=$?
+            if ((status > 128)); then
+                builtin kill -KILL "$__guard_pid" 2>/dev/null
+                timed_out=t
+            fi
             return 1
-        fi
+        }
         [[ $reply == "$1 "* ]] || continue
         reply=${reply#"$1 "}
         decision=${reply%% *}
@@ -139,8 +146,9 @@ __guard_run() {
 }
 
 __guard_confirm() {
-    # The policy says ask: `guard check` asks on the terminal and records the answer.
-    __guard_run check --session "$__guard_session" --cwd "$PWD" -- "$1" >&2 && return 0
+    # The policy says ask: `guard check` asks on the terminal and records the answer. With $2
+    # (the checker timed out) it asks whatever the policy says, giving $2 as the reason.
+    __guard_run check ${2:+--ask-because "$2"} --session "$__guard_session" --cwd "$PWD" -- "$1" >&2 && return 0
     __guard_stop "$relay" ""
 }
 
@@ -156,7 +164,7 @@ __guard_fallback() {
         __guard_stop "$relay" "guard: this line did not reach bash's history list, so guard cannot see it; it was not run"
         return
     fi
-    __guard_confirm "$entry"
+    __guard_confirm "$entry" ${timed_out:+"guard: checker timed out"}
 }
 
 __guard_stop() {
@@ -309,7 +317,7 @@ __guard_start() {
 __guard_check_line() {
     # Check line $1, which runs outside PS0 (fc); succeeds when it may run.
     # shellcheck disable=SC2034 # __guard_receive sets relay too
-    local decision='' relay='' text='' id=$BASHPID.$RANDOM$RANDOM __guard_gen='' # no prompt count: not a typed line
+    local decision='' relay='' text='' timed_out='' id=$BASHPID.$RANDOM$RANDOM __guard_gen='' # no prompt count: not a typed line
     __guard_start
     if __guard_send line "$1" "$id" && __guard_receive "$id"; then
         case $decision in
@@ -323,7 +331,7 @@ __guard_check_line() {
             ;;
         esac
     fi
-    __guard_run check --session "$__guard_session" --cwd "$PWD" -- "$1"
+    __guard_run check ${timed_out:+--ask-because "guard: checker timed out"} --session "$__guard_session" --cwd "$PWD" -- "$1"
 }
 
 fc() {

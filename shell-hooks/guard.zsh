@@ -27,7 +27,7 @@ __guard_preexec() {
     # history is off; $3 is then the text to run).
     emulate -L zsh
     setopt localtraps
-    local line=${1:-$3} decision= relay= text= id=$$.$RANDOM$RANDOM
+    local line=${1:-$3} decision= relay= text= timed_out= id=$$.$RANDOM$RANDOM
     if [[ -z $line ]]; then
         print -ru2 -- "guard: zsh did not pass this line to its hook; it was not run"
     elif __guard_start && __guard_send line $line $id && __guard_receive $id; then
@@ -44,7 +44,7 @@ __guard_preexec() {
             ;;
         esac
     else
-        __guard_confirm $line && return 0
+        __guard_confirm $line ${timed_out:+"guard: checker timed out"} && return 0
     fi
     trap - INT
     kill -INT $$ 2>/dev/null || command kill -INT $$
@@ -59,8 +59,8 @@ __guard_run() {
 
 __guard_confirm() {
     # The policy says ask, or the checker could not answer: `guard check` decides, asking on the
-    # terminal when it must.
-    __guard_run check --session $__guard_session --cwd $PWD -- $1
+    # terminal when it must; with $2 (the checker timed out) it asks, giving $2 as the reason.
+    __guard_run check ${2:+--ask-because} ${2:+"$2"} --session $__guard_session --cwd $PWD -- $1
 }
 
 __guard_send() {
@@ -77,13 +77,18 @@ __guard_send() {
 
 __guard_receive() {
     # Wait for the answer to request $1; sets the caller's decision, relay and text. With no
-    # answer within the timeout the checker is stopped (the next prompt starts another).
+    # answer within the timeout the checker is killed (the next line starts another) and the
+    # caller's timed_out is set (the line then asks).
     emulate -L zsh
     local reply wait=${GUARD_HOOK_TIMEOUT:-5} n=0
     [[ $wait == <->(.<->|) ]] || wait=5
     while (( n++ < 100 )); do
         if ! IFS= read -r -d '' -t $wait -u $__guard_out reply; then
-            kill $__guard_pid 2>/dev/null
+            # a timeout and a checker that died look the same to zsh's read: kill it either way
+            kill -KILL $__guard_pid 2>/dev/null && timed_out=t
+            [[ -z $__guard_in ]] || exec {__guard_in}>&-
+            [[ -z $__guard_out ]] || exec {__guard_out}<&-
+            __guard_in= __guard_out= __guard_pid=
             return 1
         fi
         [[ $reply == "$1 "* ]] || continue
@@ -129,7 +134,7 @@ __guard_precmd() {
 __guard_check_line() {
     # Check line $1, which runs outside preexec (fc, r); succeeds when it may run.
     emulate -L zsh
-    local decision= relay= text= id=$$.$RANDOM$RANDOM __guard_gen= # no prompt count: not typed
+    local decision= relay= text= timed_out= id=$$.$RANDOM$RANDOM __guard_gen= # no prompt count: not typed
     if __guard_start && __guard_send line $1 $id && __guard_receive $id; then
         case $decision in
         (allow)
@@ -142,7 +147,7 @@ __guard_check_line() {
             ;;
         esac
     fi
-    __guard_confirm $1
+    __guard_confirm $1 ${timed_out:+"guard: checker timed out"}
 }
 
 fc() {

@@ -5,6 +5,7 @@ Every test works in a workspace of its own (GUARD_WORKSPACE) under a user policy
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -18,11 +19,14 @@ from shells import (
     ANSWERS,
     DENIED_SHAPE,
     Shell,
+    SleepyChecker,
     allow_sourcing,
     bash_preexec,
     deny_touch_workspace,
+    gone,
     guard_program,
     hook,
+    serving,
     wait_for_audit_row,
 )
 
@@ -257,7 +261,7 @@ def test_a_killed_checker_leaves_the_next_line_checked(bash: Shell, workspace: P
 def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
     workspace: Path,
 ) -> None:
-    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5"})
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "3"})
     try:
         pid = int(shell.run("echo $__guard_pid")[0])
         wait_for_audit_row("echo $__guard_pid")  # stop it idle, not holding the store's lock
@@ -346,7 +350,7 @@ def test_python_settings_in_the_shell_cannot_run_code_inside_guard(
         f"import os, sys\nopen({str(imported)!r}, 'w').close()\n"
         "if 'check' in sys.argv: os._exit(0)\n"
     )
-    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5", "PYTHONPATH": str(evil)})
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "3", "PYTHONPATH": str(evil)})
     try:
         pid = int(shell.run("echo $__guard_pid")[0])
         wait_for_audit_row("echo $__guard_pid")
@@ -358,3 +362,32 @@ def test_python_settings_in_the_shell_cannot_run_code_inside_guard(
         shell.close()
         with __import__("contextlib").suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_checked(
+    workspace: Path, tmp_path: Path
+) -> None:
+    sleepy = SleepyChecker(tmp_path)
+    shell = start(
+        workspace, env={"GUARD_HOOK_TIMEOUT": "3"}, after=f"__guard_bin='{sleepy.program}'"
+    )
+    try:
+        shell.send("echo allowed-by-the-policy")  # allowed, but the checker never answers
+        asked = shell.expect("denies in", timeout=20)
+        assert "checker timed out" in asked
+        (sleeper,) = sleepy.sleepers()
+        assert gone(sleeper)  # killed by its pid, not left to hang the next line
+        sleepy.asleep.unlink()  # the checker the next prompt starts answers
+        shell.child.send("y")
+        out, status = shell.prompt()
+        assert "allowed-by-the-policy" in out and status == 0
+        pid = int(shell.run("echo $__guard_pid")[0])
+        assert pid != sleeper and serving(pid)
+        assert shell.run("touch marker") == ("", 0)
+        assert "guard: denied" in shell.run("touch denied")[0]
+        assert sorted(p.name for p in workspace.iterdir()) == ["marker"]
+    finally:
+        shell.close()
+        for pid in sleepy.sleepers():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

@@ -18,9 +18,12 @@ from shells import (
     ANSWERS,
     DENIED_SHAPE,
     Shell,
+    SleepyChecker,
     allow_sourcing,
     deny_touch_workspace,
+    gone,
     have,
+    serving,
     wait_for_audit_row,
 )
 
@@ -224,7 +227,7 @@ def test_a_killed_checker_leaves_the_next_line_checked(zsh: Shell, workspace: Pa
 def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
     workspace: Path,
 ) -> None:
-    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "0.5"})
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "3"})
     pid = int(shell.run("echo $__guard_pid")[0])
     wait_for_audit_row("echo $__guard_pid")  # stop it idle, not holding the store's lock
     try:
@@ -274,3 +277,32 @@ def test_strict_shell_options_neither_break_the_hook_nor_open_it(
         assert markers(workspace) == []
     finally:
         shell.close()
+
+
+def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_checked(
+    workspace: Path, tmp_path: Path
+) -> None:
+    sleepy = SleepyChecker(tmp_path)
+    shell = start(
+        workspace, env={"GUARD_HOOK_TIMEOUT": "3"}, after=f"__guard_bin='{sleepy.program}'"
+    )
+    try:
+        shell.send("echo allowed-by-the-policy")  # allowed, but the checker never answers
+        asked = shell.expect("denies in", timeout=20)
+        assert "checker timed out" in asked
+        (sleeper,) = sleepy.sleepers()
+        assert gone(sleeper)  # killed by its pid, not left to hang the next line
+        sleepy.asleep.unlink()  # the checker the next prompt starts answers
+        shell.child.send("y")
+        out, status = shell.prompt()
+        assert "allowed-by-the-policy" in out and status == 0
+        pid = int(shell.run("echo $__guard_pid")[0])
+        assert pid != sleeper and serving(pid)
+        assert shell.run("touch marker") == ("", 0)
+        assert "guard: denied" in shell.run("touch denied")[0]
+        assert markers(workspace) == ["marker"]
+    finally:
+        shell.close()
+        for pid in sleepy.sleepers():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)

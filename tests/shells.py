@@ -244,3 +244,52 @@ ANSWERS = [
     ("\x03", False, "guard: denied"),
     ("", False, "no answer within 2 s"),
 ]
+
+
+class SleepyChecker:
+    """A guard program whose checker (`guard serve`) sleeps instead of answering while the file
+    `asleep` exists; every other command is the real guard. Each sleeper's pid goes to `pids`."""
+
+    def __init__(self, tmp: Path) -> None:
+        real = guard_program(tmp)
+        self.asleep = tmp / "checker-asleep"
+        self.pids = tmp / "checker-pids"
+        self.program = tmp / "sleepy-guard"
+        self.asleep.touch()
+        self.program.write_text(
+            "#!/bin/sh\n"
+            f'if [ "$1" = serve ] && [ -e "{self.asleep}" ]; then\n'
+            f'    echo $$ >>"{self.pids}"\n'
+            "    exec sleep 600\n"
+            "fi\n"
+            f'exec "{real}" "$@"\n'
+        )
+        self.program.chmod(0o755)
+
+    def sleepers(self) -> list[int]:
+        return [int(p) for p in self.pids.read_text().split()] if self.pids.exists() else []
+
+
+def gone(pid: int, within: float = 5.0) -> bool:
+    """Whether process `pid` ends (or is a zombie) within `within` seconds."""
+    import time
+
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (FileNotFoundError, ProcessLookupError):
+            return True
+        if state in ("Z", "X"):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def serving(pid: int) -> bool:
+    """Whether `pid` is a real checker (`guard serve`), not a sleeper."""
+    try:
+        argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except FileNotFoundError:
+        return False
+    return b"serve" in argv and not any(a.endswith(b"sleep") for a in argv)

@@ -357,3 +357,20 @@ def test_guard_init_warns_once_when_guard_workspace_names_home(home: Path) -> No
     )  # fmt: skip
     assert done.stderr.startswith("guard: GUARD_WORKSPACE names")
     assert done.stdout.count("\n") > 10  # the hook itself still comes out whole
+
+
+def test_an_approval_of_a_protected_path_counts_among_many_others(project: Path) -> None:
+    session = {"GUARD_AGENT": "1", "GUARD_SESSION": "many"}
+    assert check("echo x > .git/hooks/pre-commit", project, **session) == ASK
+    path = os.path.realpath(project / ".git/hooks/pre-commit")
+    grants = [("command", f"tool{i} *", None) for i in range(40)]
+    grants.append(("protected", path, "write"))
+    for surface, pattern, access in grants:
+        extra = ["--access", access] if access else []
+        subprocess.run(
+            [*GUARD, "approvals", "grant", "--session", "many", "--surface", surface,
+             "--pattern", pattern, *extra],
+            check=True, capture_output=True,
+        )  # fmt: skip
+    assert check("echo x > .git/hooks/pre-commit", project, **session) == ALLOW
+    assert check("echo x > .git/hooks/post-merge", project, **session) == ASK

@@ -9,6 +9,7 @@ import time
 
 from guard.requests import SURFACES
 
+PAGE = 100  # approvals a plain `guard approvals list` shows
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("approvals", help="list, grant, revoke or clear approvals")
@@ -16,6 +17,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ls = verbs.add_parser("list", help="the approvals in the store")
     ls.add_argument("--session")
     ls.add_argument("--json", action="store_true")
+    ls.add_argument(
+        "--limit",
+        type=int,
+        help=f"at most this many (default {PAGE} for the list, all with --json; 0: all)",
+    )
+    ls.add_argument("--offset", type=int, default=0, help="skip this many first (by id)")
     ls.set_defaults(run=_list, error_status=1)
     grant = verbs.add_parser("grant", help="grant an approval by hand")
     grant.add_argument("--session", required=True)
@@ -37,19 +44,28 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _list(args: argparse.Namespace) -> int:
     from guard.store import Store
 
+    limit = args.limit if args.limit is not None else (0 if args.json else PAGE)
+    offset = max(args.offset, 0)
     with Store.open() as store:
-        rows = store.list_approvals(args.session)
+        rows = store.list_approvals(args.session, limit=limit or None, offset=offset)
+        total = store.count_approvals(args.session) if limit and len(rows) == limit else 0
     if args.json:
         print(json.dumps([r._asdict() for r in rows]))
         return 0
     if not rows:
-        print("no approvals")
+        print("no approvals" if not offset else f"no approvals after the first {offset}")
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.granted_at))
         access = f" [{r.access}]" if r.access else ""
         owner = r.session if r.scope == "session" else "always"
         print(
             f"#{r.id:<5} {owner:<24} {r.surface:<18} {r.pattern}{access}  ({r.granted_by}, {when})"
+        )
+    if total > offset + len(rows):
+        print(
+            f"guard: showed {offset + 1}-{offset + len(rows)} of {total} approvals; "
+            f"--offset {offset + len(rows)} for the next page, --limit 0 for all",
+            file=sys.stderr,
         )
     return 0
 

@@ -24,6 +24,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--no-prompt", action="store_true", help="never ask: exit 3 when the verdict is ask"
     )
+    p.add_argument(
+        "--ask-because",
+        default="",
+        metavar="REASON",
+        help="ask even if the policy allows, for this reason (the hooks: checker timed out)",
+    )
     p.add_argument("command", nargs="*")
     p.set_defaults(run=run, error_status=DENY)
 
@@ -37,7 +43,12 @@ def run(args: argparse.Namespace) -> int:
     session = args.session or current_session()
     command = " ".join(args.command)
     return check_line(
-        command, session=session, cwd=args.cwd, as_json=args.json, prompt=not args.no_prompt
+        command,
+        session=session,
+        cwd=args.cwd,
+        as_json=args.json,
+        prompt=not args.no_prompt,
+        ask_because=args.ask_because,
     )
 
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, TextIO
 
 from guard.judgement import Judgement, judge
 from guard.paths import display
@@ -66,25 +68,81 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _jsonl(args: argparse.Namespace, session: str) -> int:
+    """One object per input line, in order, flushed as it is written: a line that is not a JSON
+    string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
+    from guard.line_cache import LineCache
+
+    cache = LineCache()
+    env = dict(os.environ)
     status = 0
-    for number, line in enumerate(sys.stdin, 1):
-        if not line.strip():
-            continue
-        try:
-            command = json.loads(line)
-        except json.JSONDecodeError as exc:
-            command = None
-            problem = f"line {number} is not JSON: {exc.msg}"
-        else:
-            problem = f"line {number} is not a JSON string"
-        if not isinstance(command, str):
-            print(json.dumps({"error": f"guard: {problem}; write one JSON string per line"}))
-            status = 2
-            continue
-        print(
-            json.dumps(as_json(judge(command, cwd=args.cwd, session=session)), ensure_ascii=True)
-        )
+    out = sys.stdout
+    try:
+        for number, raw in enumerate(_lines(sys.stdin.fileno(), out), 1):
+            line = raw.decode("utf-8", "surrogateescape")
+            if not line.strip():
+                continue
+            try:
+                command = json.loads(line)
+            except (json.JSONDecodeError, RecursionError) as exc:
+                command = None
+                problem = f"line {number} is not JSON: {getattr(exc, 'msg', exc)}"
+            else:
+                problem = f"line {number} is not a JSON string"
+            if isinstance(command, str):
+                try:
+                    answer = as_json(
+                        judge(command, cwd=args.cwd, env=env, session=session, cache=cache)
+                    )
+                except Exception as exc:  # fail closed, and go on with the next line
+                    status = 2
+                    why = str(exc).removeprefix("guard: ")
+                    answer = _problem(command, f"guard could not check line {number}: {why}")
+            else:
+                status = 2
+                answer = _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
+            out.write(json.dumps(answer, ensure_ascii=True) + "\n")
+    finally:
+        out.flush()
+        cache.close()
     return status
+
+
+def _lines(fd: int, out: TextIO) -> Iterator[bytes]:
+    """The lines read from `fd`; `out` is flushed before each read that may wait, so a client
+    that writes one line and waits gets its answer, and a stream is answered in big writes."""
+    rest = b""
+    while True:
+        out.flush()
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            if rest:
+                yield rest
+            return
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        yield from lines
+
+
+def _problem(command: str, problem: str) -> dict[str, Any]:
+    """The answer for a line guard could not read: it asks, with a `syntax` request."""
+    reason = f"guard: {problem}"
+    return {
+        "command": command,
+        "decision": "ask",
+        "reasons": [f"ask: {reason}"],
+        "requests": [
+            {
+                "surface": "syntax",
+                "decision": "ask",
+                "by": "default",
+                "reason": reason,
+                "span": [0, len(command.encode("utf-8", "surrogateescape"))],
+                "text": command[:80],
+            }
+        ],
+        "warnings": [],
+        "error": reason,
+    }
 
 
 def as_json(result: Judgement) -> dict[str, Any]:

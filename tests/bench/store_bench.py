@@ -86,6 +86,72 @@ def grant_rate(path: Path, count: int = 2000) -> float:
         return count / (time.perf_counter() - start)
 
 
+def fill_fast(path: Path, count: int) -> None:
+    """``count`` always-approvals written in one transaction (grant() one by one takes minutes):
+    half commands, half directories."""
+    with Store.open(path):
+        pass
+    from guard.approval_index import stored_key
+
+    rows = [("command", f"tool{n} run *", None) if n % 2
+            else ("external_directory", f"/srv/d{n}/**", "read") for n in range(count)]
+    con = sqlite3.connect(path)
+    with con:
+        con.executemany(
+            "INSERT INTO approvals (session, scope, surface, pattern, access, granted_by, "
+            "granted_at, command, lookup) VALUES (NULL, 'always', ?, ?, ?, 'human', ?, '', ?)",
+            [(*r, NOW, stored_key(r[0], r[1])) for r in rows],
+        )
+    con.close()
+
+
+def many_approvals(base: Path, count: int = 100_000) -> None:
+    """What `count` approvals add to a check: a line that asks is judged with them, in a
+    long-lived process (the line cache: loaded once, then only a version check per line) and
+    as a fresh process does (open, read those that may match); against an empty store."""
+    import os
+
+    from guard.judgement import judge
+    from guard.line_cache import LineCache
+
+    policy = base / "policy.toml"
+    policy.write_text('[[rules]]\nsurface = "command"\npattern = "tool*"\naction = "ask"\n')
+    os.environ.update(GUARD_CONFIG=str(policy), GUARD_WORKSPACE=str(base))
+    lines = ["tool77 run fast", "cat /srv/d4/x", "tool8 run x", "cat /etc/hosts"]
+    figures: dict[tuple[str, str], float] = {}
+    for name, approvals in (("empty", 0), (f"{count:,}", count)):
+        state = base / f"state-{approvals}"
+        state.mkdir()
+        fill_fast(state / "guard.db", approvals)
+        os.environ["GUARD_STATE_DIR"] = str(state)
+        cache = LineCache()
+        judge(lines[0], cwd=str(base), session=SESSION, cache=cache)  # load once
+        spent = []
+        for n in range(RUNS):
+            start = time.perf_counter()
+            judge(lines[n % len(lines)], cwd=str(base), session=SESSION, cache=cache)
+            spent.append(time.perf_counter() - start)
+        cache.close()
+        figures["long-lived", name] = statistics.median(spent)
+        report(f"long-lived check, {name} approvals", spent)
+        fresh = []
+        for n in range(RUNS):
+            start = time.perf_counter()
+            judge(lines[n % len(lines)], cwd=str(base), session=SESSION)
+            fresh.append(time.perf_counter() - start)
+        report(f"fresh-process check, {name} approvals", fresh)
+        figures["fresh-process", name] = statistics.median(fresh)
+        with Store.open(state / "guard.db") as store:
+            start = time.perf_counter()
+            store.list_approvals(limit=100)
+            store.count_approvals()
+            page = time.perf_counter() - start
+        print(f"{'approvals list, first page of 100, ' + name:<44} {page * 1e3:7.3f} ms")
+    for how in ("long-lived", "fresh-process"):
+        added = (figures[how, f"{count:,}"] - figures[how, "empty"]) * 1e3
+        print(f"{count:,} approvals add {added:.3f} ms (median) to a {how} check   goal < 2 ms")
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as base:
         typical, worst = Path(base) / "typical.db", Path(base) / "worst.db"
@@ -99,6 +165,7 @@ def main() -> None:
         report("open + lookup + touch + audit row + close", timings(full_path, typical))
         rate = grant_rate(Path(base) / "grants.db")
         print(f"{'grant rate (one process, one txn each)':<44} {rate:9.0f} grants/s")
+        many_approvals(Path(base))
 
 
 if __name__ == "__main__":
