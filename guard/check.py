@@ -13,6 +13,7 @@ import time
 
 from guard.errors import GuardError
 from guard.judgement import Judgement, idle_seconds, judge
+from guard.printable import denied, escaped
 
 ALLOW, DENY, ASK = 0, 1, 3
 
@@ -45,7 +46,7 @@ def check_line(
         stdin_code=stdin_code,
     )
     for warning in result.warnings:
-        print(warning, file=sys.stderr)
+        print(escaped(warning), file=sys.stderr)
     decision = result.verdict.decision
     how = how_decided(result)
     status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
@@ -57,9 +58,9 @@ def check_line(
         status = ALLOW if outcome.allowed else DENY
         decision = "allow" if outcome.allowed else "deny"
         if not outcome.allowed and outcome.message:
-            print(outcome.message, file=sys.stderr)
+            print(escaped(outcome.message), file=sys.stderr)
     elif decision == "deny":
-        print("guard: denied: " + "; ".join(result.verdict.reasons[:3]), file=sys.stderr)
+        print(denied(result.verdict.reasons), file=sys.stderr)
     child = _forked_child() if background_audit else None
     if child:
         try:

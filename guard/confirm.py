@@ -111,6 +111,11 @@ def _timeout(env: Mapping[str, str]) -> float:
 
 # How `ask` says that this process's terminal cannot be used; the approver is asked instead.
 NO_TTY = ("no-terminal", "not-foreground", "noninteractive")
+NOT_HERE = {
+    "no-terminal": "no terminal",
+    "not-foreground": "this process runs in the background of its terminal",
+    "noninteractive": "GUARD_NONINTERACTIVE is set, so the terminal is not asked",
+}
 
 
 def approver_mode(env: Mapping[str, str]) -> str:
@@ -134,10 +139,12 @@ def confirm(
     question, grants = question_for(judgement, env)
     mode = approver_mode(env)
     if mode == "always":
-        return _ask_approver(judgement, question, grants, session, env, origin)
+        why = "GUARD_APPROVER=always keeps the question off this terminal"
+        return _ask_approver(judgement, question, grants, session, env, origin, why)
     answer: Answer = ask(question, env=env)
     if answer.how in NO_TTY and mode == "auto":
-        return _ask_approver(judgement, question, grants, session, env, origin)
+        why = NOT_HERE.get(answer.how, "no terminal")
+        return _ask_approver(judgement, question, grants, session, env, origin, why)
     if not answer.allowed or answer.choice is None:
         if answer.how in SHOWN_AT_THE_PROMPT:
             return Outcome(False, answer.how, "", "")  # the prompt already said so on the tty
@@ -154,9 +161,11 @@ def _ask_approver(
     session: str,
     env: Mapping[str, str],
     origin: str,
+    why: str = "no terminal",
 ) -> Outcome:
-    """The human at `guard watch` answers; it also stores what they granted."""
-    from guard.approver_client import request_approval
+    """The human at `guard watch` answers; it also stores what they granted. ``why`` says why
+    this process's own terminal was not asked."""
+    from guard.approver_client import NO_TERMINAL, request_approval
 
     outcome = request_approval(
         judgement, question, grants, session=session, env=env, origin=origin
@@ -164,6 +173,7 @@ def _ask_approver(
     if not outcome.allowed and outcome.how == "no-approver":
         # say what was blocked and why, for the human reading it later and the agent now
         rest = outcome.message.removeprefix("guard: denied: ").removeprefix("guard: ")
+        rest = rest.replace(f"— {NO_TERMINAL},", f"— {why},", 1)
         message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or run "
                    "it yourself, or allow it in your policy (see `guard policy show`)")
         return Outcome(False, outcome.how, message, outcome.choice)
@@ -175,7 +185,9 @@ def _blocked(judgement: Judgement) -> str:
     command = " ".join(judgement.projection.command.split())
     if len(command) > 80:
         command = command[:79] + "…"
-    reasons = [r.removeprefix("ask: ") for r in judgement.verdict.reasons[:2]]
+    reasons = [
+        r.removeprefix("ask: ").removeprefix("deny: ") for r in judgement.verdict.reasons[:2]
+    ]
     return f"`{command}` ({'; '.join(reasons)})" if reasons else f"`{command}`"
 
 
@@ -248,4 +260,6 @@ def print_warning(message: str) -> None:
 
 
 def _denied_message(judgement: Judgement) -> str:
-    return "guard: denied: " + "; ".join(judgement.verdict.reasons[:3])
+    from guard.printable import denied
+
+    return denied(judgement.verdict.reasons)

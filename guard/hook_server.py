@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from guard.errors import GuardError
 from guard.judgement import Judgement, judge
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.printable import denied
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -285,7 +286,7 @@ class Checker:
         if decision == "ask":
             return Reply(request.id, "ask", relay, line), None
         if decision == "deny":
-            warnings.append("guard: denied: " + "; ".join(result.verdict.reasons[:3]))
+            warnings.append(denied(result.verdict.reasons))
         return Reply(request.id, decision, relay, "\n".join(warnings)), result
 
     def _adopt(self, env: Mapping[str, str]) -> None:

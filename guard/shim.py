@@ -28,6 +28,7 @@ from typing import NoReturn
 from guard.bash_argv import BashInvocation, parse_bash_argv
 from guard.errors import GuardError
 from guard.launcher import is_guard_shim, recovered_argv0
+from guard.printable import escaped
 
 REFUSED = 126
 INTERRUPTED = 130
@@ -427,4 +428,4 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
 
 def _say(message: str) -> None:
     with contextlib.suppress(OSError, ValueError):
-        print(message, file=sys.stderr, flush=True)
+        print(escaped(message), file=sys.stderr, flush=True)

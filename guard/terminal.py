@@ -17,6 +17,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from guard.printable import escaped
+
 TTY = "/dev/tty"
 
 # termios attribute list indexes: iflag, oflag, cflag, lflag, ispeed, ospeed, cc
@@ -155,21 +157,8 @@ def size(fd: int) -> tuple[int, int]:
 
 
 def visible(text: str) -> str:
-    """``text`` with every character that could hide or rewrite what is shown made visible:
-    control characters in caret form (``^[``, ``^M``), undecodable bytes as ``\\xff``, format
-    and separator characters (bidi overrides, zero-width spaces) as ``<U+202E>``."""
-    out = []
-    for ch in text:
-        o = ord(ch)
-        if o < 0x20 or o == 0x7F:
-            out.append("^" + chr(o ^ 0x40))
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02x}")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
-            out.append(f"<U+{o:04X}>")
-        else:
-            out.append(ch)
-    return "".join(out)
+    """``text`` made safe to show: :func:`guard.printable.escaped`, the one escaping function."""
+    return escaped(text)
 
 
 def width(text: str) -> int:

@@ -337,7 +337,7 @@ def test_characters_that_could_hide_the_command_are_shown_escaped(tmp_path: Path
     asking = start(tmp_path, question).shown()
     lines = screen_lines(asking.screen)
     asking.press("n").result()
-    assert "    echo ok^[[2K^Mrm -rf ~ <U+202E>" in lines
+    assert "    echo ok\\e[2K\\rrm -rf ~ \\u202e" in lines
 
 
 # --- type-ahead, timeout, signals, terminal modes --------------------------------------------
@@ -481,15 +481,15 @@ def test_importing_the_prompt_does_not_import_prompt_toolkit() -> None:
 
 VISIBLE = [
     ("plain text", "plain text"),
-    ("tab\there", "tab^Ihere"),
-    ("bell\a", "bell^G"),
-    ("esc\x1b[31m", "esc^[[31m"),
-    ("cr\r", "cr^M"),
-    ("del\x7f", "del^?"),
-    ("nel\x85", "nel<U+0085>"),
-    ("rlo\u202egnp.exe", "rlo<U+202E>gnp.exe"),
-    ("zero\u200bwidth", "zero<U+200B>width"),
-    ("line\u2028sep", "line<U+2028>sep"),
+    ("tab\there", "tab\\there"),
+    ("bell\a", "bell\\x07"),
+    ("esc\x1b[31m", "esc\\e[31m"),
+    ("cr\r", "cr\\r"),
+    ("del\x7f", "del\\x7f"),
+    ("nel\x85", "nel\\u0085"),
+    ("rlo\u202egnp.exe", "rlo\\u202egnp.exe"),
+    ("zero\u200bwidth", "zero\\u200bwidth"),
+    ("line\u2028sep", "line\\u2028sep"),
     ("byte\udcff", "byte\\xff"),
     ("héllo wörld 日本", "héllo wörld 日本"),
 ]
@@ -514,7 +514,7 @@ MARKERS = [
     ("ls x", ((3, 3),), 80, ["ls x"], ["   ^"]),  # an empty span marks the character it starts at
     ("ls", ((10, 20),), 80, ["ls"], [""]),  # spans past the end mark nothing
     ("abcdefghij", ((8, 10),), 4, ["abcd", "efgh", "ij"], ["", "", "^^"]),
-    ("x\x1by", ((1, 2),), 80, ["x^[y"], [" ^^"]),
+    ("x\x1by", ((1, 2),), 80, ["x\\ey"], [" ^^"]),
 ]
 
 
@@ -543,7 +543,7 @@ def test_marks_are_byte_spans_shown_under_the_characters_they_cover(
         ),
         (
             Choice("f", "allow for this session", "session", ("/tmp/a\nb", "/x")),
-            "allow for this session: /tmp/a^Jb, /x",
+            "allow for this session: /tmp/a\\nb, /x",
         ),
         (DENY, "deny"),
     ],

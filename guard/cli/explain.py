@@ -9,6 +9,7 @@ from typing import Any
 
 from guard.judgement import Judgement, judge
 from guard.paths import display
+from guard.printable import escaped
 from guard.requests import Decided
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
@@ -43,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     command = " ".join(args.command)
     result = judge(command, cwd=args.cwd, session=session)
     for warning in result.warnings + result.notes:
-        print(warning, file=sys.stderr)
+        print(escaped(warning), file=sys.stderr)
     if args.json:
         print(json.dumps(as_json(result), ensure_ascii=True))
     else:
@@ -119,18 +120,10 @@ def _colour() -> bool:
 def render(result: Judgement, *, colour: bool) -> str:
     """The line with the parts that matter marked, one line per request, and the verdict."""
     command = result.projection.command
-    data = command.encode("utf-8", "surrogateescape")
     marks = [d.request.span for d in result.verdict.decided if d.decision != "allow"]
-    lines = [f"  {command}"] if "\n" not in command else ["  " + ln for ln in command.split("\n")]
+    lines = ["  " + escaped(ln) for ln in command.split("\n")]
     if marks and "\n" not in command:
-        under = [" "] * len(command)
-        for start, end in marks:
-            a = len(data[:start].decode(errors="replace"))
-            b = len(data[:end].decode(errors="replace"))
-            for i in range(a, max(b, a + 1)):
-                if i < len(under):
-                    under[i] = "^"
-        lines.append("  " + "".join(under).rstrip())
+        lines.append("  " + underline(command, marks))
     home = result.context.home
     for d in result.verdict.decided:
         r = d.request
@@ -140,6 +133,7 @@ def render(result: Judgement, *, colour: bool) -> str:
             "dynamic": lambda r=r: f"unknown: {r.text} — {r.reason}",
             "syntax": lambda r=r: f"syntax: {r.reason}",
         }[r.surface]()
+        what = escaped(what)
         tag: str = d.decision
         if colour:
             tag = f"\x1b[{COLOURS[d.decision]}m{tag}\x1b[0m"
@@ -148,5 +142,19 @@ def render(result: Judgement, *, colour: bool) -> str:
     head = f"\x1b[1;{COLOURS[verdict]}m{verdict}\x1b[0m" if colour else verdict
     lines.append(f"verdict: {head}")
     for reason in result.verdict.reasons:
-        lines.append(f"  - {reason}")
+        lines.append(f"  - {escaped(reason)}")
     return "\n".join(lines) + "\n"
+
+
+def underline(command: str, marks: list[tuple[int, int]]) -> str:
+    """``^`` under the characters of the escaped ``command`` that the byte spans ``marks``
+    cover, so the marks stay under their text when a control character prints as ``\\e``."""
+    flags = bytearray(len(command.encode("utf-8", "surrogateescape")) + 1)
+    for start, end in marks:
+        flags[max(0, start) : max(end, start + 1)] = b"\x01" * (max(end, start + 1) - max(0, start))
+    out, pos = [], 0
+    for ch in command:
+        size = len(ch.encode("utf-8", "surrogateescape"))
+        out.append(("^" if any(flags[pos : pos + size]) else " ") * len(escaped(ch)))
+        pos += size
+    return "".join(out).rstrip()

@@ -100,7 +100,9 @@ def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dic
         how, reason = ("approval", "guard: allowed by an approval") if used else ("rule", "")
         answer = decision("allow", reason or "guard: allowed by the policy")
     elif final == "deny":
-        answer = decision("deny", f"guard: denied: {reasons}")
+        from guard.printable import denied
+
+        answer = decision("deny", denied(verdict.reasons))
     elif approver_mode(env) == "always":
         outcome = confirm(result, session=session, env={**env, "GUARD_ORIGIN": "claude-code"})
         final, how = ("allow" if outcome.allowed else "deny"), outcome.how
