@@ -49,12 +49,14 @@ def check_line(
         print(escaped(warning), file=sys.stderr)
     decision = result.verdict.decision
     how = how_decided(result)
+    picked = ""
     status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
     if decision == "ask" and prompt:
         from guard.confirm import confirm
 
         outcome = confirm(result, session=session, env=env, origin=origin)
         how = outcome.how
+        picked = outcome.choice
         status = ALLOW if outcome.allowed else DENY
         decision = "allow" if outcome.allowed else "deny"
         if not outcome.allowed and outcome.message:
@@ -64,11 +66,11 @@ def check_line(
     child = _forked_child() if background_audit else None
     if child:
         try:
-            _audit(result, session, decision, how, origin)
+            _audit(result, session, decision, how, origin, picked)
         finally:
             os._exit(0)
     elif child is None:
-        _audit(result, session, decision, how, origin)
+        _audit(result, session, decision, how, origin, picked)
     if as_json:
         from guard.cli.explain import as_json as to_json
 
@@ -102,7 +104,9 @@ def how_decided(result: Judgement) -> str:
     return "rule" if bys else "default"
 
 
-def _audit(result: Judgement, session: str, decision: str, how: str, origin: str) -> None:
+def _audit(
+    result: Judgement, session: str, decision: str, how: str, origin: str, key: str = ""
+) -> None:
     from guard.judgement import without_store
     from guard.store import Store
 
@@ -119,10 +123,12 @@ def _audit(result: Judgement, session: str, decision: str, how: str, origin: str
                 decision=decision,
                 reasons=result.verdict.reasons,
                 how=how,
-                detail={"origin": origin},
+                detail={"origin": origin, **({"key": key} if key else {})},
             )
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
             )
     except GuardError as exc:
-        print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
+        from guard.audit import not_written
+
+        not_written(exc)

@@ -319,7 +319,11 @@ class AuditWriter:
                 try:
                     _record(*row)
                     break
-                except GuardError:
+                except GuardError as exc:
+                    if attempt == 2:
+                        from guard.audit import not_written
+
+                        not_written(exc)
                     time.sleep(0.1 * (attempt + 1))
                 except Exception:  # a lost audit row must not stop the checker
                     break

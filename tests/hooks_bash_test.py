@@ -23,6 +23,7 @@ from shells import (
     deny_touch_workspace,
     guard_program,
     hook,
+    press,
     wait_for_audit_row,
 )
 
@@ -99,8 +100,7 @@ def test_each_answer_to_the_question_does_what_it_says(
 ) -> None:
     bash.send("cat /etc/hostname > marker")
     bash.expect("denies in 2 s")
-    if key:
-        bash.child.send(key)
+    press(bash, key)
     out, status = bash.prompt()
     assert says in out
     assert (workspace / "marker").exists() is runs
@@ -120,7 +120,7 @@ def test_a_session_approval_stops_the_second_question(bash: Shell, workspace: Pa
 def test_always_writes_the_rule_to_the_user_policy_file(bash: Shell) -> None:
     bash.send("cat /etc/hostname > marker")
     bash.expect("denies in")
-    bash.child.send("a")
+    press(bash, "a|\r")
     bash.prompt()
     policy = Path(os.environ["GUARD_CONFIG"]).read_text()
     assert 'pattern = "/etc/hostname"' in policy and 'action = "allow"' in policy

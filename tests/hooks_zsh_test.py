@@ -21,6 +21,7 @@ from shells import (
     allow_sourcing,
     deny_touch_workspace,
     have,
+    press,
     wait_for_audit_row,
 )
 
@@ -100,8 +101,7 @@ def test_each_answer_to_the_question_does_what_it_says(
 ) -> None:
     zsh.send("cat /etc/hostname > marker")
     zsh.expect("denies in 2 s")
-    if key:
-        zsh.child.send(key)
+    press(zsh, key)
     out, _ = zsh.prompt()
     assert says in out
     assert (workspace / "marker").exists() is runs
@@ -119,7 +119,7 @@ def test_a_session_approval_stops_the_second_question(zsh: Shell, workspace: Pat
 def test_always_writes_the_rule_to_the_user_policy_file(zsh: Shell) -> None:
     zsh.send("cat /etc/hostname > marker")
     zsh.expect("denies in")
-    zsh.child.send("a")
+    press(zsh, "a|\r")
     zsh.prompt()
     policy = Path(os.environ["GUARD_CONFIG"]).read_text()
     assert 'pattern = "/etc/hostname"' in policy and 'action = "allow"' in policy

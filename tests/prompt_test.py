@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pexpect
 import pytest
 
 from guard.prompt import (
+    CONFIRM_GAP,
     Answer,
     Choice,
     Question,
@@ -89,7 +91,14 @@ class Asking:
         return self
 
     def press(self, keys: str) -> Asking:
-        self.child.send(keys)
+        """Type ``keys``; a ``|`` in them waits, as a human would, for the line that asks to
+        confirm a permanent answer, and a moment more, before typing the rest."""
+        first, bar, rest = keys.partition("|")
+        self.child.send(first)
+        if bar:
+            self.child.expect_exact("press Enter to confirm")
+            time.sleep(CONFIRM_GAP + 0.1)
+            self.press(rest)
         return self
 
     def result(self) -> dict[str, Any]:
@@ -143,7 +152,11 @@ PRESSES = [
     # keys, answer key, how, what the terminal says afterwards
     ("y", "y", "key", "guard: allowed once"),
     ("s", "s", "key", "guard: allowed for this session: git push *"),
-    ("a", "a", "key", "guard: allowed always (user policy): git push *"),
+    ("a|\r", "a", "key", "guard: allowed always (user policy): git push *"),  # a, then Enter
+    ("a", None, None, None),  # a permanent answer is never one key: `a` alone waits for Enter
+    ("a\r", None, None, None),  # an Enter in flight with the key does not confirm it
+    ("a|x", None, None, None),  # another key takes `a` back
+    ("a|y", "y", "key", "guard: allowed once"),  # or answers instead
     ("n", "n", "key", "guard: denied"),
     ("Y", "y", "key", "guard: allowed once"),  # Caps Lock does not change the answer
     ("yn", "y", "key", "guard: allowed once"),  # a burst: the first key answers, the rest is moot

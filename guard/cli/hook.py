@@ -142,7 +142,9 @@ def _audit(
             )
             store.touch_session(session, now, cwd, idle_seconds=idle_seconds(env))
     except GuardError as exc:
-        print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
+        from guard.audit import not_written
+
+        not_written(exc)
 
 
 def _parent_session() -> str:

@@ -14,7 +14,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     show.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
     show.set_defaults(run=_show, error_status=1)
     check = verbs.add_parser("check", help="validate a policy file (default: the ones in effect)")
-    check.add_argument("file", nargs="?")
+    check.add_argument("file", nargs="?", help="the policy file (default: the ones in effect)")
     check.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
     check.set_defaults(run=_check, error_status=1)
     trust = verbs.add_parser(
@@ -61,6 +61,13 @@ def _trust(args: argparse.Namespace) -> int:
     from guard.workspace import build_context
 
     path = args.file or os.path.join(build_context(args.cwd).workspace[0], PROJECT_FILE)
+    if not os.path.lexists(path):
+        print(
+            f"guard: there is no {path} to trust; nothing was changed (without a project file "
+            "your own policy applies alone)",
+            file=sys.stderr,
+        )
+        return 1
     problems = check_policy_file(path)
     if problems:
         for p in problems:
@@ -69,6 +76,10 @@ def _trust(args: argparse.Namespace) -> int:
         return 1
     with open(path, encoding="utf-8", errors="replace") as f:
         sys.stdout.write(f.read())
-    trust(path)
+    sha256 = trust(path)
+    from guard.audit import trust_changed
+
+    trust_changed(None, how="policy-trust", what=f"trust {path}",
+                  detail={"path": os.path.realpath(path), "sha256": sha256})  # fmt: skip
     print(f"guard: trusted {path} as shown above; a change to it makes it untrusted again")
     return 0
