@@ -146,6 +146,8 @@ def confirm(
         why = NOT_HERE.get(answer.how, "no terminal")
         return _ask_approver(judgement, question, grants, session, env, origin, why)
     if not answer.allowed or answer.choice is None:
+        if answer.how in ("key", "enter", "arrows"):  # a human answered deny
+            return Outcome(False, "human", "", "n" if answer.choice is None else answer.choice.key)
         if answer.how in SHOWN_AT_THE_PROMPT:
             return Outcome(False, answer.how, "", "")  # the prompt already said so on the tty
         return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")

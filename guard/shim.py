@@ -89,7 +89,21 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
         if not check_stdin(inv):
             return REFUSED
         exec_shell(shell, args)
+    say_banner()
     exec_shell(shell, interactive_argv(inv, args[0], own=own))
+
+
+def say_banner() -> None:
+    """The one line an interactive guarded-bash starts with, unless GUARD_QUIET=1."""
+    from guard.banner import banner, quiet
+
+    if quiet(os.environ):
+        return
+    try:
+        line = banner(os.environ)
+    except Exception:  # what the line says is a courtesy; the hook still guards every line
+        return
+    _say(line)
 
 
 def real_shell(env: Mapping[str, str], *, own: str) -> str:
