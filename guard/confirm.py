@@ -79,7 +79,8 @@ def question_for(
             )
             grants["p"] = narrow
     choices.append(Choice("n", "deny", "deny", ()))
-    lines = tuple(dict.fromkeys(_line(d, home) for d in asked))
+    command = judgement.projection.command
+    lines = tuple(dict.fromkeys(_line(d, home, command) for d in asked))
     marks = tuple(d.request.span for d in asked)
     question = Question(
         judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
@@ -87,15 +88,26 @@ def question_for(
     return question, grants
 
 
-def _line(d: Decided, home: str) -> str:
+def _line(d: Decided, home: str, command: str = "") -> str:
     r = d.request
     if r.surface == "command":
         return "run " + " ".join(r.argv) + (f"  — {d.by}" if d.by.startswith("rule") else "")
     if r.surface == "external_directory":
-        return f"{r.access} {display(r.path, home)} ({r.via})"
+        return f"{r.access} {as_typed(r.path, home, command, r.span)} ({r.via})"
     if r.surface == "dynamic":
         return f"unknown: {r.text} — {r.reason}"
     return f"cannot check: {r.reason}"
+
+
+def as_typed(path: str, home: str, command: str, span: tuple[int, int]) -> str:
+    """A path as the line wrote it (``~/x``, ``../x``, ``$HOME/x``), with the path it resolves
+    to beside it when the two differ: ``../etc/x = /srv/etc/x``."""
+    shown = display(path, home)
+    data = command.encode("utf-8", "surrogateescape")
+    typed = data[span[0] : span[1]].decode("utf-8", "surrogateescape") if data else ""
+    if not typed or len(typed) > 80 or "\n" in typed or typed in (path, shown):
+        return typed if typed == path else shown
+    return f"{typed} = {shown}"
 
 
 def _is_dir(path: str) -> bool:

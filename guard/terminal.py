@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import select
 import termios
 import time
@@ -170,10 +171,21 @@ def width(text: str) -> int:
 
 
 def wrap(text: str, limit: int, indent: str) -> list[str]:
-    """``text`` cut into rows of at most ``limit`` columns, rows after the first indented."""
+    """``text`` cut into rows of at most ``limit`` columns, rows after the first indented. Rows
+    break between words; a word wider than a whole row is cut where the row is full."""
     rows = [""]
-    for ch in text:
-        if rows[-1].strip() and width(rows[-1]) + width(ch) > limit:
+    for word in _WORDS.findall(text):
+        bare = word.rstrip(" ")
+        if rows[-1].strip() and width(rows[-1]) + width(bare) > limit:
+            rows[-1] = rows[-1].rstrip(" ") or rows[-1]
             rows.append(indent)
-        rows[-1] += ch
+        for ch in word:
+            if rows[-1].strip() and width(rows[-1]) + width(ch) > limit:
+                if ch == " ":
+                    continue  # a space at the end of a row is not carried to the next
+                rows.append(indent)
+            rows[-1] += ch
     return rows
+
+
+_WORDS = re.compile(r" *[^ ]+ *| +")

@@ -333,10 +333,15 @@ def test_a_tall_question_still_shows_its_choices_on_the_terminal(tmp_path: Path)
     ("text", "limit", "rows"),
     [
         ("  - short", 20, ["  - short"]),
-        (
+        (  # rows break between words
+            "  - write /a/long/path (rm) now",
+            20,
+            ["  - write", "    /a/long/path", "    (rm) now"],
+        ),
+        (  # a word wider than a row is cut where the row is full
             "  - write /a/very/long/path (rm)",
             14,
-            ["  - write /a/v", "    ery/long/p", "    ath (rm)"],
+            ["  - write", "    /a/very/lo", "    ng/path", "    (rm)"],
         ),
         ("日本日本日", 8, ["日本日本", "    日"]),
     ],

@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ls.add_argument("--json", action="store_true", help="print them as one JSON list")
     ls.set_defaults(run=_list, error_status=1)
     grant = verbs.add_parser("grant", help="grant an approval by hand")
-    grant.add_argument("--session", help="the session it is for (not with --always)")
+    grant.add_argument("--session", help="the session it is for (--always: every session)")
     grant.add_argument("--surface", required=True, choices=SURFACES, help="what it approves")
     grant.add_argument(
         "--pattern",
@@ -69,10 +69,10 @@ def _grant(args: argparse.Namespace) -> int:
     from guard.audit import trust_changed
     from guard.store import Store
 
-    if args.always == bool(args.session):
+    if not (args.always or args.session):
         print(
             "guard: approvals grant needs --session ID (for one session) or --always (for every "
-            "session), one of them",
+            "session)",
             file=sys.stderr,
         )
         return 2

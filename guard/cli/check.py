@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--no-prompt", action="store_true", help="never ask: exit 3 when the verdict is ask"
     )
-    p.add_argument("command", nargs="*")
+    p.add_argument("command", nargs="*", help="the command line (quote it, or put it after --)")
     p.set_defaults(run=run, error_status=DENY)
 
 

@@ -25,7 +25,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--cwd", help="the directory the line would run in (default: here)")
     p.add_argument("--session", help="the session whose approvals count")
-    p.add_argument("command", nargs="*", help="the command line (quote it, or put it after --)")
+    p.add_argument(
+        "command",
+        nargs="*",
+        help="the command line (quote it, or put it after --); - reads it from stdin",
+    )
     p.set_defaults(run=run, error_status=2)
 
 
@@ -42,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     command = " ".join(args.command)
+    if args.command == ["-"]:
+        command = sys.stdin.read().removesuffix("\n")  # the line as a file holds it, all of it
     result = judge(command, cwd=args.cwd, session=session)
     for warning in result.warnings + result.notes:
         print(escaped(warning), file=sys.stderr)
