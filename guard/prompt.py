@@ -223,7 +223,8 @@ def render(
     lines += fit(reasons, max(1, room - len(shown)), "reasons") + choices
     if left is not None:
         how = "press a key, or up/down and Enter" if arrows else "press a key"
-        lines.append([("hint", f"  (denies in {math.ceil(left)} s) {how}; Esc or ^C denies")])
+        hint = f"  (denies in {math.ceil(left)} s) {how}; Esc or ^C denies"
+        lines.extend([("hint", row)] for row in wrap(hint, limit, "   "))
     return lines
 
 

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -171,3 +173,35 @@ def test_approvals_clear_without_a_terminal_needs_yes(tmp_path: Path) -> None:
     assert "add --yes" in done.stderr and granted(tmp_path) == 1
     assert guard("approvals", "clear", "--yes", cwd=tmp_path).returncode == 0
     assert granted(tmp_path) == 0
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("term", ["dumb", "xterm"])
+def test_the_question_shows_paths_as_typed_and_wraps_between_words(
+    tmp_path: Path, term: str
+) -> None:
+    """`guard check` in a narrow terminal: each path as the line wrote it with what it
+    resolves to beside it, and rows that break between words, never inside one."""
+    work = tmp_path / "work"
+    work.mkdir()
+    line = "cat ../secret-notes.txt > $HOME/copied-notes.txt"
+    child = pexpect.spawn(sys.executable, ["-m", "guard", "check", "--", line], cwd=str(work),
+                          env={**os.environ, "TERM": term, "GUARD_WORKSPACE": str(work)},
+                          encoding="utf-8", timeout=20, dimensions=(40, 50))  # fmt: skip
+    child.logfile_read = seen = io.StringIO()
+    child.expect("denies in")
+    child.send("n")
+    child.expect(pexpect.EOF)
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.getvalue()).replace("\r", "")
+    rows = [row.rstrip() for row in screen.split("\n")]
+    flat = "".join(screen.split())
+    read = f"read ../secret-notes.txt = {tmp_path}/secret-notes.txt (cat)"
+    write = "write $HOME/copied-notes.txt = ~/copied-notes.txt (redirect)"
+    for reason in (read, write):
+        assert "".join(reason.split()) in flat  # as shown, wherever the rows broke
+    words = set(f"- {read} {write}".split())
+    at = next(i for i, row in enumerate(rows) if row.startswith("  - read"))
+    for row in rows[at : at + 4]:
+        assert len(row) <= 50
+        cut = [w for w in row.split() if w not in words]
+        assert all(any(w in long and len(long) > 40 for long in words) for w in cut), row
