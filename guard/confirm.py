@@ -189,9 +189,25 @@ def _ask_approver(
         rest = outcome.message.removeprefix("guard: denied: ").removeprefix("guard: ")
         rest = rest.replace(f"— {NO_TERMINAL},", f"— {why},", 1)
         message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or run "
-                   "it yourself, or allow it in your policy (see `guard policy show`)")
+                   f"it yourself, or {_rule_hint(grants.get('s', []))}")
         return Outcome(False, outcome.how, message, outcome.choice)
     return outcome
+
+
+def _rule_hint(narrow: Sequence[arity.Choice]) -> str:
+    """What to write in the policy to allow this line from now on: the rules the question's
+    `a` would write, named, not a generic pointer."""
+    if not narrow:
+        return "allow it once at a terminal (what it runs cannot be approved for longer)"
+    from guard.policy import user_policy_path
+
+    rules = "; ".join(
+        f'surface = "{a.surface}", pattern = "{a.pattern}"'
+        + (f', access = ["{a.access}"]' if a.access else "")
+        for a in narrow[:2]
+    )
+    more = f" (and {len(narrow) - 2} more)" if len(narrow) > 2 else ""
+    return f'add an allow rule to {user_policy_path()}: {rules}{more}, action = "allow"'
 
 
 def _blocked(judgement: Judgement) -> str:
