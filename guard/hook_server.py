@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from guard.errors import GuardError
 from guard.judgement import Judgement, judge
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
-from guard.printable import denied
+from guard.printable import denied, escaped
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -281,7 +281,7 @@ class Checker:
             session=request.session,
             policy_loader=self.policies.load,
         )
-        warnings += result.warnings
+        warnings += [escaped(w) for w in result.warnings]
         decision = result.verdict.decision
         if decision == "ask":
             return Reply(request.id, "ask", relay, line), None

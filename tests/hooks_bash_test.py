@@ -358,3 +358,12 @@ def test_python_settings_in_the_shell_cannot_run_code_inside_guard(
         shell.close()
         with __import__("contextlib").suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_denied_line_is_reported_with_its_control_characters_escaped(bash: Shell) -> None:
+    bash.send("touch denied1 x\x16\x1b[2J\x16\x07")  # ^V: the next key goes in the line as it is
+    out, _ = bash.prompt()
+    (said,) = [ln for ln in out.split("\n") if "guard: denied" in ln]
+    said = said[said.index("guard: denied") :]
+    assert said.startswith("guard: denied: touch denied1 ")
+    assert "\\e[2J\\x07" in said and "\x1b" not in said and "\x07" not in said

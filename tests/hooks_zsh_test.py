@@ -274,3 +274,12 @@ def test_strict_shell_options_neither_break_the_hook_nor_open_it(
         assert markers(workspace) == []
     finally:
         shell.close()
+
+
+def test_a_denied_line_is_reported_with_its_control_characters_escaped(zsh: Shell) -> None:
+    zsh.send("touch denied1 x\x16\x1b[2J\x16\x07")  # ^V: the next key goes in the line as it is
+    out, _ = zsh.prompt()
+    (said,) = [ln for ln in out.split("\n") if "guard: denied" in ln]
+    said = said[said.index("guard: denied") :]
+    assert said.startswith("guard: denied: touch denied1 ")
+    assert "\\e[2J\\x07" in said and "\x1b" not in said and "\x07" not in said

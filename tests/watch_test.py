@@ -395,3 +395,22 @@ def test_on_a_dumb_terminal_nothing_is_redrawn_and_keys_still_answer(world: Worl
     quit_watch(human)
     assert "request #1" in seen.getvalue()
     assert "\x1b" not in seen.getvalue()
+
+
+def test_a_requested_line_cannot_redraw_the_approvers_screen(world: World) -> None:
+    """A line holding escapes that clear the screen, retitle the window and move the cursor
+    back is shown to the human escaped, as $'…' would write it, never sent raw."""
+    dumb = replace(world, env={**world.env, "TERM": "dumb"})
+    human = watch(dumb)
+    seen = io.StringIO()
+    human.logfile_read = seen
+    line = touch(world, "m") + " # \x1b[2J\x1b]0;fine\a\rtouch harmless"
+    waiting = agent(world, line)
+    human.expect(SHOWN)
+    human.send("n")
+    human.expect("denied")
+    assert finish(waiting)[0] == 1
+    quit_watch(human)
+    screen = seen.getvalue()
+    assert "# \\e[2J\\e]0;fine\\x07\\rtouch harmless" in screen
+    assert [raw for raw in ("\x1b", "\a", "\rtouch") if raw in screen] == [], screen

@@ -142,10 +142,11 @@ class Screen:
         prefix = f"guard: #{e.id} " if e.id else "guard: "
         if e.kind == "arrived" and self._current() is not None:
             total = len(self.approver.queue) if self.approver else 0
-            self._print(f"{prefix}waits too ({total} waiting; Tab shows the next): " + e.text)
+            self._print(f"{prefix}waits too ({total} waiting; Tab shows the next): "
+                        + visible(e.text))  # fmt: skip
             return
         if e.kind != "arrived":
-            self._print(prefix + e.text)
+            self._print(prefix + visible(e.text))  # an event names the line: one escaped line
         if self._current() is None:
             self._show(self._oldest())
 
