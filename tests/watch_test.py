@@ -414,3 +414,27 @@ def test_a_requested_line_cannot_redraw_the_approvers_screen(world: World) -> No
     screen = seen.getvalue()
     assert "# \\e[2J\\e]0;fine\\x07\\rtouch harmless" in screen
     assert [raw for raw in ("\x1b", "\a", "\rtouch") if raw in screen] == [], screen
+
+
+@pytest.mark.parametrize(("then", "ran", "said"), [
+    ("\r", True, "allowed always"),  # `a`, the confirmation shows, Enter: the rule is written
+    ("n", False, "denied by the human"),  # another answer instead
+])  # fmt: skip
+def test_always_at_the_approver_takes_a_confirming_enter(
+    world: World, then: str, ran: bool, said: str
+) -> None:
+    human = watch(world)
+    waiting = agent(world, touch(world, "m"))
+    human.expect(SHOWN)
+    human.send("a\r")  # a stray `a` and an Enter in flight with it: nothing is answered
+    human.expect_exact("press Enter to confirm [a] always (user policy)")
+    with pytest.raises(pexpect.TIMEOUT):
+        human.expect("allowed|denied", timeout=1)
+    assert waiting.poll() is None
+    human.send(then)
+    human.expect(said)
+    code, _ = finish(waiting)
+    assert (code == 0, world.marker("m").exists()) == (ran, ran)
+    policy = Path(world.env["GUARD_CONFIG"])
+    assert (policy.exists() and 'action = "allow"' in policy.read_text()) is ran
+    quit_watch(human)
