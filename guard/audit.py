@@ -53,8 +53,11 @@ def trust_changed(
     one. A failure is reported with :func:`not_written`, never raised."""
     import os
 
+    from guard.judgement import without_store
     from guard.store import Store
 
+    if store is None and without_store(os.environ):
+        return  # in a sandbox: the approver outside logs what it is asked
     try:
         cwd = cwd or os.getcwd()
     except OSError:

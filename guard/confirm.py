@@ -252,7 +252,7 @@ def save_grant(
         try:
             with nullcontext(store) if store is not None else Store.open() as opened:
                 for a in approvals:
-                    opened.grant(
+                    new = opened.grant(
                         session=session,
                         scope="session",
                         surface=a.surface,
@@ -262,6 +262,7 @@ def save_grant(
                         command=command,
                         now=now,
                     )
+                    _audit_grant(opened, session, new, a, granted_by, command)
         except GuardError as exc:
             problems.append(f"{exc} (allowed once; the approval was not saved)")
     elif choice.scope == "always":
@@ -272,6 +273,7 @@ def save_grant(
         )
         try:
             append_rules(target, approvals, command=command)
+            _audit_rules(target, approvals, granted_by, command, session)
             if choice.target == "project":
                 from guard.trust import trust
 
@@ -281,6 +283,31 @@ def save_grant(
         except OSError as exc:
             problems.append(f"guard: could not write {target}: {exc.strerror}; allowed once only")
     return problems
+
+
+def _audit_grant(
+    store: Store, session: str, new: int, a: arity.Choice, by: str, command: str
+) -> None:
+    from guard.audit import trust_changed
+
+    access = f" [{a.access}]" if a.access else ""
+    trust_changed(store, how="grant", what=f"grant session {a.surface} {a.pattern}{access}",
+                  detail={"id": new, "scope": "session", "surface": a.surface,
+                          "pattern": a.pattern, "access": a.access, "by": by,
+                          "command": command},
+                  session=session)  # fmt: skip
+
+
+def _audit_rules(
+    target: str, approvals: Sequence[arity.Choice], by: str, command: str, session: str
+) -> None:
+    from guard.audit import trust_changed
+
+    rules = [{"surface": a.surface, "pattern": a.pattern, "access": a.access} for a in approvals]
+    shown = ", ".join(a.pattern for a in approvals)
+    trust_changed(None, how="always-rule", what=f"allow rule in {target}: {shown}",
+                  detail={"path": target, "rules": rules, "by": by, "command": command},
+                  session=session)  # fmt: skip
 
 
 def print_warning(message: str) -> None:

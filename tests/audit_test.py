@@ -8,7 +8,11 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
+
+import pexpect
+import pytest
 
 GUARD = [sys.executable, "-m", "guard"]
 
@@ -100,3 +104,36 @@ def test_a_grant_stands_when_its_audit_row_cannot_be_written(tmp_path: Path) -> 
     assert done.stderr.count("\n") == 1
     listed = json.loads(guard("approvals", "list", "--json", cwd=tmp_path).stdout)
     assert [a["pattern"] for a in listed] == ["make *"]
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize(
+    ("keys", "how", "what"),
+    [("s", "grant", "grant session external_directory /etc/hostname [read]"),
+     ("a|\r", "always-rule", "allow rule in {policy}: /etc/hostname")],
+)  # fmt: skip
+def test_an_answer_at_the_question_that_grants_is_audited_as_a_change_of_trust(
+    tmp_path: Path, keys: str, how: str, what: str
+) -> None:
+    from guard.prompt import CONFIRM_GAP
+
+    child = pexpect.spawn(GUARD[0], [*GUARD[1:], "check", "--session", "s7", "--",
+                                     "cat /etc/hostname"], cwd=str(tmp_path), encoding="utf-8",
+                          env={**os.environ, "TERM": "dumb"}, timeout=30)  # fmt: skip
+    child.expect("denies in")
+    first, _, rest = keys.partition("|")
+    child.send(first)
+    if rest:
+        child.expect("press Enter to confirm")
+        time.sleep(CONFIRM_GAP + 0.1)
+        child.send(rest)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    rows = log_rows(tmp_path)
+    assert [(r["decision"], r["how"]) for r in rows] == [("allow", "human"), ("trust", how)]
+    assert rows[1]["command"] == what.format(policy=os.environ["GUARD_CONFIG"])
+    assert rows[1]["session"] == "s7"
+    detail = rows[1]["detail"]
+    assert isinstance(detail, dict) and detail["by"] == "human"
+    assert detail["command"] == "cat /etc/hostname"
