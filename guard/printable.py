@@ -8,8 +8,6 @@ prints that came from a line, a path, a policy file or a requester goes through 
 
 from __future__ import annotations
 
-import unicodedata
-
 # as bash's $'…' writes them
 NAMED = {
     "\x1b": "\\e", "\r": "\\r", "\n": "\\n", "\t": "\\t", "\b": "\\b", "\f": "\\f", "\v": "\\v",
@@ -25,6 +23,8 @@ def escaped(text: str) -> str:
     ordinary line prints exactly as it was typed."""
     if text.isprintable() and text.isascii():
         return text  # the common case, and the per-line path: no work
+    import unicodedata  # only for text that is not plain printable ASCII
+
     out = []
     for ch in text:
         o = ord(ch)
