@@ -80,7 +80,7 @@ def question_for(
             grants["p"] = narrow
     choices.append(Choice("n", "deny", "deny", ()))
     command = judgement.projection.command
-    lines = tuple(dict.fromkeys(_line(d, home, command) for d in asked))
+    lines = tuple(dict.fromkeys(_typed(_line(d, home), d, home, command) for d in asked))
     marks = tuple(d.request.span for d in asked)
     question = Question(
         judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
@@ -88,15 +88,24 @@ def question_for(
     return question, grants
 
 
-def _line(d: Decided, home: str, command: str = "") -> str:
+def _line(d: Decided, home: str) -> str:
     r = d.request
     if r.surface == "command":
         return "run " + " ".join(r.argv) + (f"  — {d.by}" if d.by.startswith("rule") else "")
     if r.surface == "external_directory":
-        return f"{r.access} {as_typed(r.path, home, command, r.span)} ({r.via})"
+        return f"{r.access} {display(r.path, home)} ({r.via})"
     if r.surface == "dynamic":
         return f"unknown: {r.text} — {r.reason}"
     return f"cannot check: {r.reason}"
+
+
+def _typed(line: str, d: Decided, home: str, command: str) -> str:
+    """``line`` with its path, for a request on a path, shown as the line wrote it."""
+    r = d.request
+    if not r.path:
+        return line
+    shown = f" {display(r.path, home)} ("
+    return line.replace(shown, f" {as_typed(r.path, home, command, r.span)} (", 1)
 
 
 def as_typed(path: str, home: str, command: str, span: tuple[int, int]) -> str:

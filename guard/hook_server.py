@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from guard.errors import GuardError
 from guard.judgement import Judgement, judge
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
-from guard.printable import denied, escaped
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -281,13 +280,17 @@ class Checker:
             session=request.session,
             policy_loader=self.policies.load,
         )
-        warnings += [escaped(w) for w in result.warnings]
+        warnings += result.warnings
         decision = result.verdict.decision
         if decision == "ask":
             return Reply(request.id, "ask", relay, line), None
         if decision == "deny":
+            from guard.printable import denied
+
             warnings.append(denied(result.verdict.reasons))
-        return Reply(request.id, decision, relay, "\n".join(warnings)), result
+        from guard.printable import escaped  # each warning one line, safe for the terminal
+
+        return Reply(request.id, decision, relay, "\n".join(map(escaped, warnings))), result
 
     def _adopt(self, env: Mapping[str, str]) -> None:
         """Make this process's environment the shell's, as a fresh `guard check` would see it:

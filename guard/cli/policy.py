@@ -61,6 +61,7 @@ def _trust(args: argparse.Namespace) -> int:
     from guard.workspace import build_context
 
     path = args.file or os.path.join(build_context(args.cwd).workspace[0], PROJECT_FILE)
+    problems = check_policy_file(path)
     if not os.path.lexists(path):
         print(
             f"guard: there is no {path} to trust; nothing was changed (without a project file "
@@ -68,7 +69,6 @@ def _trust(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    problems = check_policy_file(path)
     if problems:
         for p in problems:
             print(p)
