@@ -249,3 +249,32 @@ def test_links_in_the_workspace_that_lead_out_are_followed(
     out = json.loads(guard("explain", "--json", "--", line, cwd=ws).stdout)
     assert out["decision"] == "ask"
     assert str(outside / "secret") in [r.get("path") for r in out["requests"]]
+
+
+def documented_hows() -> set[str]:
+    """The `how` values the audit log table of docs/approvals.md lists."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "approvals.md").read_text()
+    table = text.split("## The audit log", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
+    return {how for cells in rows for how in re.findall(r"`([a-z-]+)`", cells[2])}
+
+
+def test_log_limit_counts_rows_and_every_how_is_in_the_docs(ws: Path) -> None:
+    Path(ws / ".guard.toml").write_text('[[rules]]\nsurface = "command"\npattern = "rm *"\n'
+                                        'action = "deny"\n')  # fmt: skip
+    guard("policy", "trust", cwd=ws)
+    for line in ("ls", "cat /etc/hosts", "rm x"):
+        guard("check", "--no-prompt", "--", line, cwd=ws)
+    guard("check", "--", "cat /etc/hosts", cwd=ws)  # no terminal, no approver: denied
+    guard("approvals", "grant", "--always", "--surface", "command", "--pattern", "make *", cwd=ws)
+    guard("approvals", "revoke", "1", cwd=ws)
+    guard("approvals", "clear", "--yes", cwd=ws)
+    rows = json_lines(guard("log", "--json", cwd=ws).stdout)
+    assert len(rows) == 8
+    assert {str(r["how"]) for r in rows} <= documented_hows()
+    text = guard("log", "--limit", "3", cwd=ws).stdout
+    assert len([ln for ln in text.splitlines() if ln[:2] == "20"]) == 3  # rows, not lines
+    assert len(json_lines(guard("log", "--limit", "3", "--json", cwd=ws).stdout)) == 3
+    assert guard("log", "--limit", "-1", cwd=ws).returncode == 2
