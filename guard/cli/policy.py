@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from guard.printable import escaped
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("policy", help="show or check policy files")
@@ -49,7 +51,7 @@ def _check(args: argparse.Namespace) -> int:
         ]
     problems = [p for f in files for p in check_policy_file(f)]
     for p in problems:
-        print(p)
+        print(escaped(p))
     if not problems:
         print(f"guard: {', '.join(files) or 'no policy files; the shipped default'} — no problems")
     return 1 if problems else 0
@@ -71,11 +73,12 @@ def _trust(args: argparse.Namespace) -> int:
         return 1
     if problems:
         for p in problems:
-            print(p)
+            print(escaped(p))
         print(f"guard: {path} has problems; fix them before trusting it", file=sys.stderr)
         return 1
     with open(path, encoding="utf-8", errors="replace") as f:
-        sys.stdout.write(f.read())
+        for line in f:  # what a human reads before trusting it: nothing in it may hide a rule
+            print(escaped(line.removesuffix("\n")))
     sha256 = trust(path)
     from guard.audit import trust_changed
 
