@@ -113,3 +113,22 @@ def test_log_and_approvals_list_print_what_they_hold_escaped(tmp_path: Path) -> 
     lines = run([*GUARD, "log", "--json"], tmp_path).stdout.splitlines()
     rows = [json.loads(line) for line in lines]
     assert EVIL in [r["command"] for r in rows]  # the JSON keeps the line exactly
+
+
+def test_a_policy_file_is_shown_escaped_before_it_is_trusted(tmp_path: Path) -> None:
+    """An agent can write .guard.toml: an escape in it must not hide a rule from the human who
+    reads it in `guard policy check`, `guard policy trust` or `guard policy show`."""
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
+    project = tmp_path / ".guard.toml"
+    project.write_text('# nothing to see \x1b[8m\n[[rules]]\nsurface = "command"\n')
+    refused = run([*GUARD, "policy", "trust"], tmp_path)  # TOML allows no raw ESC, even here
+    assert refused.returncode == 1
+    assert_safe(refused.stdout + refused.stderr)
+    project.write_text('[[rules]]\nsurface = "command"\npattern = "curl *"\naction = "ask"\n'
+                       'reason = "fine\\u001b[2K\\r"\n')  # TOML's own escapes: ESC, CR
+    trusted = run([*GUARD, "policy", "trust"], tmp_path)
+    shown = run([*GUARD, "policy", "show"], tmp_path)
+    explained = run([*GUARD, "explain", "--", "curl -s x"], tmp_path)
+    assert trusted.returncode == 0
+    assert_safe(trusted.stdout + shown.stdout + explained.stdout)
+    assert "fine\\e[2K\\r" in shown.stdout and "fine\\e[2K\\r" in explained.stdout
