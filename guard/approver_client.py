@@ -23,6 +23,7 @@ from guard.prompt import Choice, Question
 
 GRACE = 5.0  # seconds past the approver's own timeout before the requester gives up on it
 CONNECT_SECONDS = 2.0
+NO_TERMINAL = "no terminal"  # why the terminal was not asked; confirm.py says it better
 
 
 def request_approval(
@@ -121,7 +122,7 @@ def no_approver(where: str, exc: OSError) -> str:
     absent = isinstance(exc, FileNotFoundError | ConnectionRefusedError)
     why = "no approver is listening" if absent else f"no approver can be reached ({exc.strerror})"
     return (
-        f"guard: denied: nobody can be asked here — no terminal, and {why} on {where}; start "
+        f"guard: denied: nobody can be asked here — {NO_TERMINAL}, and {why} on {where}; start "
         "`guard watch` in a terminal of your own to answer for this agent, then run the command "
         "again"
     )

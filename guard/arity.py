@@ -19,6 +19,7 @@ import os
 import re
 from dataclasses import dataclass
 
+from guard.paths import display
 from guard.patterns import command_name, escape_command, escape_path, escape_text, render_argv
 from guard.requests import Access, Request, Surface
 
@@ -146,7 +147,8 @@ def command_width(argv: tuple[str, ...]) -> int | None:
 def _path_choices(request: Request, *, home: str, is_dir: bool) -> tuple[Choice, ...]:
     path, access = request.path, request.access
     verb = access or "use"
-    exact = Choice("external_directory", escape_path(path), access, f"{verb} {path}")
+    shown = display(path, home)  # a label a human reads: ~/x, as the question's lines show it
+    exact = Choice("external_directory", escape_path(path), access, f"{verb} {shown}")
     directory = path if is_dir or access == "chdir" else os.path.dirname(path)
     if directory in ("", "/", home.rstrip("/") or "/"):
         return (exact,)  # never widen to everything, or to the whole home directory
@@ -154,6 +156,6 @@ def _path_choices(request: Request, *, home: str, is_dir: bool) -> tuple[Choice,
         "external_directory",
         escape_path(directory) + "/**",
         access,
-        f"{verb} anything in {directory} and below",
+        f"{verb} anything in {display(directory, home)} and below",
     )
     return (exact, below)

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 
 from guard.errors import GuardError
 from guard.judgement import Judgement, idle_seconds, judge
+from guard.printable import denied, escaped
 
 ALLOW, DENY, ASK = 0, 1, 3
 
@@ -54,21 +55,23 @@ def check_line(
     if ask_because:
         result = forced_ask(result, ask_because)
     for warning in result.warnings:
-        print(warning, file=sys.stderr)
+        print(escaped(warning), file=sys.stderr)
     decision = result.verdict.decision
     how = how_decided(result)
+    picked = ""
     status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
     if decision == "ask" and prompt:
         from guard.confirm import confirm
 
         outcome = confirm(result, session=session, env=env, origin=origin)
         how = outcome.how
+        picked = outcome.choice
         status = ALLOW if outcome.allowed else DENY
         decision = "allow" if outcome.allowed else "deny"
         if not outcome.allowed and outcome.message:
-            print(outcome.message, file=sys.stderr)
+            print(escaped(outcome.message), file=sys.stderr)
     elif decision == "deny":
-        print("guard: denied: " + "; ".join(result.verdict.reasons[:3]), file=sys.stderr)
+        print(denied(result.verdict.reasons), file=sys.stderr)
     extra: Mapping[str, object] = {}
     if enforce is not None and decision == "allow":
         try:
@@ -79,11 +82,11 @@ def check_line(
     child = _forked_child() if background_audit else None
     if child:
         try:
-            _audit(result, session, decision, how, origin, extra)
+            _audit(result, session, decision, how, origin, extra, picked)
         finally:
             os._exit(0)
     elif child is None:
-        _audit(result, session, decision, how, origin, extra)
+        _audit(result, session, decision, how, origin, extra, picked)
     if as_json:
         from guard.cli.explain import as_json as to_json
 
@@ -140,6 +143,7 @@ def _audit(
     how: str,
     origin: str,
     extra: Mapping[str, object] | None = None,
+    key: str = "",
 ) -> None:
     from guard.judgement import without_store
     from guard.store import Store
@@ -157,10 +161,12 @@ def _audit(
                 decision=decision,
                 reasons=result.verdict.reasons,
                 how=how,
-                detail={"origin": origin, **(extra or {})},
+                detail={"origin": origin, **(extra or {}), **({"key": key} if key else {})},
             )
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
             )
     except GuardError as exc:
-        print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
+        from guard.audit import not_written
+
+        not_written(exc)

@@ -84,7 +84,8 @@ def question_for(
             )
             grants["p"] = narrow
     choices.append(Choice("n", "deny", "deny", ()))
-    lines = tuple(dict.fromkeys(_line(d, home) for d in asked))
+    command = judgement.projection.command
+    lines = tuple(dict.fromkeys(_typed(_line(d, home), d, home, command) for d in asked))
     marks = tuple(d.request.span for d in asked)
     question = Question(
         judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
@@ -107,6 +108,26 @@ def _line(d: Decided, home: str) -> str:
     return f"cannot check: {r.reason}"
 
 
+def _typed(line: str, d: Decided, home: str, command: str) -> str:
+    """``line`` with its path, for a request on a path, shown as the line wrote it."""
+    r = d.request
+    if not r.path:
+        return line
+    shown = f" {display(r.path, home)} ("
+    return line.replace(shown, f" {as_typed(r.path, home, command, r.span)} (", 1)
+
+
+def as_typed(path: str, home: str, command: str, span: tuple[int, int]) -> str:
+    """A path as the line wrote it (``~/x``, ``../x``, ``$HOME/x``), with the path it resolves
+    to beside it when the two differ: ``../etc/x = /srv/etc/x``."""
+    shown = display(path, home)
+    data = command.encode("utf-8", "surrogateescape")
+    typed = data[span[0] : span[1]].decode("utf-8", "surrogateescape") if data else ""
+    if not typed or len(typed) > 80 or "\n" in typed or typed in (path, shown):
+        return typed if typed == path else shown
+    return f"{typed} = {shown}"
+
+
 def _is_dir(path: str) -> bool:
     return bool(path) and os.path.isdir(path)
 
@@ -120,6 +141,11 @@ def _timeout(env: Mapping[str, str]) -> float:
 
 # How `ask` says that this process's terminal cannot be used; the approver is asked instead.
 NO_TTY = ("no-terminal", "not-foreground", "noninteractive")
+NOT_HERE = {
+    "no-terminal": "no terminal",
+    "not-foreground": "this process runs in the background of its terminal",
+    "noninteractive": "GUARD_NONINTERACTIVE is set, so the terminal is not asked",
+}
 
 
 def approver_mode(env: Mapping[str, str], policy: Policy | None = None) -> str:
@@ -146,11 +172,15 @@ def confirm(
     question, grants = question_for(judgement, env)
     mode = approver_mode(env, judgement.policy)
     if mode == "always":
-        return _ask_approver(judgement, question, grants, session, env, origin)
+        why = "GUARD_APPROVER=always keeps the question off this terminal"
+        return _ask_approver(judgement, question, grants, session, env, origin, why)
     answer: Answer = ask(question, env=env)
     if answer.how in NO_TTY and mode == "auto":
-        return _ask_approver(judgement, question, grants, session, env, origin)
+        why = NOT_HERE.get(answer.how, "no terminal")
+        return _ask_approver(judgement, question, grants, session, env, origin, why)
     if not answer.allowed or answer.choice is None:
+        if answer.how in ("key", "enter", "arrows"):  # a human answered deny
+            return Outcome(False, "human", "", "n" if answer.choice is None else answer.choice.key)
         if answer.how in SHOWN_AT_THE_PROMPT:
             return Outcome(False, answer.how, "", "")  # the prompt already said so on the tty
         return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
@@ -166,9 +196,11 @@ def _ask_approver(
     session: str,
     env: Mapping[str, str],
     origin: str,
+    why: str = "no terminal",
 ) -> Outcome:
-    """The human at `guard watch` answers; it also stores what they granted."""
-    from guard.approver_client import request_approval
+    """The human at `guard watch` answers; it also stores what they granted. ``why`` says why
+    this process's own terminal was not asked."""
+    from guard.approver_client import NO_TERMINAL, request_approval
 
     outcome = request_approval(
         judgement, question, grants, session=session, env=env, origin=origin
@@ -176,10 +208,27 @@ def _ask_approver(
     if not outcome.allowed and outcome.how == "no-approver":
         # say what was blocked and why, for the human reading it later and the agent now
         rest = outcome.message.removeprefix("guard: denied: ").removeprefix("guard: ")
+        rest = rest.replace(f"— {NO_TERMINAL},", f"— {why},", 1)
         message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or run "
-                   "it yourself, or allow it in your policy (see `guard policy show`)")
+                   f"it yourself, or {_rule_hint(grants.get('s', []))}")
         return Outcome(False, outcome.how, message, outcome.choice)
     return outcome
+
+
+def _rule_hint(narrow: Sequence[arity.Choice]) -> str:
+    """What to write in the policy to allow this line from now on: the rules the question's
+    `a` would write, named, not a generic pointer."""
+    if not narrow:
+        return "allow it once at a terminal (what it runs cannot be approved for longer)"
+    from guard.policy import user_policy_path
+
+    rules = "; ".join(
+        f'surface = "{a.surface}", pattern = "{a.pattern}"'
+        + (f', access = ["{a.access}"]' if a.access else "")
+        for a in narrow[:2]
+    )
+    more = f" (and {len(narrow) - 2} more)" if len(narrow) > 2 else ""
+    return f'add an allow rule to {user_policy_path()}: {rules}{more}, action = "allow"'
 
 
 def _blocked(judgement: Judgement) -> str:
@@ -187,7 +236,9 @@ def _blocked(judgement: Judgement) -> str:
     command = " ".join(judgement.projection.command.split())
     if len(command) > 80:
         command = command[:79] + "…"
-    reasons = [r.removeprefix("ask: ") for r in judgement.verdict.reasons[:2]]
+    reasons = [
+        r.removeprefix("ask: ").removeprefix("deny: ") for r in judgement.verdict.reasons[:2]
+    ]
     return f"`{command}` ({'; '.join(reasons)})" if reasons else f"`{command}`"
 
 
@@ -222,7 +273,7 @@ def save_grant(
         try:
             with nullcontext(store) if store is not None else Store.open() as opened:
                 for a in approvals:
-                    opened.grant(
+                    new = opened.grant(
                         session=session,
                         scope="session",
                         surface=a.surface,
@@ -232,6 +283,7 @@ def save_grant(
                         command=command,
                         now=now,
                     )
+                    _audit_grant(opened, session, new, a, granted_by, command)
         except GuardError as exc:
             problems.append(f"{exc} (allowed once; the approval was not saved)")
     elif choice.scope == "always":
@@ -242,6 +294,7 @@ def save_grant(
         )
         try:
             append_rules(target, approvals, command=command)
+            _audit_rules(target, approvals, granted_by, command, session)
             if choice.target == "project":
                 from guard.trust import trust
 
@@ -253,6 +306,31 @@ def save_grant(
     return problems
 
 
+def _audit_grant(
+    store: Store, session: str, new: int, a: arity.Choice, by: str, command: str
+) -> None:
+    from guard.audit import trust_changed
+
+    access = f" [{a.access}]" if a.access else ""
+    trust_changed(store, how="grant", what=f"grant session {a.surface} {a.pattern}{access}",
+                  detail={"id": new, "scope": "session", "surface": a.surface,
+                          "pattern": a.pattern, "access": a.access, "by": by,
+                          "command": command},
+                  session=session)  # fmt: skip
+
+
+def _audit_rules(
+    target: str, approvals: Sequence[arity.Choice], by: str, command: str, session: str
+) -> None:
+    from guard.audit import trust_changed
+
+    rules = [{"surface": a.surface, "pattern": a.pattern, "access": a.access} for a in approvals]
+    shown = ", ".join(a.pattern for a in approvals)
+    trust_changed(None, how="always-rule", what=f"allow rule in {target}: {shown}",
+                  detail={"path": target, "rules": rules, "by": by, "command": command},
+                  session=session)  # fmt: skip
+
+
 def print_warning(message: str) -> None:
     import sys
 
@@ -260,4 +338,6 @@ def print_warning(message: str) -> None:
 
 
 def _denied_message(judgement: Judgement) -> str:
-    return "guard: denied: " + "; ".join(judgement.verdict.reasons[:3])
+    from guard.printable import denied
+
+    return denied(judgement.verdict.reasons)

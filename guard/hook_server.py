@@ -257,8 +257,12 @@ class Checker:
         if decision == "ask":
             return Reply(request.id, "ask", relay, line), None
         if decision == "deny":
-            warnings.append("guard: denied: " + "; ".join(result.verdict.reasons[:3]))
-        return Reply(request.id, decision, relay, "\n".join(warnings)), result
+            from guard.printable import denied
+
+            warnings.append(denied(result.verdict.reasons))
+        from guard.printable import escaped  # each warning one line, safe for the terminal
+
+        return Reply(request.id, decision, relay, "\n".join(map(escaped, warnings))), result
 
     def _adopt(self, env: Mapping[str, str]) -> None:
         """Make this process's environment the shell's, as a fresh `guard check` would see it:
@@ -292,8 +296,12 @@ class AuditWriter:
                     try:
                         _record(*row, kept)
                         break
-                    except GuardError:
+                    except GuardError as exc:
                         kept.close()
+                        if attempt == 2:
+                            from guard.audit import not_written
+
+                            not_written(exc)
                         time.sleep(0.1 * (attempt + 1))
                     except Exception:  # a lost audit row must not stop the checker
                         kept.close()

@@ -315,7 +315,9 @@ def render_policy(policy: Policy) -> str:
             out += [f"{title}:", *(f"  {item}" for item in items)]
     if policy.problems:
         out.append("  while there are problems, everything that would be allowed asks instead")
-    return "\n".join(out) + "\n"
+    from guard.printable import escaped  # a policy file may hold any text: show it safely
+
+    return "\n".join(map(escaped, out)) + "\n"
 
 
 def render_settings(policy: Policy) -> list[str]:

@@ -68,6 +68,9 @@ NONINTERACTIVE = (
     " terminal, or change the policy to allow this command"
 )
 INTERRUPTED = "guard: denied: the question was cancelled"
+# A permanent answer is two keys: its own, then Enter. An Enter sooner than this after the key
+# was in flight with it (a stray key, then the Enter of a line typed ahead) and confirms nothing.
+CONFIRM_GAP = 0.3
 INDENT = "    "
 Line = list[tuple[str, str]]  # (style name, text) fragments of one screen line
 STYLE = {
@@ -220,7 +223,8 @@ def render(
     lines += fit(reasons, max(1, room - len(shown)), "reasons") + choices
     if left is not None:
         how = "press a key, or up/down and Enter" if arrows else "press a key"
-        lines.append([("hint", f"  (denies in {math.ceil(left)} s) {how}; Esc or ^C denies")])
+        hint = f"  (denies in {math.ceil(left)} s) {how}; Esc or ^C denies"
+        lines.extend([("hint", row)] for row in wrap(hint, limit, "   "))
     return lines
 
 
@@ -250,6 +254,17 @@ def fit(blocks: list[list[Line]], budget: int, noun: str) -> list[Line]:
             break
         chosen.append(i)
     return laid(chosen)
+
+
+def needs_confirming(choice: Choice) -> bool:
+    """Whether picking ``choice`` takes a confirming Enter: answers that outlive the session."""
+    return choice.scope == "always"
+
+
+def confirming(choice: Choice) -> str:
+    """The line shown while a permanent answer waits for its Enter."""
+    return (f"  press Enter to confirm [{choice.key}] {describe(choice)}; "
+            "another key chooses again")  # fmt: skip
 
 
 def _first_deny(choices: tuple[Choice, ...]) -> int | None:
@@ -286,6 +301,8 @@ def _ask_plain(fd: int, mode: terminal.Mode, question: Question) -> Answer:
         arrows=False,
     )
     deadline = time.monotonic() + question.timeout
+    pending: Choice | None = None  # a permanent answer waiting for its Enter
+    since = 0.0
     with terminal.in_mode(fd, terminal.keys_only(mode)):
         terminal.discard_typeahead(fd)
         terminal.write(fd, "".join("".join(t for _, t in line) + "\n" for line in lines))
@@ -294,12 +311,23 @@ def _ask_plain(fd: int, mode: terminal.Mode, question: Question) -> Answer:
             if byte is None:
                 return _timed_out(question)
             key = byte.decode("latin-1")
+            if key in "\r\n" and pending is not None:
+                if time.monotonic() - since >= CONFIRM_GAP:
+                    return Answer(pending, "key")
+                continue  # in flight with the key: not a confirmation
+            if key in keys and needs_confirming(keys[key]):
+                pending, since = keys[key], time.monotonic()
+                terminal.write(fd, confirming(pending) + "\n")
+                continue
             if key in keys:
                 return Answer(keys[key], "key")
             if key in "\r\n":
                 return _enter(question.choices, current, "enter")
             if key in "\x03\x04\x1b":
                 return Answer(None, "interrupt", INTERRUPTED)
+            if pending is not None:
+                pending = None
+                terminal.write(fd, "  not confirmed; press a key\n")
 
 
 def _have_prompt_toolkit() -> bool:
@@ -327,7 +355,10 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
 
     choices = question.choices
     no_color = bool(env.get("NO_COLOR"))
-    now: dict[str, Any] = {"current": _first_deny(choices), "moved": False, "deadline": 0.0}
+    now: dict[str, Any] = {
+        "current": _first_deny(choices), "moved": False, "deadline": 0.0, "pending": None,
+        "since": 0.0,
+    }  # fmt: skip
 
     def size() -> Size:
         rows, columns = terminal.size(fd)
@@ -343,6 +374,8 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
             left=left,
             arrows=True,
         )
+        if now["pending"] is not None and left is not None:
+            lines.append([("title", confirming(now["pending"]))])
         out: StyleAndTextTuples = []
         for i, line in enumerate(lines):
             out.extend([("", "\n")] if i else [])
@@ -359,21 +392,41 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
 
     def move(step: int) -> Callable[[KeyPressEvent], None]:
         def handler(_: KeyPressEvent) -> None:
+            now["pending"] = None
             start = len(choices) if now["current"] is None else now["current"]
             now["current"] = min(len(choices) - 1, max(0, start + step)) if choices else None
             now["moved"] = True
 
         return handler
 
+    def hold(choice: Choice) -> Callable[[KeyPressEvent], None]:
+        def handler(_: KeyPressEvent) -> None:
+            now["pending"], now["since"] = choice, time.monotonic()
+            now["current"] = choices.index(choice)
+
+        return handler
+
+    def enter(_: KeyPressEvent) -> None:
+        pending = now["pending"]
+        if pending is None:
+            finish(_enter(choices, now["current"], "arrows" if now["moved"] else "enter"))
+        elif time.monotonic() - now["since"] >= CONFIRM_GAP:
+            finish(Answer(pending, "key"))
+
+    def other(_: KeyPressEvent) -> None:
+        now["pending"] = None  # any other key: the permanent answer is not confirmed
+
     bindings = KeyBindings()
+    bindings.add(Keys.Any)(other)
     for key, choice in _key_map(choices).items():
-        bindings.add(key)(on_key(partial(Answer, choice, "key")))
+        if needs_confirming(choice):
+            bindings.add(key)(hold(choice))
+        else:
+            bindings.add(key)(on_key(partial(Answer, choice, "key")))
     for key in ("c-c", Keys.SIGINT, "c-d", "escape"):
         bindings.add(key)(on_key(lambda: Answer(None, "interrupt", INTERRUPTED)))
     for key in ("enter", "c-j"):
-        bindings.add(key)(
-            on_key(lambda: _enter(choices, now["current"], "arrows" if now["moved"] else "enter"))
-        )
+        bindings.add(key)(enter)
     bindings.add("up")(move(-1))
     bindings.add("down")(move(+1))
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, NoReturn
 from guard.bash_argv import BashInvocation, parse_bash_argv
 from guard.errors import GuardError
 from guard.launcher import is_guard_shim, recovered_argv0
+from guard.printable import escaped
 
 if TYPE_CHECKING:
     from guard.judgement import Judgement
@@ -91,7 +92,21 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
         if not check_stdin(inv):
             return REFUSED
         exec_shell(shell, args)
+    say_banner()
     exec_shell(shell, interactive_argv(inv, args[0], own=own))
+
+
+def say_banner() -> None:
+    """The one line an interactive guarded-bash starts with, unless GUARD_QUIET=1."""
+    from guard.banner import banner, quiet
+
+    if quiet(os.environ):
+        return
+    try:
+        line = banner(os.environ)
+    except Exception:  # what the line says is a courtesy; the hook still guards every line
+        return
+    _say(line)
 
 
 def real_shell(env: Mapping[str, str], *, own: str) -> str:
@@ -442,4 +457,4 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
 
 def _say(message: str) -> None:
     with contextlib.suppress(OSError, ValueError):
-        print(message, file=sys.stderr, flush=True)
+        print(escaped(message), file=sys.stderr, flush=True)

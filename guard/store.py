@@ -648,6 +648,8 @@ def _prepare_file(path: Path) -> None:
     if not directory.is_dir():
         directory.mkdir(mode=0o700, parents=True, exist_ok=True)
         os.chmod(directory, 0o700)  # the umask may have taken bits we need
+    else:
+        _private(directory)
     fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
         status = os.fstat(fd)
@@ -663,6 +665,25 @@ def _prepare_file(path: Path) -> None:
             os.fchmod(fd, 0o600)
     finally:
         os.close(fd)
+
+
+def _private(directory: Path) -> None:
+    """A state directory that group or others may write lets them swap the store for one with
+    their approvals in it. One of ours that holds nothing but the store is tightened to 0700;
+    any other (a shared one such as /tmp, someone else's, one with other files) is refused."""
+    status = directory.stat()
+    if not status.st_mode & 0o022:
+        return
+    ours = status.st_uid == os.geteuid() and not status.st_mode & 0o1000  # no sticky /tmp
+    if ours and all(name.startswith("guard.db") for name in os.listdir(directory)):
+        os.chmod(directory, 0o700)
+        return
+    raise GuardError(
+        f"guard: the state directory {directory} can be written by others "
+        f"(mode {status.st_mode & 0o7777:o}), so they could replace your approvals; "
+        f"run `chmod 700 {directory}` or point GUARD_STATE_DIR at a private directory — "
+        f"{FALLBACK}"
+    )
 
 
 def _tighten(path: Path) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import select
 import termios
 import time
@@ -16,6 +17,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from guard.printable import escaped
 
 TTY = "/dev/tty"
 
@@ -155,21 +158,8 @@ def size(fd: int) -> tuple[int, int]:
 
 
 def visible(text: str) -> str:
-    """``text`` with every character that could hide or rewrite what is shown made visible:
-    control characters in caret form (``^[``, ``^M``), undecodable bytes as ``\\xff``, format
-    and separator characters (bidi overrides, zero-width spaces) as ``<U+202E>``."""
-    out = []
-    for ch in text:
-        o = ord(ch)
-        if o < 0x20 or o == 0x7F:
-            out.append("^" + chr(o ^ 0x40))
-        elif 0xDC80 <= o <= 0xDCFF:
-            out.append(f"\\x{o - 0xDC00:02x}")
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp"):
-            out.append(f"<U+{o:04X}>")
-        else:
-            out.append(ch)
-    return "".join(out)
+    """``text`` made safe to show: :func:`guard.printable.escaped`, the one escaping function."""
+    return escaped(text)
 
 
 def width(text: str) -> int:
@@ -181,10 +171,21 @@ def width(text: str) -> int:
 
 
 def wrap(text: str, limit: int, indent: str) -> list[str]:
-    """``text`` cut into rows of at most ``limit`` columns, rows after the first indented."""
+    """``text`` cut into rows of at most ``limit`` columns, rows after the first indented. Rows
+    break between words; a word wider than a whole row is cut where the row is full."""
     rows = [""]
-    for ch in text:
-        if rows[-1].strip() and width(rows[-1]) + width(ch) > limit:
+    for word in _WORDS.findall(text):
+        bare = word.rstrip(" ")
+        if rows[-1].strip() and width(rows[-1]) + width(bare) > limit:
+            rows[-1] = rows[-1].rstrip(" ") or rows[-1]
             rows.append(indent)
-        rows[-1] += ch
+        for ch in word:
+            if rows[-1].strip() and width(rows[-1]) + width(ch) > limit:
+                if ch == " ":
+                    continue  # a space at the end of a row is not carried to the next
+                rows.append(indent)
+            rows[-1] += ch
     return rows
+
+
+_WORDS = re.compile(r" *[^ ]+ *| +")

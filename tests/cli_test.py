@@ -26,6 +26,13 @@ def guard(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.Complet
                           input=stdin, timeout=60)
 
 
+def json_lines(text: str) -> list[dict[str, object]]:
+    """JSON Lines: one object on each line, nothing else."""
+    rows = [json.loads(line) for line in text.splitlines()]
+    assert all(isinstance(r, dict) for r in rows)
+    return rows
+
+
 def test_explain_json_has_the_documented_fields(ws: Path) -> None:
     done = guard("explain", "--json", "--", "cat /etc/hosts > out.txt; git status", cwd=ws)
     assert done.returncode == 0
@@ -141,8 +148,8 @@ def test_an_approval_never_overrides_a_deny(ws: Path) -> None:
 def test_approvals_list_revoke_and_clear(ws: Path) -> None:
     guard("approvals", "grant", "--session", "s1", "--surface", "command", "--pattern",
           "git push *", cwd=ws)
-    guard("approvals", "grant", "--session", "s2", "--surface", "command", "--pattern",
-          "npm publish *", "--always", cwd=ws)
+    guard("approvals", "grant", "--surface", "command", "--pattern", "npm publish *",
+          "--always", cwd=ws)
     rows = json.loads(guard("approvals", "list", "--json", cwd=ws).stdout)
     assert {(r["session"], r["scope"], r["surface"], r["pattern"]) for r in rows} == {
         ("s1", "session", "command", "git push *"),
@@ -151,18 +158,20 @@ def test_approvals_list_revoke_and_clear(ws: Path) -> None:
     first = next(r["id"] for r in rows if r["pattern"] == "git push *")
     assert guard("approvals", "revoke", str(first), cwd=ws).returncode == 0
     assert guard("approvals", "revoke", str(first), cwd=ws).returncode == 1
-    assert guard("approvals", "clear", cwd=ws).returncode == 0
+    assert guard("approvals", "clear", "--yes", cwd=ws).returncode == 0
     assert json.loads(guard("approvals", "list", "--json", cwd=ws).stdout) == []
 
 
 def test_every_check_writes_an_audit_row_newest_first(ws: Path) -> None:
     guard("check", "--no-prompt", "--session", "s9", "--", "ls", cwd=ws)
     guard("check", "--no-prompt", "--session", "s9", "--", "cat /etc/hosts", cwd=ws)
-    rows = json.loads(guard("log", "--session", "s9", "--json", cwd=ws).stdout)
+    rows = json_lines(guard("log", "--session", "s9", "--json", cwd=ws).stdout)
     assert [(r["command"], r["decision"]) for r in rows] == [
         ("cat /etc/hosts", "ask"), ("ls", "allow")]
     assert rows[0]["reasons"]
-    assert len(json.loads(guard("log", "--limit", "1", "--json", cwd=ws).stdout)) == 1
+    assert len(json_lines(guard("log", "--limit", "1", "--json", cwd=ws).stdout)) == 1
+    assert all(isinstance(r["detail"], dict) for r in rows)
+    assert rows[0]["detail"]["origin"] == "guard check"
 
 
 def test_policy_check_reports_file_line_and_what_to_write(ws: Path, tmp_path: Path) -> None:
@@ -240,3 +249,32 @@ def test_links_in_the_workspace_that_lead_out_are_followed(
     out = json.loads(guard("explain", "--json", "--", line, cwd=ws).stdout)
     assert out["decision"] == "ask"
     assert str(outside / "secret") in [r.get("path") for r in out["requests"]]
+
+
+def documented_hows() -> set[str]:
+    """The `how` values the audit log table of docs/approvals.md lists."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "approvals.md").read_text()
+    table = text.split("## The audit log", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
+    return {how for cells in rows for how in re.findall(r"`([a-z-]+)`", cells[2])}
+
+
+def test_log_limit_counts_rows_and_every_how_is_in_the_docs(ws: Path) -> None:
+    Path(ws / ".guard.toml").write_text('[[rules]]\nsurface = "command"\npattern = "rm *"\n'
+                                        'action = "deny"\n')  # fmt: skip
+    guard("policy", "trust", cwd=ws)
+    for line in ("ls", "cat /etc/hosts", "rm x"):
+        guard("check", "--no-prompt", "--", line, cwd=ws)
+    guard("check", "--", "cat /etc/hosts", cwd=ws)  # no terminal, no approver: denied
+    guard("approvals", "grant", "--always", "--surface", "command", "--pattern", "make *", cwd=ws)
+    guard("approvals", "revoke", "1", cwd=ws)
+    guard("approvals", "clear", "--yes", cwd=ws)
+    rows = json_lines(guard("log", "--json", cwd=ws).stdout)
+    assert len(rows) == 8
+    assert {str(r["how"]) for r in rows} <= documented_hows()
+    text = guard("log", "--limit", "3", cwd=ws).stdout
+    assert len([ln for ln in text.splitlines() if ln[:2] == "20"]) == 3  # rows, not lines
+    assert len(json_lines(guard("log", "--limit", "3", "--json", cwd=ws).stdout)) == 3
+    assert guard("log", "--limit", "-1", cwd=ws).returncode == 2

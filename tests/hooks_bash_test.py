@@ -26,6 +26,7 @@ from shells import (
     gone,
     guard_program,
     hook,
+    press,
     serving,
     wait_for_audit_row,
 )
@@ -103,8 +104,7 @@ def test_each_answer_to_the_question_does_what_it_says(
 ) -> None:
     bash.send("cat /etc/hostname > marker")
     bash.expect("denies in 2 s")
-    if key:
-        bash.child.send(key)
+    press(bash, key)
     out, status = bash.prompt()
     assert says in out
     assert (workspace / "marker").exists() is runs
@@ -124,7 +124,7 @@ def test_a_session_approval_stops_the_second_question(bash: Shell, workspace: Pa
 def test_always_writes_the_rule_to_the_user_policy_file(bash: Shell) -> None:
     bash.send("cat /etc/hostname > marker")
     bash.expect("denies in")
-    bash.child.send("a")
+    press(bash, "a|\r")
     bash.prompt()
     policy = Path(os.environ["GUARD_CONFIG"]).read_text()
     assert 'pattern = "/etc/hostname"' in policy and 'action = "allow"' in policy
@@ -391,3 +391,12 @@ def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_chec
         for pid in sleepy.sleepers():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_denied_line_is_reported_with_its_control_characters_escaped(bash: Shell) -> None:
+    bash.send("touch denied1 x\x16\x1b[2J\x16\x07")  # ^V: the next key goes in the line as it is
+    out, _ = bash.prompt()
+    (said,) = [ln for ln in out.split("\n") if "guard: denied" in ln]
+    said = said[said.index("guard: denied") :]
+    assert said.startswith("guard: denied: touch denied1 ")
+    assert "\\e[2J\\x07" in said and "\x1b" not in said and "\x07" not in said

@@ -23,6 +23,7 @@ from shells import (
     deny_touch_workspace,
     gone,
     have,
+    press,
     serving,
     wait_for_audit_row,
 )
@@ -103,8 +104,7 @@ def test_each_answer_to_the_question_does_what_it_says(
 ) -> None:
     zsh.send("cat /etc/hostname > marker")
     zsh.expect("denies in 2 s")
-    if key:
-        zsh.child.send(key)
+    press(zsh, key)
     out, _ = zsh.prompt()
     assert says in out
     assert (workspace / "marker").exists() is runs
@@ -122,7 +122,7 @@ def test_a_session_approval_stops_the_second_question(zsh: Shell, workspace: Pat
 def test_always_writes_the_rule_to_the_user_policy_file(zsh: Shell) -> None:
     zsh.send("cat /etc/hostname > marker")
     zsh.expect("denies in")
-    zsh.child.send("a")
+    press(zsh, "a|\r")
     zsh.prompt()
     policy = Path(os.environ["GUARD_CONFIG"]).read_text()
     assert 'pattern = "/etc/hostname"' in policy and 'action = "allow"' in policy
@@ -306,3 +306,12 @@ def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_chec
         for pid in sleepy.sleepers():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_denied_line_is_reported_with_its_control_characters_escaped(zsh: Shell) -> None:
+    zsh.send("touch denied1 x\x16\x1b[2J\x16\x07")  # ^V: the next key goes in the line as it is
+    out, _ = zsh.prompt()
+    (said,) = [ln for ln in out.split("\n") if "guard: denied" in ln]
+    said = said[said.index("guard: denied") :]
+    assert said.startswith("guard: denied: touch denied1 ")
+    assert "\\e[2J\\x07" in said and "\x1b" not in said and "\x07" not in said

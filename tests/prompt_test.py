@@ -13,6 +13,7 @@ import re
 import signal
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ import pexpect
 import pytest
 
 from guard.prompt import (
+    CONFIRM_GAP,
     Answer,
     Choice,
     Question,
@@ -89,7 +91,14 @@ class Asking:
         return self
 
     def press(self, keys: str) -> Asking:
-        self.child.send(keys)
+        """Type ``keys``; a ``|`` in them waits, as a human would, for the line that asks to
+        confirm a permanent answer, and a moment more, before typing the rest."""
+        first, bar, rest = keys.partition("|")
+        self.child.send(first)
+        if bar:
+            self.child.expect_exact("press Enter to confirm")
+            time.sleep(CONFIRM_GAP + 0.1)
+            self.press(rest)
         return self
 
     def result(self) -> dict[str, Any]:
@@ -143,7 +152,11 @@ PRESSES = [
     # keys, answer key, how, what the terminal says afterwards
     ("y", "y", "key", "guard: allowed once"),
     ("s", "s", "key", "guard: allowed for this session: git push *"),
-    ("a", "a", "key", "guard: allowed always (user policy): git push *"),
+    ("a|\r", "a", "key", "guard: allowed always (user policy): git push *"),  # a, then Enter
+    ("a", None, None, None),  # a permanent answer is never one key: `a` alone waits for Enter
+    ("a\r", None, None, None),  # an Enter in flight with the key does not confirm it
+    ("a|x", None, None, None),  # another key takes `a` back
+    ("a|y", "y", "key", "guard: allowed once"),  # or answers instead
     ("n", "n", "key", "guard: denied"),
     ("Y", "y", "key", "guard: allowed once"),  # Caps Lock does not change the answer
     ("yn", "y", "key", "guard: allowed once"),  # a burst: the first key answers, the rest is moot
@@ -320,10 +333,15 @@ def test_a_tall_question_still_shows_its_choices_on_the_terminal(tmp_path: Path)
     ("text", "limit", "rows"),
     [
         ("  - short", 20, ["  - short"]),
-        (
+        (  # rows break between words
+            "  - write /a/long/path (rm) now",
+            20,
+            ["  - write", "    /a/long/path", "    (rm) now"],
+        ),
+        (  # a word wider than a row is cut where the row is full
             "  - write /a/very/long/path (rm)",
             14,
-            ["  - write /a/v", "    ery/long/p", "    ath (rm)"],
+            ["  - write", "    /a/very/lo", "    ng/path", "    (rm)"],
         ),
         ("日本日本日", 8, ["日本日本", "    日"]),
     ],
@@ -337,7 +355,7 @@ def test_characters_that_could_hide_the_command_are_shown_escaped(tmp_path: Path
     asking = start(tmp_path, question).shown()
     lines = screen_lines(asking.screen)
     asking.press("n").result()
-    assert "    echo ok^[[2K^Mrm -rf ~ <U+202E>" in lines
+    assert "    echo ok\\e[2K\\rrm -rf ~ \\u202e" in lines
 
 
 # --- type-ahead, timeout, signals, terminal modes --------------------------------------------
@@ -481,15 +499,15 @@ def test_importing_the_prompt_does_not_import_prompt_toolkit() -> None:
 
 VISIBLE = [
     ("plain text", "plain text"),
-    ("tab\there", "tab^Ihere"),
-    ("bell\a", "bell^G"),
-    ("esc\x1b[31m", "esc^[[31m"),
-    ("cr\r", "cr^M"),
-    ("del\x7f", "del^?"),
-    ("nel\x85", "nel<U+0085>"),
-    ("rlo\u202egnp.exe", "rlo<U+202E>gnp.exe"),
-    ("zero\u200bwidth", "zero<U+200B>width"),
-    ("line\u2028sep", "line<U+2028>sep"),
+    ("tab\there", "tab\\there"),
+    ("bell\a", "bell\\x07"),
+    ("esc\x1b[31m", "esc\\e[31m"),
+    ("cr\r", "cr\\r"),
+    ("del\x7f", "del\\x7f"),
+    ("nel\x85", "nel\\u0085"),
+    ("rlo\u202egnp.exe", "rlo\\u202egnp.exe"),
+    ("zero\u200bwidth", "zero\\u200bwidth"),
+    ("line\u2028sep", "line\\u2028sep"),
     ("byte\udcff", "byte\\xff"),
     ("héllo wörld 日本", "héllo wörld 日本"),
 ]
@@ -514,7 +532,7 @@ MARKERS = [
     ("ls x", ((3, 3),), 80, ["ls x"], ["   ^"]),  # an empty span marks the character it starts at
     ("ls", ((10, 20),), 80, ["ls"], [""]),  # spans past the end mark nothing
     ("abcdefghij", ((8, 10),), 4, ["abcd", "efgh", "ij"], ["", "", "^^"]),
-    ("x\x1by", ((1, 2),), 80, ["x^[y"], [" ^^"]),
+    ("x\x1by", ((1, 2),), 80, ["x\\ey"], [" ^^"]),
 ]
 
 
@@ -543,7 +561,7 @@ def test_marks_are_byte_spans_shown_under_the_characters_they_cover(
         ),
         (
             Choice("f", "allow for this session", "session", ("/tmp/a\nb", "/x")),
-            "allow for this session: /tmp/a^Jb, /x",
+            "allow for this session: /tmp/a\\nb, /x",
         ),
         (DENY, "deny"),
     ],

@@ -235,11 +235,14 @@ def deny_touch_workspace(tmp_path: Path) -> Path:
     return ws
 
 
-# Each key a human may press at the question: does the command run, and what guard says.
+# Each key a human may press at the question: does the command run, and what guard says. A `|`
+# waits for the line that asks to confirm a permanent answer (see `press`).
 ANSWERS = [
     ("y", True, "guard: allowed once"),
     ("s", True, "guard: allowed for this session"),
-    ("a", True, "guard: allowed always"),
+    ("a|\r", True, "guard: allowed always"),
+    ("a", False, "no answer within 2 s"),  # one stray key never writes a lasting rule
+    ("a\r", False, "no answer within 2 s"),  # nor does an Enter in flight with it
     ("n", False, "guard: denied"),
     ("\x03", False, "guard: denied"),
     ("", False, "no answer within 2 s"),
@@ -293,3 +296,19 @@ def serving(pid: int) -> bool:
     except FileNotFoundError:
         return False
     return b"serve" in argv and not any(a.endswith(b"sleep") for a in argv)
+
+
+def press(shell: Shell, keys: str) -> None:
+    """Type ``keys`` at the question. A ``|`` waits, as a human would, for the line asking to
+    confirm a permanent answer and a moment more (`CONFIRM_GAP`), then types the rest."""
+    import time
+
+    from guard.prompt import CONFIRM_GAP
+
+    first, bar, rest = keys.partition("|")
+    if first:
+        shell.child.send(first)
+    if bar:
+        shell.expect("press Enter to confirm")
+        time.sleep(CONFIRM_GAP + 0.1)
+        press(shell, rest)

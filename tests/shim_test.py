@@ -432,3 +432,25 @@ def test_a_script_swapped_after_its_check_does_not_run(work: Path, tmp_path: Pat
     assert done.returncode == 0
     assert b"checked" in done.stdout
     assert not marker.exists()
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("quiet", ["", "1"])
+def test_an_interactive_shell_starts_with_a_one_line_banner_unless_quiet(
+    quiet: str, work: Path
+) -> None:
+    child = pexpect.spawn(
+        SHIM, ["--norc"], cwd=str(work), encoding="utf-8", timeout=30,
+        env={**os.environ, "TERM": "dumb", "GUARD_QUIET": quiet},
+    )  # fmt: skip
+    child.delaybeforesend = None
+    child.sendline("echo READY-$((6 * 7))")
+    child.expect_exact("READY-42")
+    shown = str(child.before).replace("\r", "")
+    child.sendline("exit")
+    child.expect(pexpect.EOF)
+    banner = (f"guard: guarded bash — workspace {work}; policy: shipped default + "
+              f"{os.environ['GUARD_CONFIG']}; questions: this terminal (no approver running). "
+              "GUARD_QUIET=1 hides this line\n")  # fmt: skip
+    assert (banner in shown) is (quiet == "")
+    assert "guard:" not in shown.replace(banner, "")

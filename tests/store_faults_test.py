@@ -249,7 +249,7 @@ def test_a_full_disk_is_reported_and_what_was_stored_survives(tmp_path: Path) ->
     prefix = private_mount_namespace()
     disk = tmp_path / "disk"
     disk.mkdir()
-    script = 'mount -t tmpfs -o size=256k guard-test "$1" && shift && exec "$@"'
+    script = 'mount -t tmpfs -o size=256k,mode=700 guard-test "$1" && shift && exec "$@"'
     done = subprocess.run([*prefix, "sh", "-c", script, "sh", str(disk), sys.executable, "-c",
                            FULL_DISK_CHILD, str(disk)], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60, check=False)

@@ -91,6 +91,43 @@ def test_a_store_left_readable_by_others_is_tightened(tmp_path: Path) -> None:
         assert mode(Path(f"{path}-wal")) == 0o600
 
 
+STATE_DIRS = [
+    # mode of an existing state dir, what else is in it, what guard does: the mode after, or refused
+    (0o777, (), 0o700),  # ours and empty: tightened
+    (0o775, ("guard.db",), 0o700),  # ours, holding only the store: tightened
+    (0o757, ("notes.txt",), None),  # other files in it: not ours to chmod, refused
+    (0o1777, (), None),  # a shared directory such as /tmp: refused, never chmod-ed
+    (0o755, (), 0o755),  # nobody else can write it: left alone
+]
+
+
+@pytest.mark.parametrize(("before", "files", "after"), STATE_DIRS)
+def test_a_state_dir_others_can_write_is_tightened_or_refused(
+    tmp_path: Path, before: int, files: tuple[str, ...], after: int | None
+) -> None:
+    state = tmp_path / "state"
+    state.mkdir()
+    for name in files:
+        if name == "guard.db":
+            Store.open(state / name).close()
+        else:
+            (state / name).write_text("x")
+    state.chmod(before)
+    done = subprocess.run(
+        [sys.executable, "-m", "guard", "approvals", "list"], capture_output=True, text=True,
+        env={**os.environ, "GUARD_STATE_DIR": str(state)}, timeout=60, check=False,
+    )  # fmt: skip
+    if after is None:
+        assert done.returncode == 1
+        assert done.stderr.startswith(f"guard: the state directory {state} can be written by ")
+        assert f"chmod 700 {state}" in done.stderr and done.stderr.count("\n") == 1
+        assert mode(state) == before  # left as it was, and no store made in it
+        assert not (state / "guard.db").exists()
+    else:
+        assert (done.returncode, done.stdout) == (0, "no approvals\n")
+        assert mode(state) == after
+
+
 def test_a_fresh_store_has_the_current_schema_in_wal_mode(store: Store) -> None:
     con = sqlite3.connect(store.path)
     try:

@@ -395,3 +395,46 @@ def test_on_a_dumb_terminal_nothing_is_redrawn_and_keys_still_answer(world: Worl
     quit_watch(human)
     assert "request #1" in seen.getvalue()
     assert "\x1b" not in seen.getvalue()
+
+
+def test_a_requested_line_cannot_redraw_the_approvers_screen(world: World) -> None:
+    """A line holding escapes that clear the screen, retitle the window and move the cursor
+    back is shown to the human escaped, as $'…' would write it, never sent raw."""
+    dumb = replace(world, env={**world.env, "TERM": "dumb"})
+    human = watch(dumb)
+    seen = io.StringIO()
+    human.logfile_read = seen
+    line = touch(world, "m") + " # \x1b[2J\x1b]0;fine\a\rtouch harmless"
+    waiting = agent(world, line)
+    human.expect(SHOWN)
+    human.send("n")
+    human.expect("denied")
+    assert finish(waiting)[0] == 1
+    quit_watch(human)
+    screen = seen.getvalue()
+    assert "# \\e[2J\\e]0;fine\\x07\\rtouch harmless" in screen
+    assert [raw for raw in ("\x1b", "\a", "\rtouch") if raw in screen] == [], screen
+
+
+@pytest.mark.parametrize(("then", "ran", "said"), [
+    ("\r", True, "allowed always"),  # `a`, the confirmation shows, Enter: the rule is written
+    ("n", False, "denied by the human"),  # another answer instead
+])  # fmt: skip
+def test_always_at_the_approver_takes_a_confirming_enter(
+    world: World, then: str, ran: bool, said: str
+) -> None:
+    human = watch(world)
+    waiting = agent(world, touch(world, "m"))
+    human.expect(SHOWN)
+    human.send("a\r")  # a stray `a` and an Enter in flight with it: nothing is answered
+    human.expect_exact("press Enter to confirm [a] always (user policy)")
+    with pytest.raises(pexpect.TIMEOUT):
+        human.expect("allowed|denied", timeout=1)
+    assert waiting.poll() is None
+    human.send(then)
+    human.expect(said)
+    code, _ = finish(waiting)
+    assert (code == 0, world.marker("m").exists()) == (ran, ran)
+    policy = Path(world.env["GUARD_CONFIG"])
+    assert (policy.exists() and 'action = "allow"' in policy.read_text()) is ran
+    quit_watch(human)

@@ -30,6 +30,7 @@ MODULES = {
     "watch": "watch",
     "approve": "watch",  # guard/cli/watch.py registers approve and deny with guard watch
     "deny": "watch",
+    "completion": "completion",
 }
 ALL_MODULES = (
     "explain",
@@ -43,6 +44,7 @@ ALL_MODULES = (
     "hook",
     "install_shell",
     "watch",
+    "completion",
 )
 
 
@@ -58,10 +60,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     from guard import __version__
 
-    parser.add_argument("--version", action="version", version=f"guard {__version__}")
+    parser.add_argument("--version", "-V", action="version", version=f"guard {__version__}")
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
     first = args_list[0] if args_list else ""
     wanted = MODULES.get(first)
+    if first and not wanted and not first.startswith("-"):
+        return _unknown(first)
     modules = [_load(wanted)] if wanted else [_load(name) for name in ALL_MODULES]
     for module in modules:
         if module is not None:
@@ -91,3 +95,32 @@ def _load(name: str) -> ModuleType | None:
         if exc.name != f"guard.cli.{name}":
             raise
         return None
+
+
+def _unknown(name: str) -> int:
+    """A subcommand guard does not have: the nearest ones it does, and where the list is."""
+    from difflib import get_close_matches
+
+    from guard.printable import escaped
+
+    near = get_close_matches(name, sorted(MODULES), n=3, cutoff=0.6)
+    hint = f"; did you mean {' or '.join(f'`guard {n}`' for n in near)}?" if near else ""
+    print(
+        f"guard: there is no command {escaped(name)!r}{hint} (`guard --help` lists them)",
+        file=sys.stderr,
+    )
+    return USAGE_ERROR
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The whole command line, every subcommand loaded: for completion scripts and tests."""
+    from guard import __version__
+
+    parser = argparse.ArgumentParser(prog="guard")
+    parser.add_argument("--version", "-V", action="version", version=f"guard {__version__}")
+    sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
+    for name in ALL_MODULES:
+        module = _load(name)
+        if module is not None:
+            module.add_parser(sub)
+    return parser

@@ -1,13 +1,18 @@
-"""`guard approvals list|grant|revoke|clear`."""
+"""`guard approvals list|grant|revoke|clear`. Every change of trust is an audit row."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
+from collections.abc import Mapping
 
-from guard.requests import SURFACES
+from guard.printable import escaped
+from guard.requests import ACCESSES, SURFACES
+
+PATH_SURFACES = ("external_directory", "protected")
 
 PAGE = 100  # approvals a plain `guard approvals list` shows
 
@@ -15,8 +20,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("approvals", help="list, grant, revoke or clear approvals")
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     ls = verbs.add_parser("list", help="the approvals in the store")
-    ls.add_argument("--session")
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--session", help="the always approvals and this session's own")
+    ls.add_argument("--json", action="store_true", help="print them as one JSON list")
     ls.add_argument(
         "--limit",
         type=int,
@@ -25,19 +30,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ls.add_argument("--offset", type=int, default=0, help="skip this many first (by id)")
     ls.set_defaults(run=_list, error_status=1)
     grant = verbs.add_parser("grant", help="grant an approval by hand")
-    grant.add_argument("--session", required=True)
+    grant.add_argument("--session", help="the session it is for (--always: every session)")
+    grant.add_argument("--surface", required=True, choices=SURFACES, help="what it approves")
     grant.add_argument(
-        "--surface", required=True, choices=SURFACES
+        "--pattern",
+        required=True,
+        help="a command pattern (`git push *`), or an absolute path pattern (`/srv/data/**`)",
     )
-    grant.add_argument("--pattern", required=True)
-    grant.add_argument("--access", choices=("read", "write", "execute", "chdir"))
+    grant.add_argument("--access", choices=ACCESSES, help="only this access to a path")
     grant.add_argument("--always", action="store_true", help="for every session, until revoked")
     grant.set_defaults(run=_grant, error_status=1)
     revoke = verbs.add_parser("revoke", help="revoke one approval by its id")
-    revoke.add_argument("id", type=int)
+    revoke.add_argument("id", type=int, help="the id `guard approvals list` shows (#12)")
     revoke.set_defaults(run=_revoke, error_status=1)
     clear = verbs.add_parser("clear", help="revoke all approvals (of one session)")
-    clear.add_argument("--session")
+    clear.add_argument("--session", help="only this session's approvals")
+    clear.add_argument(
+        "--yes", "-y", action="store_true", help="do not ask for confirmation on a terminal"
+    )
     clear.set_defaults(run=_clear, error_status=1)
 
 
@@ -57,9 +67,10 @@ def _list(args: argparse.Namespace) -> int:
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.granted_at))
         access = f" [{r.access}]" if r.access else ""
-        owner = r.session if r.scope == "session" else "always"
+        owner = escaped(r.session or "") if r.scope == "session" else "always"
         print(
-            f"#{r.id:<5} {owner:<24} {r.surface:<18} {r.pattern}{access}  ({r.granted_by}, {when})"
+            f"#{r.id:<5} {owner:<24} {r.surface:<18} {escaped(r.pattern)}{access}  "
+            f"({escaped(r.granted_by)}, {when})"
         )
     if total > offset + len(rows):
         print(
@@ -71,6 +82,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _grant(args: argparse.Namespace) -> int:
+    from guard.audit import trust_changed
     from guard.store import Store
 
     if args.always and not _always_allowed():
@@ -78,17 +90,37 @@ def _grant(args: argparse.Namespace) -> int:
               "false); grant for one session with --session, or ask the machine's "
               "administrator", file=sys.stderr)
         return 1
+    if not (args.always or args.session):
+        print(
+            "guard: approvals grant needs --session ID (for one session) or --always (for every "
+            "session)",
+            file=sys.stderr,
+        )
+        return 2
+    pattern = args.pattern
+    if args.surface in PATH_SURFACES and not _absolute(pattern):
+        print(
+            f"guard: path pattern {escaped(pattern)!r} is relative, and an approval holds for "
+            f"every directory; write the absolute path: --pattern {_suggest(pattern)!r}",
+            file=sys.stderr,
+        )
+        return 2
+    scope = "always" if args.always else "session"
     with Store.open() as store:
         new = store.grant(
             session=args.session,
-            scope="always" if args.always else "session",
+            scope=scope,
             surface=args.surface,
-            pattern=args.pattern,
+            pattern=pattern,
             access=args.access,
             granted_by="cli",
             command="",
             now=time.time(),
         )
+        detail = {"id": new, "scope": scope, "surface": args.surface, "pattern": pattern,
+                  "access": args.access}  # fmt: skip
+        trust_changed(store, how="grant", what=_what("grant", detail), detail=detail,
+                      session=args.session or "")  # fmt: skip
     print(f"granted #{new}")
     return 0
 
@@ -108,11 +140,39 @@ def _always_allowed() -> bool:
     return setting(found, "approvals.always") is not False
 
 
+def _absolute(pattern: str) -> bool:
+    return pattern.startswith("/") or pattern == "~" or pattern.startswith("~/")
+
+
+def _suggest(pattern: str) -> str:
+    try:
+        here = os.getcwd()
+    except OSError:
+        here = "/"
+    head, star, tail = pattern.partition("*")
+    return os.path.normpath(os.path.join(here, head)) + ("/" if head.endswith("/") else "") + (
+        star + tail
+    )
+
+
+def _what(verb: str, detail: Mapping[str, object]) -> str:
+    """The line a trust row shows in `guard log`: `grant session command git push *`."""
+    access = f" [{detail['access']}]" if detail.get("access") else ""
+    return f"{verb} {detail['scope']} {detail['surface']} {detail['pattern']}{access}"
+
+
 def _revoke(args: argparse.Namespace) -> int:
+    from guard.audit import trust_changed
     from guard.store import Store
 
     with Store.open() as store:
+        gone = next((r for r in store.list_approvals() if r.id == args.id), None)
         done = store.revoke(args.id)
+        if done and gone is not None:
+            detail = {"id": gone.id, "scope": gone.scope, "surface": gone.surface,
+                      "pattern": gone.pattern, "access": gone.access}  # fmt: skip
+            trust_changed(store, how="revoke", what=_what("revoke", detail), detail=detail,
+                          session=gone.session or "")  # fmt: skip
     if not done:
         print(f"guard: no approval #{args.id}; see guard approvals list", file=sys.stderr)
         return 1
@@ -121,9 +181,28 @@ def _revoke(args: argparse.Namespace) -> int:
 
 
 def _clear(args: argparse.Namespace) -> int:
+    from guard.audit import trust_changed
     from guard.store import Store
 
+    whose = f"session {escaped(args.session)}'s" if args.session else "all"
+    if not args.yes:
+        if not (sys.stdin.isatty() and sys.stderr.isatty()):
+            print(
+                f"guard: approvals clear revokes {whose} approvals; add --yes to do it "
+                "without a terminal to confirm on",
+                file=sys.stderr,
+            )
+            return 2
+        sys.stderr.write(f"guard: revoke {whose} approvals? [y/N] ")
+        sys.stderr.flush()
+        if sys.stdin.readline().strip().lower() not in ("y", "yes"):
+            print("guard: nothing revoked", file=sys.stderr)
+            return 1
     with Store.open() as store:
         count = store.clear(args.session)
+        detail = {"session": args.session, "count": count}
+        what = f"clear {count} approval{'s' if count != 1 else ''}"
+        what += f" of session {args.session}" if args.session else ""
+        trust_changed(store, how="clear", what=what, detail=detail, session=args.session or "")
     print(f"revoked {count} approval{'s' if count != 1 else ''}")
     return 0

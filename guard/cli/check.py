@@ -30,7 +30,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="REASON",
         help="ask even if the policy allows, for this reason (the hooks: checker timed out)",
     )
-    p.add_argument("command", nargs="*")
+    p.add_argument("command", nargs="*", help="the command line (quote it, or put it after --)")
     p.set_defaults(run=run, error_status=DENY)
 
 

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from guard.judgement import Judgement, judge
 from guard.paths import display
+from guard.printable import escaped
 from guard.requests import Decided
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
@@ -31,7 +32,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         action="store_true",
         help="also print the Landlock ruleset guarded-bash would run the line under",
     )
-    p.add_argument("command", nargs="*", help="the command line (quote it, or put it after --)")
+    p.add_argument(
+        "command",
+        nargs="*",
+        help="the command line (quote it, or put it after --); - reads it from stdin",
+    )
     p.set_defaults(run=run, error_status=2)
 
 
@@ -48,9 +53,11 @@ def run(args: argparse.Namespace) -> int:
         )
         return 2
     command = " ".join(args.command)
+    if args.command == ["-"]:
+        command = sys.stdin.read().removesuffix("\n")  # the line as a file holds it, all of it
     result = judge(command, cwd=args.cwd, session=session)
     for warning in result.warnings + result.notes:
-        print(warning, file=sys.stderr)
+        print(escaped(warning), file=sys.stderr)
     if args.json:
         out = as_json(result)
         if args.enforce:  # issue 17: the ruleset the line would run under
@@ -198,18 +205,10 @@ def _colour() -> bool:
 def render(result: Judgement, *, colour: bool) -> str:
     """The line with the parts that matter marked, one line per request, and the verdict."""
     command = result.projection.command
-    data = command.encode("utf-8", "surrogateescape")
     marks = [d.request.span for d in result.verdict.decided if d.decision != "allow"]
-    lines = [f"  {command}"] if "\n" not in command else ["  " + ln for ln in command.split("\n")]
+    lines = ["  " + escaped(ln) for ln in command.split("\n")]
     if marks and "\n" not in command:
-        under = [" "] * len(command)
-        for start, end in marks:
-            a = len(data[:start].decode(errors="replace"))
-            b = len(data[:end].decode(errors="replace"))
-            for i in range(a, max(b, a + 1)):
-                if i < len(under):
-                    under[i] = "^"
-        lines.append("  " + "".join(under).rstrip())
+        lines.append("  " + underline(command, marks))
     home = result.context.home
     effects: list[str] = []
     for d in result.verdict.decided:
@@ -227,6 +226,7 @@ def render(result: Judgement, *, colour: bool) -> str:
             "dynamic": lambda r=r: f"unknown: {r.text} — {r.reason}",
             "syntax": lambda r=r: f"syntax: {r.reason}",
         }[r.surface]()
+        what = escaped(what)
         tag: str = d.decision
         if colour:
             tag = f"\x1b[{COLOURS[d.decision]}m{tag}\x1b[0m"
@@ -244,9 +244,23 @@ def render(result: Judgement, *, colour: bool) -> str:
     head = f"\x1b[1;{COLOURS[verdict]}m{verdict}\x1b[0m" if colour else verdict
     lines.append(f"verdict: {head}")
     for reason in result.verdict.reasons:
-        lines.append(f"  - {reason}")
+        lines.append(f"  - {escaped(reason)}")
     return "\n".join(lines) + "\n"
 
 
 def _tag(decision: str, colour: bool) -> str:
     return f"\x1b[{COLOURS[decision]}m{decision}\x1b[0m" if colour else decision
+
+
+def underline(command: str, marks: list[tuple[int, int]]) -> str:
+    """``^`` under the characters of the escaped ``command`` that the byte spans ``marks``
+    cover, so the marks stay under their text when a control character prints as ``\\e``."""
+    flags = bytearray(len(command.encode("utf-8", "surrogateescape")) + 1)
+    for start, end in marks:
+        flags[max(0, start) : max(end, start + 1)] = b"\x01" * (max(end, start + 1) - max(0, start))
+    out, pos = [], 0
+    for ch in command:
+        size = len(ch.encode("utf-8", "surrogateescape"))
+        out.append(("^" if any(flags[pos : pos + size]) else " ") * len(escaped(ch)))
+        pos += size
+    return "".join(out).rstrip()

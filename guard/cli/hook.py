@@ -117,7 +117,9 @@ def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dic
         how, reason = ("approval", "guard: allowed by an approval") if used else ("rule", "")
         answer = decision("allow", reason or "guard: allowed by the policy")
     elif final == "deny":
-        answer = decision("deny", f"guard: denied: {reasons}")
+        from guard.printable import denied
+
+        answer = decision("deny", denied(verdict.reasons))
     elif approver_mode(env, result.policy) == "always":
         outcome = confirm(result, session=session, env={**env, "GUARD_ORIGIN": "claude-code"})
         final, how = ("allow" if outcome.allowed else "deny"), outcome.how
@@ -157,7 +159,9 @@ def _audit(
             )
             store.touch_session(session, now, cwd, idle_seconds=idle_seconds(env))
     except GuardError as exc:
-        print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
+        from guard.audit import not_written
+
+        not_written(exc)
 
 
 def _parent_session() -> str:

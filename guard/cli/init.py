@@ -23,7 +23,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         "init",
         help='print the shell hook: eval "$(guard init bash)" in ~/.bashrc (or zsh, ~/.zshrc)',
     )
-    p.add_argument("shell", choices=sorted(SHELLS))
+    p.add_argument("shell", choices=sorted(SHELLS), help="the shell whose hook to print")
     p.set_defaults(run=run, error_status=1)
 
 

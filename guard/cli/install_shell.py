@@ -145,10 +145,14 @@ def report(dest: str, target: str, problem: str) -> str:
         f"It starts {target}, which checks every command before the real bash runs it.",
         ZSH_NOTE,
         "",
-        "To make it your login shell (guard edits no system files; run these yourself):",
-        f"  {q} is already listed in /etc/shells"
-        if listed
-        else f"  echo {q} | sudo tee -a /etc/shells",
+        *(
+            [f"To make it your login shell ({q} is already listed in /etc/shells), run:"]
+            if listed
+            else [
+                "To make it your login shell, run (guard edits no system files itself):",
+                f"  echo {q} | sudo tee -a /etc/shells",
+            ]
+        ),
         f"  chsh -s {q}",
         "For agents that run bash from PATH or take the shell from $SHELL:",
         f'  export PATH={shlex.quote(os.path.dirname(dest))}:"$PATH" SHELL={q}',

@@ -9,15 +9,21 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from guard.printable import escaped
+
 if TYPE_CHECKING:
     from guard.store import AuditRow, Store
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("log", help="the audit log, newest first")
-    p.add_argument("--session")
-    p.add_argument("--limit", type=int, default=50)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--session", help="only the rows of this session")
+    p.add_argument(
+        "--limit", type=int, default=50, metavar="N", help="at most N rows (default: 50)"
+    )
+    p.add_argument(
+        "--json", action="store_true", help="one JSON object per row and line (JSON Lines)"
+    )
     p.add_argument(
         "--follow", "-f", action="store_true", help="keep printing new rows as they are written"
     )
@@ -27,23 +33,39 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     from guard.store import Store
 
+    if args.limit < 0:
+        print(f"guard: --limit counts rows; give 0 or more, not {args.limit}", file=sys.stderr)
+        return 2
     if args.follow:
         return follow(args.session, args.limit, as_json=args.json)
     with Store.open() as store:
         rows = store.log(args.session, args.limit)
-    if args.json:
-        print(json.dumps([r._asdict() for r in rows]))
-        return 0
     for r in rows:
-        _show(r)
+        if args.json:
+            print(as_json_line(r))
+        else:
+            _show(r)
     return 0
+
+
+def as_json_line(r: AuditRow) -> str:
+    """One row as one JSON object on one line; ``detail`` an object (``{}`` when none)."""
+    row = r._asdict()
+    try:
+        detail = json.loads(r.detail) if r.detail else {}
+    except ValueError:
+        detail = {"text": r.detail}  # written by hand or by an older guard: kept, as text
+    row["detail"] = detail if isinstance(detail, dict) else {"value": detail}
+    row["reasons"] = list(r.reasons)
+    return json.dumps(row, ensure_ascii=True)
 
 
 def _show(r: AuditRow) -> None:
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.time))
-    print(f"{when}  {r.decision:<5} {r.how:<10} {r.session}  {r.command}")
+    what = escaped(r.command)
+    print(f"{when}  {r.decision:<5} {r.how:<10} {escaped(r.session)}  {what}")
     for reason in r.reasons:
-        print(f"{'':21}{reason}")
+        print(f"{'':21}{escaped(reason)}")
 
 
 def follow(session: str | None, limit: int, *, as_json: bool, poll: float = 0.25) -> int:
@@ -57,7 +79,7 @@ def follow(session: str | None, limit: int, *, as_json: bool, poll: float = 0.25
             while True:
                 for r in rows:
                     if as_json:
-                        print(json.dumps(r._asdict()))
+                        print(as_json_line(r))
                     else:
                         _show(r)
                     last = r.id

@@ -6,6 +6,8 @@ import argparse
 import os
 import sys
 
+from guard.printable import escaped
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("policy", help="show or check policy files")
@@ -14,7 +16,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     show.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
     show.set_defaults(run=_show, error_status=1)
     check = verbs.add_parser("check", help="validate a policy file (default: the ones in effect)")
-    check.add_argument("file", nargs="?")
+    check.add_argument("file", nargs="?", help="the policy file (default: the ones in effect)")
     check.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
     check.set_defaults(run=_check, error_status=1)
     trust = verbs.add_parser(
@@ -58,7 +60,7 @@ def _check(args: argparse.Namespace) -> int:
         else:
             problems += check_policy_file(f)
     for p in problems:
-        print(p)
+        print(escaped(p))
     if not problems:
         print(f"guard: {', '.join(files) or 'no policy files; the shipped default'} — no problems")
     return 1 if problems else 0
@@ -79,13 +81,25 @@ def _trust(args: argparse.Namespace) -> int:
         return 1
     path = args.file or os.path.join(roots[0], PROJECT_FILE)
     problems = check_policy_file(path)
+    if not os.path.lexists(path):
+        print(
+            f"guard: there is no {path} to trust; nothing was changed (without a project file "
+            "your own policy applies alone)",
+            file=sys.stderr,
+        )
+        return 1
     if problems:
         for p in problems:
-            print(p)
+            print(escaped(p))
         print(f"guard: {path} has problems; fix them before trusting it", file=sys.stderr)
         return 1
     with open(path, encoding="utf-8", errors="replace") as f:
-        sys.stdout.write(f.read())
-    trust(path)
+        for line in f:  # what a human reads before trusting it: nothing in it may hide a rule
+            print(escaped(line.removesuffix("\n")))
+    sha256 = trust(path)
+    from guard.audit import trust_changed
+
+    trust_changed(None, how="policy-trust", what=f"trust {path}",
+                  detail={"path": os.path.realpath(path), "sha256": sha256})  # fmt: skip
     print(f"guard: trusted {path} as shown above; a change to it makes it untrusted again")
     return 0

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from guard import terminal
 from guard.approver import DEFAULT_TIMEOUT, paths
 from guard.errors import GuardError
+from guard.prompt import CONFIRM_GAP, confirming, needs_confirming
 from guard.terminal import visible
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class Screen:
         self.fd = fd
         self.approver: Approver | None = None
         self.selected = 0  # the request on screen
+        self.pending: tuple[int, str, float] | None = None  # (request, always key, when) to confirm
         self.done = False
         self.closed = False
         self.live = env.get("TERM", "") not in ("", "dumb")  # may redraw the status line
@@ -142,10 +144,11 @@ class Screen:
         prefix = f"guard: #{e.id} " if e.id else "guard: "
         if e.kind == "arrived" and self._current() is not None:
             total = len(self.approver.queue) if self.approver else 0
-            self._print(f"{prefix}waits too ({total} waiting; Tab shows the next): " + e.text)
+            self._print(f"{prefix}waits too ({total} waiting; Tab shows the next): "
+                        + visible(e.text))  # fmt: skip
             return
         if e.kind != "arrived":
-            self._print(prefix + e.text)
+            self._print(prefix + visible(e.text))  # an event names the line: one escaped line
         if self._current() is None:
             self._show(self._oldest())
 
@@ -172,11 +175,26 @@ class Screen:
             keys = {c.key: c for c in current.ask.question.choices}
             for c in current.ask.question.choices:
                 keys.setdefault(c.key.swapcase(), c)  # Caps Lock must not change the answer
-            if ch in keys and self.approver is not None:
-                problem = self.approver.answer(current.id, keys[ch].key, by="watch")
-                if problem:
-                    self._print(problem)
+            pending, self.pending = self.pending, None
+            if ch in "\r\n" and pending is not None and pending[0] == current.id:
+                if time.monotonic() - pending[2] < CONFIRM_GAP:
+                    self.pending = pending  # in flight with the key: not a confirmation
+                    continue
+                self._answer(current.id, pending[1])
+                return
+            if ch in keys and needs_confirming(keys[ch]):
+                self.pending = (current.id, keys[ch].key, time.monotonic())
+                self._print(confirming(keys[ch]))
+                continue
+            if ch in keys:
+                self._answer(current.id, keys[ch].key)
                 return  # keys typed after an answer were not meant for the next request
+
+    def _answer(self, request: int, key: str) -> None:
+        if self.approver is not None:
+            problem = self.approver.answer(request, key, by="watch")
+            if problem:
+                self._print(problem)
 
     def status(self) -> None:
         if self.approver is None or not self.approver.queue:
