@@ -73,7 +73,10 @@ class LineCache:
         user = user_policy_path()
         project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
         key = (workspace, home, user, trust_project)
-        now = (stamp(user), stamp(project) if project else None)
+        from guard.managed import managed_policy_path
+
+        managed = managed_policy_path()  # the machine's file: an edit or a chmod counts too
+        now = (stamp(user), stamp(project) if project else None, stamp(managed))
         kept = self._policies.get(key)
         if kept is not None and kept[0] == now:
             return kept[1]

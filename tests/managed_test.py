@@ -437,14 +437,14 @@ def test_policy_check_of_the_managed_file_by_name(managed_file: Path) -> None:
 def test_the_resident_checker_reads_a_changed_managed_file_again(
     managed_file: Path, workspace: Path
 ) -> None:
-    from guard.hook_server import Policies
+    from guard.line_cache import LineCache
 
-    kept = Policies()
-    assert kept.load(str(workspace)).managed_rules == ()
+    kept = LineCache()
+    assert kept.policy(str(workspace)).managed_rules == ()
     write(managed_file, MANAGED)
-    assert len(kept.load(str(workspace)).managed_rules) == 3
+    assert len(kept.policy(str(workspace)).managed_rules) == 3
     managed_file.chmod(0o666)  # only the mode changes: the file is refused from now on
-    assert kept.load(str(workspace)).problems != ()
+    assert kept.policy(str(workspace)).problems != ()
 
 
 @pytest.mark.parametrize(
