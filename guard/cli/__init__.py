@@ -30,6 +30,7 @@ MODULES = {
     "watch": "watch",
     "approve": "watch",  # guard/cli/watch.py registers approve and deny with guard watch
     "deny": "watch",
+    "setup": "setup",
 }
 ALL_MODULES = (
     "explain",
@@ -43,6 +44,7 @@ ALL_MODULES = (
     "hook",
     "install_shell",
     "watch",
+    "setup",
 )
 
 
