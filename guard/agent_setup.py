@@ -283,13 +283,45 @@ def status(agent: str, *, project: str | None = None) -> Status:
     return Status(agent, path, True, closed)
 
 
-def detected() -> list[str]:
-    """The agents that look installed here: a configuration directory, or a program on PATH."""
+def detected(project: str | None = None) -> list[str]:
+    """The agents that look installed here: a configuration directory (yours, or the one in
+    `project`), or a program on PATH."""
     found = []
     for agent, cfg in AGENTS.items():
         config_dir = config_path(agent).parent
         if agent in ("copilot", "opencode", "cline"):
             config_dir = config_dir.parent
-        if config_dir.is_dir() or any(shutil.which(b) for b in cfg.binaries):
+        ours = project is not None and status(agent, project=project).installed
+        if ours or config_dir.is_dir() or any(shutil.which(b) for b in cfg.binaries):
             found.append(agent)
     return found
+
+
+def codex_trusted(path: Path) -> bool:
+    """Whether Codex recorded trust for guard's hook in `path` (its config.toml keeps a
+    `[hooks.state."PATH:pre_tool_use:GROUP:HOOK"]` with a `trusted_hash`). Codex skips an
+    untrusted hook without a word; a changed hook needs trusting again, which guard cannot see."""
+    import tomllib
+
+    try:
+        _raw, data = _read(path)
+    except GuardError:
+        return False
+    groups = (
+        data.get("hooks", {}).get("PreToolUse", []) if isinstance(data.get("hooks"), dict) else []
+    )
+    keys = [
+        f"{path}:pre_tool_use:{g}:{h}"
+        for g, group in enumerate(groups if isinstance(groups, list) else [])
+        for h, hook in enumerate(group.get("hooks", []) if isinstance(group, dict) else [])
+        if is_guards("codex", _command(hook))
+    ]
+    variable = os.environ.get("CODEX_HOME", "")
+    config = Path(variable or os.path.expanduser("~/.codex")) / "config.toml"
+    try:
+        state = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
+    except (OSError, ValueError, AttributeError):
+        return False
+    return bool(keys) and all(
+        isinstance(state.get(k), dict) and state[k].get("trusted_hash") for k in keys
+    )

@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
     state = read_state(args.shell_state) if args.shell_state else {}
     findings = [*hook_findings(state), *rc_findings(), *policy_findings(args.cwd)]
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
+    findings += agent_findings(args.cwd)
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
     return 1 if any(f.level == "problem" for f in findings) else 0
@@ -208,3 +209,35 @@ def tiocsti_finding(path: str) -> Finding:
         f"dev.tty.legacy_tiocsti = {value}: any process on your terminal can type an answer "
         "into guard's question; as root: sysctl -w dev.tty.legacy_tiocsti=0",
     )
+
+
+def agent_findings(cwd: str | None) -> list[Finding]:
+    """For each agent found here: is guard's hook installed (yours or the project's), does it
+    fail closed there, and (Codex) has the hook been trusted."""
+    from guard import agent_setup
+    from guard.agent_config import AGENTS
+    from guard.cli.setup import project_dir
+
+    out = []
+    here = cwd or os.getcwd()
+    project = project_dir(here) if os.path.isdir(here) else None
+    for agent in agent_setup.detected(project):
+        places = [agent_setup.status(agent)]
+        if project is not None:
+            places.append(agent_setup.status(agent, project=project))
+        found = list({s.path: s for s in places if s.installed}.values())
+        if not found:
+            line = f"{agent}: found, but guard's hook is not installed; run: guard setup {agent}"
+            out.append(Finding("warning", "agents", line))
+            continue
+        for s in found:
+            how = AGENTS[agent].fail_closed
+            closed = f"fails closed ({how})" if s.fail_closed else (
+                "does not fail closed: " + (f"set {how}" if how else "the agent has no such option")
+            )
+            out.append(Finding("ok", "agents", f"{agent}: guard's hook in {s.path}; {closed}"))
+            if agent == "codex" and not agent_setup.codex_trusted(s.path):
+                why = "codex: guard's hook is not trusted yet, and Codex skips it silently; "
+                out.append(Finding("warning", "agents", why + "open /hooks in codex, trust it"))
+    return out
+

@@ -76,7 +76,7 @@ def _verb(action: str, *, uninstall: bool) -> tuple[str, str]:
 def _detect(project: str | None) -> int:
     from guard import agent_setup
 
-    found = agent_setup.detected()
+    found = agent_setup.detected(project)
     if not found:
         print("no agents found (looked for their configuration directories and programs)")
     for agent in found:
@@ -89,9 +89,9 @@ def _detect(project: str | None) -> int:
     return 0
 
 
-def project_dir() -> str:
-    """The project of the current directory: its git worktree root, else the directory."""
-    here = Path(os.getcwd())
+def project_dir(directory: str | None = None) -> str:
+    """The project of a directory (the current one): its git worktree root, else itself."""
+    here = Path(directory or os.getcwd())
     for probe in (here, *here.parents):
         if (probe / ".git").exists():
             return str(probe)
