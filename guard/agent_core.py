@@ -109,8 +109,6 @@ def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeou
 def _answer(
     judgement: Judgement, call: Call, env: Mapping[str, str], *, in_band_ask: bool, budget: float
 ) -> tuple[Answer, str]:
-    from guard.confirm import approver_mode
-
     verdict = judgement.verdict
     reasons = "; ".join(r.split(": ", 1)[-1] for r in verdict.reasons[:3])  # no "ask: " lead
     if verdict.decision == "allow":
@@ -120,6 +118,8 @@ def _answer(
         return Answer("allow", "guard: allowed by the policy"), "rule"
     if verdict.decision == "deny":
         return Answer("deny", f"guard: denied: {reasons}; {NOT_RUN}"), "rule"
+    from guard.confirm import approver_mode  # the prompt's modules: only when one asks
+
     mode = approver_mode(env)
     if in_band_ask and mode != "always":
         return Answer("ask", f"guard asks: {reasons}", reasons), f"{call.agent}-prompt"
