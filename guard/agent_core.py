@@ -55,8 +55,9 @@ class Answer:
     shown: str = ""  # for ask: what a human is asked about (some prompts hide the reason)
 
 
-class HoldTimeout(Exception):
-    """The agent's hook timeout is near: deny now, before the agent runs the call itself."""
+class HoldTimeout(BaseException):
+    """The agent's hook timeout is near: deny now, before the agent runs the call itself.
+    A BaseException, so that no `except Exception` on the way swallows it."""
 
 
 def refused(why: str) -> Answer:
@@ -168,6 +169,8 @@ def _grant_hint(judgement: Judgement, call: Call, env: Mapping[str, str]) -> str
     _question, grants = question_for(judgement, env)
     lines = []
     for c in grants.get("s", []):
+        if c.surface == "protected":
+            continue  # a protected path asks on every access, approved or not
         argv = ["guard", "approvals", "grant", "--session", call.session, "--surface"]
         argv += [c.surface, "--pattern", c.pattern]
         argv += ["--access", c.access] if c.access else []
@@ -190,9 +193,7 @@ def _protected_ask(judgement: Judgement) -> Judgement:
         Decided(d.request, "ask", d.by) if d.request.surface == "protected" else d
         for d in verdict.decided
     )
-    reasons = tuple(
-        dict.fromkeys(f"ask: {describe(d.request, home=home)} is protected" for d in protected)
-    )
+    reasons = tuple(dict.fromkeys(f"ask: {describe(d.request, home=home)}" for d in protected))
     return judgement._replace(verdict=Verdict("ask", reasons, decided))
 
 

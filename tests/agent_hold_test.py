@@ -215,3 +215,55 @@ def _program(plugin: Path) -> str:
     line = next(x for x in plugin.read_text().splitlines() if x.startswith("const GUARD = "))
     program: str = json.loads(line.removeprefix("const GUARD = "))
     return program
+
+
+def test_guards_own_deadline_denies_when_the_approver_never_answers(env: dict[str, str]) -> None:
+    """An approver that takes the request and then says nothing (hung, or far slower than it
+    promised): guard's own deadline ends the hold before the agent's hook timeout."""
+    import socket
+    import threading
+
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(env["GUARD_APPROVER_SOCKET"])
+    server.listen(1)
+    held: list[socket.socket] = []
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        held.append(conn)
+        conn.recv(65536)
+        conn.sendall(b'{"type": "queued", "id": 1, "timeout": 1000}\n')  # and then nothing
+
+    threading.Thread(target=serve, daemon=True).start()
+    began = time.monotonic()
+    running = start_hook("cursor", env, "--timeout", "16")
+    out, _err = running.communicate(timeout=30)
+    took = time.monotonic() - began
+    reason = json.loads(out)["user_message"]
+    assert json.loads(out)["permission"] == "deny"
+    assert reason.startswith("guard: no answer within 11 s, and cursor runs a call")
+    assert took < 16 - 2, f"the hold took {took:.1f} s, past the hook's 16 s"
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def test_a_protected_path_is_never_a_silent_allow_even_when_approved(env: dict[str, str]) -> None:
+    home = Path(env["HOME"])
+    (home / ".ssh").mkdir()
+    (home / ".ssh" / "config").write_text("Host x\n")
+    for surface in ("protected", "external_directory"):
+        subprocess.run(
+            [*GUARD, "approvals", "grant", "--session", "codex:s1", "--surface", surface,
+             "--pattern", str(home / ".ssh" / "config"), "--access", "read"],
+            env=env, check=True, capture_output=True,
+        )  # fmt: skip
+    payload = PAYLOADS["codex"](f"cat {home}/.ssh/config", env["WS"])
+    done = subprocess.run(
+        [*GUARD, "hook", "codex"], input=json.dumps(payload).encode(), env=env,
+        capture_output=True, timeout=60, check=False,
+    )  # fmt: skip
+    reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
+    assert reason.startswith(f"guard: denied `cat {home}/.ssh/config` (")
+    assert "(read ~/.ssh/config (cat) is a protected path)." in reason
+    assert "guard approvals grant" not in reason  # approving it again would not help
