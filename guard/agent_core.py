@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from guard.judgement import Judgement
 
 NOT_RUN = "the command was not run"
+FORBIDDEN = " (the policy forbids it: do not try it another way; ask the user if it is needed)"
 MAX_COMMAND = 256 << 10  # characters of one command line; a longer one is refused, not cut
 MARGIN = 5.0  # seconds the hold ends before the agent's own hook timeout
 GRACE = 5.0  # guard.approver_client waits this long past the approver's own timeout
@@ -118,7 +119,7 @@ def _answer(
             return Answer("allow", "guard: allowed by an approval"), "approval"
         return Answer("allow", "guard: allowed by the policy"), "rule"
     if verdict.decision == "deny":
-        return Answer("deny", f"guard: denied: {reasons}; {NOT_RUN}"), "rule"
+        return Answer("deny", f"guard: denied: {reasons}; {NOT_RUN}{FORBIDDEN}"), "rule"
     from guard.confirm import approver_mode  # the prompt's modules: only when one asks
 
     mode = approver_mode(env)

@@ -153,7 +153,8 @@ def test_an_everyday_command_gets_the_agents_no_objection(workspace: Path, agent
 @pytest.mark.parametrize("agent", AGENTS)
 def test_what_the_policy_denies_gets_the_agents_block_form(workspace: Path, agent: str) -> None:
     rule = f"rule {os.environ['GUARD_CONFIG']}:1: no downloads here"
-    reason = f"guard: denied: curl https://example.com ({rule}); {NOT_RUN}"
+    reason = f"guard: denied: curl https://example.com ({rule}); {NOT_RUN} (the policy forbids it: "
+    reason += "do not try it another way; ask the user if it is needed)"
     got = answer(agent, PAYLOADS[agent]("curl https://example.com", str(workspace)))
     assert got == denied(agent, reason)
 
