@@ -125,7 +125,9 @@ def guard_program() -> str:
 
 
 def hook_command(agent: str) -> str:
-    return f"{shlex.quote(guard_program())} hook {agent} --timeout {TIMEOUT}"
+    """The command line the agent runs (for Cline, the one its hook script runs)."""
+    timeout = 30 if agent == "cline" else TIMEOUT  # Cline gives every hook 30 s
+    return f"{shlex.quote(guard_program())} hook {agent} --timeout {timeout}"
 
 
 def handler(agent: str) -> dict[str, Any]:
@@ -154,7 +156,7 @@ def script(agent: str) -> str:
             "#!/bin/sh\n"
             "# guard: written by `guard setup cline`; `guard setup cline --uninstall` removes it.\n"
             '# guard answers {"cancel": …}; if it cannot start, the non-zero status blocks.\n'
-            f"exec {shlex.quote(program)} hook cline --timeout 30\n"
+            f"exec {hook_command('cline')}\n"
         )
     if agent == "opencode":
         from guard.opencode_plugin import plugin_text

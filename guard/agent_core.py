@@ -53,7 +53,6 @@ class Call:
 class Answer:
     decision: str  # "allow", "deny" or "ask"
     reason: str  # one line starting with "guard"
-    shown: str = ""  # for ask: what a human is asked about (some prompts hide the reason)
 
 
 class HoldTimeout(BaseException):
@@ -90,6 +89,11 @@ def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeou
             "checks; write it to a script in the workspace and run that"
         )
     budget = hook_timeout - MARGIN
+    if budget < MARGIN:
+        return refused(
+            f"the hook's timeout of {hook_timeout:g} s is too short for guard to answer in time; "
+            f"give it {int(2 * MARGIN)} s or more (guard setup {call.agent} writes one)"
+        )
     try:
         with deadline(budget):
             judgement = _protected_ask(
@@ -124,7 +128,7 @@ def _answer(
 
     mode = approver_mode(env)
     if in_band_ask and mode != "always":
-        return Answer("ask", f"guard asks: {reasons}", reasons), f"{call.agent}-prompt"
+        return Answer("ask", f"guard asks: {reasons}"), f"{call.agent}-prompt"
     if mode == "never":
         message = f"guard: denied: nobody can be asked (GUARD_APPROVER=never); {reasons}"
         return Answer("deny", f"{message}{_grant_hint(judgement, call, env)}"), "no-approver"

@@ -287,7 +287,20 @@ def test_a_checker_that_crashes_gives_the_block_form(workspace: Path, agent: str
     assert done.stdout.decode() == denied(agent, reason) + "\n"
 
 
-def test_a_hook_timeout_that_leaves_no_time_for_a_human_denies_at_once(workspace: Path) -> None:
-    done = hook("codex", dumps(codex("cat /etc/hosts", str(workspace))).encode(), "--timeout", "8")
+@pytest.mark.parametrize(
+    ("timeout", "line", "said"),
+    [
+        (
+            "12",
+            "cat /etc/hosts",
+            "guard: codex's hook timeout leaves no time for a human to answer",
+        ),
+        ("3", "ls", "guard: the hook's timeout of 3 s is too short for guard to answer in time"),
+    ],
+)
+def test_a_hook_timeout_too_short_for_the_hold_denies_at_once(
+    workspace: Path, timeout: str, line: str, said: str
+) -> None:
+    done = hook("codex", dumps(codex(line, str(workspace))).encode(), "--timeout", timeout)
     reason = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecisionReason"]
-    assert reason.startswith("guard: codex's hook timeout leaves no time for a human to answer")
+    assert reason.startswith(said)

@@ -11,7 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
-from guard.agent_config import AGENTS
+from guard.agent_config import AGENTS, hook_command
 from guard.errors import GuardError
 
 
@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     if args.uninstall or change.action == "unchanged":
         return 0
     cfg = AGENTS[args.agent]
+    print(f"  hook: {cfg.event}: {hook_command(args.agent)}")
     closed = cfg.fail_closed or f"{args.agent} has no fail-closed option: guard always answers"
     print(f"  fails closed: {closed}")
     if project is not None and args.agent == "claude-code":
