@@ -204,12 +204,16 @@ def _protected_ask(judgement: Judgement) -> Judgement:
 
 @contextmanager
 def deadline(seconds: float) -> Iterator[None]:
-    """Raise `HoldTimeout` in this (main) thread when `seconds` have passed."""
+    """Raise `HoldTimeout` in the main thread when `seconds` have passed."""
 
     def fire(_signum: int, _frame: FrameType | None) -> None:
         raise HoldTimeout
 
-    previous = signal.signal(signal.SIGALRM, fire)
+    try:
+        previous = signal.signal(signal.SIGALRM, fire)
+    except ValueError:  # not the main thread (a long-lived caller): its own limits apply
+        yield
+        return
     signal.setitimer(signal.ITIMER_REAL, max(seconds, 0.001))
     try:
         yield
