@@ -1,11 +1,12 @@
 """Real agents with `guard setup AGENT`: what runs, what is blocked, and what the model reads,
-end to end, for Codex and Gemini CLI.
+end to end, for Claude Code, Codex and Gemini CLI.
 
 Each agent (from the npm registry, installed once into a cache directory under the system's
 temp dir) runs headless against tests/mock_models.py, a stdlib mock of its model API, inside a
 network namespace that has only loopback (`unshare --net`), with a HOME of the test's own. The
 mock asks for one shell call; a marker file shows whether it ran, and the mock logs what the
-model was told. Gemini CLI runs headless, where a hook's ask would hang it, so it runs with
+model was told. The agents run headless (`claude -p`, `codex exec`, `gemini -p`), where nobody
+sees an agent's own prompt (and Gemini CLI hangs on a hook's ask), so they run with
 GUARD_APPROVER=always as docs/agents.md says. Skipped where npm, the registry or unshare is not
 available.
 """
@@ -70,10 +71,24 @@ class Agent:
 
     def configure(self, home: Path) -> dict[str, str]:
         """The agent's own configuration (before `guard setup`), and its environment."""
+        if self.name == "claude-code":
+            return {
+                "ANTHROPIC_BASE_URL": f"http://127.0.0.1:{PORT}",
+                "ANTHROPIC_API_KEY": "not-a-key",
+                "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+                "DISABLE_TELEMETRY": "1",
+                "DISABLE_AUTOUPDATER": "1",
+                "CLAUDE_CODE_DISABLE_OFFICIAL_MARKETPLACE_AUTOINSTALL": "1",
+                "GUARD_APPROVER": "always",
+            }
         if self.name == "codex":
             (home / ".codex").mkdir()
             (home / ".codex" / "config.toml").write_text(CODEX_CONFIG.format(port=PORT))
-            return {"CODEX_HOME": str(home / ".codex"), "MOCK_API_KEY": "not-a-key"}
+            return {
+                "CODEX_HOME": str(home / ".codex"),
+                "MOCK_API_KEY": "not-a-key",
+                "GUARD_APPROVER": "always",  # codex has no prompt for it: always the approver
+            }
         (home / ".gemini").mkdir()
         (home / ".gemini" / "settings.json").write_text(json.dumps(GEMINI_SETTINGS))
         return {
@@ -83,6 +98,8 @@ class Agent:
         }
 
     def argv(self, binary: Path, *, trusted: bool = True) -> list[str]:
+        if self.name == "claude-code":  # no permission flags: guard's allow is what lets it run
+            return [str(binary), "-p", "run it"]
         if self.name == "codex":
             flags = [TRUSTED] if trusted else []
             return [str(binary), "exec", *flags, "--skip-git-repo-check", "run it"]
@@ -90,16 +107,23 @@ class Agent:
 
     def said(self, told: object) -> str:
         """What the model read as the shell call's result."""
+        if isinstance(told, list):  # Claude Code's content blocks
+            return "".join(str(b.get("text", "")) for b in told if isinstance(b, dict))
         if isinstance(told, dict):
             return str(told.get("error") or told.get("output") or "")
         return str(told)
 
 
 AGENTS = {
+    "claude-code": Agent("claude-code", "@anthropic-ai/claude-code@2.1.332", "claude", "anthropic"),
     "codex": Agent("codex", "@openai/codex@0.171.0", "codex", "responses"),
     "gemini": Agent("gemini", "@google/gemini-cli@0.61.0", "gemini", "gemini"),
 }
-BLOCKED = {"codex": "Command blocked by PreToolUse hook: ", "gemini": "Tool execution blocked: "}
+BLOCKED = {
+    "claude-code": "PreToolUse:Bash hook error: ",
+    "codex": "Command blocked by PreToolUse hook: ",
+    "gemini": "Tool execution blocked: ",
+}
 
 
 def installed(agent: Agent) -> Path:
@@ -233,3 +257,15 @@ def test_an_untrusted_hook_is_skipped_by_codex_which_is_why_setup_says_to_trust_
     result = world.run(f"touch {marker}", marker, trusted=False)
     assert result.ran, "Codex ran guard's untrusted hook: the note in guard setup is out of date"
     assert result.told and not result.told[0].startswith("Command blocked")
+
+
+def test_claude_codes_own_prompt_gets_the_ask_where_there_is_no_approver_setting(
+    world: World,
+) -> None:
+    if world.agent.name != "claude-code":
+        pytest.skip("Claude Code's ask")
+    world.env.pop("GUARD_APPROVER")
+    marker = world.root / "outside"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log  # headless: Claude Code's prompt is a refusal
+    assert result.told == [f"guard asks: write {marker} (touch) is outside the workspace"]

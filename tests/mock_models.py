@@ -2,12 +2,13 @@
 
     python mock_models.py API PORT COMMAND LOG
 
-API is `responses` (OpenAI's Responses API, as Codex reads it) or `gemini` (the Gemini API's
-streamGenerateContent, as Gemini CLI reads it). Both answer with server-sent events: the first
-request with one shell call running COMMAND (`exec_command` / `run_shell_command`), every
-request that carries the call's result with a short message. What the model would read as the
-call's result (the command's output, or the hook's reason for blocking it) is appended to LOG,
-one JSON list per request.
+API is `responses` (OpenAI's Responses API, as Codex reads it), `gemini` (the Gemini API's
+streamGenerateContent, as Gemini CLI reads it) or `anthropic` (the Messages API, as Claude
+Code reads it). Each answers with server-sent events: the first request with one shell call
+running COMMAND (`exec_command` / `run_shell_command` / `Bash`), every request that carries
+the call's result (and every request without tools) with a short message. What the model
+would read as the call's result (the command's output, or the hook's reason for blocking it) is
+appended to LOG, one JSON list per request.
 """
 
 from __future__ import annotations
@@ -67,6 +68,39 @@ def gemini(body: dict[str, Any], line: str, path: str) -> tuple[list[Any], bytes
     return told, json.dumps(chunk).encode(), "application/json"
 
 
+def anthropic(body: dict[str, Any], line: str, path: str) -> tuple[list[Any], bytes, str]:
+    blocks = [b for m in body.get("messages", []) if isinstance(m.get("content"), list)
+              for b in m["content"]]  # fmt: skip
+    told = [b.get("content") for b in blocks if b.get("type") == "tool_result"]
+    if "count_tokens" in path:
+        return told, json.dumps({"input_tokens": 1}).encode(), "application/json"
+    message = {"id": "msg_1", "type": "message", "role": "assistant", "model": "mock",
+               "content": [], "stop_reason": None, "stop_sequence": None,
+               "usage": {"input_tokens": 1, "output_tokens": 1}}  # fmt: skip
+    if body.get("tools") and not told:
+        block = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {}}
+        arguments = json.dumps({"command": line, "description": "run it"})
+        delta = {"type": "input_json_delta", "partial_json": arguments}
+        stop = "tool_use"
+    else:
+        block, delta, stop = (
+            {"type": "text", "text": ""},
+            {"type": "text_delta", "text": "done"},
+            "end_turn",
+        )
+    stream = [
+        {"type": "message_start", "message": message},
+        {"type": "content_block_start", "index": 0, "content_block": block},
+        {"type": "content_block_delta", "index": 0, "delta": delta},
+        {"type": "content_block_stop", "index": 0},
+        {"type": "message_delta", "delta": {"stop_reason": stop, "stop_sequence": None},
+         "usage": {"output_tokens": 1}},
+        {"type": "message_stop"},
+    ]  # fmt: skip
+    data = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in stream)
+    return told, data.encode(), "text/event-stream"
+
+
 class Handler(BaseHTTPRequestHandler):
     api = ""
     shell_line = ""  # not `command`: BaseHTTPRequestHandler keeps the HTTP method there
@@ -84,6 +118,8 @@ class Handler(BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(length) or b"{}")
         if self.api == "responses":
             told, data, kind = responses(body, self.shell_line)
+        elif self.api == "anthropic":
+            told, data, kind = anthropic(body, self.shell_line, self.path)
         else:
             told, data, kind = gemini(body, self.shell_line, self.path)
         with open(self.log, "a", encoding="utf-8") as handle:
