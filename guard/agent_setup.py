@@ -207,7 +207,8 @@ def plan_uninstall(agent: str, *, project: str | None = None) -> Change:
     try:
         original = backup.read_bytes()
         kept = json.loads(original)
-        if kept in (left, {k: v for k, v in left.items() if k != "version"}):
+        versionless = {k: v for k, v in left.items() if k != "version"}
+        if kept in (left, versionless, {**left, "hooks": {}}, {**versionless, "hooks": {}}):
             return Change(path, "restored", original.decode("utf-8"))
     except (OSError, ValueError):
         pass

@@ -282,3 +282,13 @@ def test_doctor_sees_the_trust_codex_recorded_for_guards_hook(tmp_path: Path) ->
         f'[hooks.state."{key}"]\ntrusted_hash = "sha256:0f"\n'
     )
     assert not any("not trusted" in line for line in doctor(project))
+
+
+@pytest.mark.parametrize("original", ['{"hooks": {}}\n', "{}", '{"model": "x"}\n'])
+def test_uninstall_restores_a_file_that_had_no_hooks_at_all(original: str) -> None:
+    path = config_path("codex")
+    path.parent.mkdir(parents=True)
+    path.write_text(original)
+    setup("codex")
+    setup("codex", "--uninstall")
+    assert path.read_text() == original
