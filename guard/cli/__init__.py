@@ -31,6 +31,7 @@ MODULES = {
     "approve": "watch",  # guard/cli/watch.py registers approve and deny with guard watch
     "deny": "watch",
     "completion": "completion",
+    "setup": "setup",
 }
 ALL_MODULES = (
     "explain",
@@ -45,6 +46,7 @@ ALL_MODULES = (
     "install_shell",
     "watch",
     "completion",
+    "setup",
 )
 
 

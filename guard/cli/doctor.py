@@ -46,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
     findings.append(managed_finding())
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
     findings.append(enforce_finding(args.cwd))
+    findings += agent_findings(args.cwd)
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
     return 1 if any(f.level == "problem" for f in findings) else 0
@@ -262,3 +263,35 @@ def enforce_finding(cwd: str | None) -> Finding:
     root = ctx.workspace[0] if ctx.workspace else None
     level, message = status(load_policy(root, home=ctx.home), os.environ, probe())
     return Finding(level, "enforce", message)
+
+
+def agent_findings(cwd: str | None) -> list[Finding]:
+    """For each agent found here: is guard's hook installed (yours or the project's), does it
+    fail closed there, and (Codex) has the hook been trusted."""
+    from guard import agent_setup
+    from guard.agent_config import AGENTS
+    from guard.cli.setup import project_dir
+
+    out = []
+    here = cwd or os.getcwd()
+    project = project_dir(here) if os.path.isdir(here) else None
+    for agent in agent_setup.detected(project):
+        places = [agent_setup.status(agent)]
+        if project is not None:
+            places.append(agent_setup.status(agent, project=project))
+        found = list({s.path: s for s in places if s.installed}.values())
+        if not found:
+            line = f"{agent}: found, but guard's hook is not installed; run: guard setup {agent}"
+            out.append(Finding("warning", "agents", line))
+            continue
+        for s in found:
+            how = AGENTS[agent].fail_closed
+            closed = f"fails closed ({how})" if s.fail_closed else (
+                "does not fail closed: " + (f"set {how}" if how else "the agent has no such option")
+            )
+            out.append(Finding("ok", "agents", f"{agent}: guard's hook in {s.path}; {closed}"))
+            if agent == "codex" and not agent_setup.codex_trusted(s.path):
+                why = "codex: guard's hook is not trusted yet, and Codex skips it silently; "
+                out.append(Finding("warning", "agents", why + "open /hooks in codex, trust it"))
+    return out
+

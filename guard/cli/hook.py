@@ -1,16 +1,16 @@
-"""`guard hook claude-code`: guard's verdict as Claude Code's PreToolUse hook answer.
+"""`guard hook AGENT`: guard's verdict as the answer to an agent's own pre-tool hook.
 
-Claude Code runs the hook before each tool call with JSON on stdin (``tool_name``,
-``tool_input.command``, ``cwd``, ``session_id`` …). For the Bash tool guard judges the command
-and prints ``{"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision":
-"allow" | "deny" | "ask", "permissionDecisionReason": "…"}}``; other tools get no opinion (no
-output). Whatever goes wrong — bad or truncated JSON, a missing command, a crash — the answer is
-deny with the reason, and the exit status is 0 so that Claude Code reads it: a hook that fails
-with another status would let the call through.
+The agent runs the hook before each tool call with its JSON on stdin; guard judges shell calls
+and prints the answer in that agent's form (guard/agent_protocols.py); other tools get no
+opinion. Whatever goes wrong — bad or truncated JSON, a missing command, a crash — the answer
+is the agent's deny with a `guard:` reason, and the exit status is 0 so that the agent reads it
+(for most agents a hook that fails with another status lets the call through). Should anything
+escape even that, the status is 2, the block status of Claude Code, Codex, Gemini and Cursor.
 
-``ask`` is handed to Claude Code's own permission prompt, which the human sees and the agent
-cannot answer; with ``GUARD_APPROVER=always`` it goes to `guard watch` instead (headless runs),
-and the human's answer there becomes allow or deny.
+Where the agent shows its own prompt for a hook's ask (Claude Code, Gemini CLI, Copilot CLI),
+ask goes there, unless ``GUARD_APPROVER=always``; elsewhere the call is held and the human at
+`guard watch` answers, until a few seconds before the hook's timeout (``--timeout``, which
+`guard setup` writes together with the agent's own timeout).
 """
 
 from __future__ import annotations
@@ -19,152 +19,45 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Mapping
 
-from guard.errors import GuardError
+from guard.agent_core import MAX_INPUT, NOT_RUN, respond
+from guard.agent_protocols import PROTOCOLS
 
-MAX_INPUT = 16 << 20  # bytes of hook input read; more is refused, not cut
-NOT_RUN = "the command was not run"
+__all__ = ["MAX_INPUT", "NOT_RUN", "add_parser", "claude_code", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("hook", help="answer an agent's own permission hook (claude-code)")
-    p.add_argument("agent", choices=["claude-code"], help="whose hook protocol to speak")
-    # 2 is Claude Code's "block" status: should anything escape, the call is still not allowed
+    p = sub.add_parser("hook", help="answer an agent's own permission hook")
+    p.add_argument("agent", choices=sorted(PROTOCOLS), help="whose hook protocol to speak")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        help="the agent's timeout for this hook, in seconds: a held call is denied before it",
+    )
+    # 2 blocks in Claude Code, Codex, Gemini CLI and Cursor: should anything escape, no run
     p.set_defaults(run=run, error_status=2)
 
 
 def run(args: argparse.Namespace) -> int:
+    protocol = PROTOCOLS[args.agent]
     try:
         raw = sys.stdin.buffer.read(MAX_INPUT + 1)
-        answer = claude_code(raw, os.environ)
+        text = respond(protocol, raw, os.environ, hook_timeout=args.timeout)
     except BaseException as exc:  # fail closed, whatever it was
-        answer = decision("deny", f"guard: could not check the command ({exc!r}); {NOT_RUN}")
-    if answer is not None:
-        sys.stdout.write(json.dumps(answer, ensure_ascii=False) + "\n")
+        from guard.agent_core import refused
+
+        text = protocol.answer(refused(f"could not check the command ({exc!r})"))
+    if text:
+        sys.stdout.write(text + "\n")
         sys.stdout.flush()
     return 0
 
 
-def decision(permission: str, reason: str) -> dict[str, object]:
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": permission,
-            "permissionDecisionReason": reason,
-        }
-    }
-
-
 def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:
-    """The hook's answer to one PreToolUse input; None for tools guard has no opinion on."""
-    if len(raw) > MAX_INPUT:
-        return decision("deny", f"guard: the hook input is over {MAX_INPUT} bytes; {NOT_RUN}")
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        return decision("deny", f"guard: the hook input is not JSON (truncated?): {exc}; {NOT_RUN}")
-    if not isinstance(data, dict):
-        return decision("deny", f"guard: the hook input is not a JSON object; {NOT_RUN}")
-    tool = data.get("tool_name")
-    if not isinstance(tool, str):
-        return decision("deny", f"guard: the hook input names no tool_name; {NOT_RUN}")
-    if tool != "Bash" or data.get("hook_event_name", "PreToolUse") != "PreToolUse":
+    """Claude Code's answer to one PreToolUse input; None for tools guard has no opinion on."""
+    text = respond(PROTOCOLS["claude-code"], raw, env)
+    if not text:
         return None
-    tool_input = data.get("tool_input")
-    command = tool_input.get("command") if isinstance(tool_input, dict) else None
-    if not isinstance(command, str):
-        return decision("deny", f"guard: the Bash call has no tool_input.command; {NOT_RUN}")
-    cwd = data.get("cwd", os.getcwd())
-    if not isinstance(cwd, str) or not os.path.isabs(cwd):
-        return decision("deny", f"guard: the hook input's cwd {cwd!r} is not a path; {NOT_RUN}")
-    sid = data.get("session_id")
-    session = f"claude-code:{sid}" if isinstance(sid, str) and sid else _parent_session()
-    try:
-        return _judged(command, cwd, session, env)
-    except GuardError as exc:
-        return decision("deny", f"{exc}; {NOT_RUN}")
-
-
-def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dict[str, object]:
-    from guard.confirm import approver_mode, confirm
-    from guard.decide import describe
-    from guard.judgement import judge
-
-    project_dir = env.get("CLAUDE_PROJECT_DIR", "")
-    result = judge(
-        command,
-        cwd=cwd,
-        env=env,
-        session=session,
-        agent=True,
-        workspace_dir=project_dir if os.path.isabs(project_dir) else None,
-    )
-    verdict = result.verdict
-    protected = [d for d in verdict.decided if d.request.surface == "protected"]
-    reasons = "; ".join(r.split(": ", 1)[-1] for r in verdict.reasons[:3])  # no "ask: " lead
-    final, how = verdict.decision, "rule"
-    if final == "allow" and protected:
-        # never a silent allow for a protected path: Claude Code's own prompt shows it
-        how = "claude-code-prompt"
-        home = result.context.home
-        shown = "; ".join(dict.fromkeys(describe(d.request, home=home) for d in protected))
-        answer = decision("ask", f"guard asks: {shown}")
-        final = "ask"
-    elif final == "allow":
-        used = any(d.by.startswith("approval") for d in verdict.decided)
-        how, reason = ("approval", "guard: allowed by an approval") if used else ("rule", "")
-        answer = decision("allow", reason or "guard: allowed by the policy")
-    elif final == "deny":
-        from guard.printable import denied
-
-        answer = decision("deny", denied(verdict.reasons))
-    elif approver_mode(env, result.policy) == "always":
-        outcome = confirm(result, session=session, env={**env, "GUARD_ORIGIN": "claude-code"})
-        final, how = ("allow" if outcome.allowed else "deny"), outcome.how
-        said = "guard: allowed by the human at `guard watch`"
-        answer = decision(final, said if outcome.allowed else outcome.message)
-    else:
-        how = "claude-code-prompt"
-        answer = decision("ask", f"guard asks: {reasons}")
-    _audit(result.context.cwd, command, session, final, verdict.reasons, how, env)
+    answer: dict[str, object] = json.loads(text)
     return answer
-
-
-def _audit(
-    cwd: str,
-    command: str,
-    session: str,
-    final: str,
-    reasons: tuple[str, ...],
-    how: str,
-    env: Mapping[str, str],
-) -> None:
-    from guard.judgement import idle_seconds
-    from guard.store import Store
-
-    try:
-        with Store.open() as store:
-            now = time.time()
-            store.record(
-                time=now,
-                session=session,
-                cwd=cwd,
-                command=command,
-                decision=final,
-                reasons=reasons,
-                how=how,
-                detail={"origin": "claude-code"},
-            )
-            store.touch_session(session, now, cwd, idle_seconds=idle_seconds(env))
-    except GuardError as exc:
-        from guard.audit import not_written
-
-        not_written(exc)
-
-
-def _parent_session() -> str:
-    from guard.session import current_session
-
-    return current_session()

@@ -1,0 +1,99 @@
+"""`guard setup AGENT [--project] [--dry-run] [--uninstall]` and `guard setup --detect`.
+
+Writes guard's hook into the agent's configuration (guard/agent_setup.py does the merging),
+says what changed, and what is still to do in the agent itself. Exit 0 when done (or nothing
+was to do), 1 on a problem.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from guard.agent_config import AGENTS, hook_command
+from guard.errors import GuardError
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("setup", help="install guard's hook in an agent (claude-code, codex, …)")
+    p.add_argument("agent", nargs="?", choices=list(AGENTS), help="the agent to set up")
+    p.add_argument(
+        "--project", action="store_true", help="this project's configuration, not your own"
+    )
+    p.add_argument("--dry-run", action="store_true", help="say what would change; write nothing")
+    p.add_argument("--uninstall", action="store_true", help="remove what setup added")
+    p.add_argument("--detect", action="store_true", help="list the agents found here")
+    p.set_defaults(run=run, error_status=1)
+
+
+def run(args: argparse.Namespace) -> int:
+    from guard import agent_setup
+
+    if args.detect:
+        return _detect(project_dir() if args.project else None)
+    if args.agent is None:
+        raise GuardError("guard: name an agent (guard setup codex), or use guard setup --detect")
+    project = project_dir() if args.project else None
+    if args.uninstall:
+        change = agent_setup.plan_uninstall(args.agent, project=project)
+    else:
+        change = agent_setup.plan_install(args.agent, project=project)
+    verb = _verb(change.action, uninstall=args.uninstall)
+    if args.dry_run:
+        print(f"would {verb[0]}: {change.path} (dry run: nothing written)")
+        if change.text is not None and change.action != "unchanged":
+            print(change.text, end="" if change.text.endswith("\n") else "\n")
+        return 0
+    agent_setup.apply(change, args.agent)
+    print(f"{verb[1]}: {change.path}")
+    if args.uninstall or change.action == "unchanged":
+        return 0
+    cfg = AGENTS[args.agent]
+    print(f"  hook: {cfg.event}: {hook_command(args.agent)}")
+    closed = cfg.fail_closed or f"{args.agent} has no fail-closed option: guard always answers"
+    print(f"  fails closed: {closed}")
+    if project is not None and args.agent == "claude-code":
+        print("  note: the agent can edit the project's own settings; your ~/.claude is safer")
+    for step in cfg.steps:
+        print(f"  next: {step}")
+    return 0
+
+
+def _verb(action: str, *, uninstall: bool) -> tuple[str, str]:
+    if action == "unchanged":
+        return "change nothing (guard's hook is already there)", "unchanged (already set up)"
+    if action == "absent":
+        return "change nothing (guard's hook is not there)", "nothing to remove"
+    if uninstall:
+        if action == "restored":
+            return "restore the original", "restored the original"
+        return "remove guard's hook", "removed guard's hook"
+    if action == "updated":
+        return "update guard's hook", "updated guard's hook"
+    return "add guard's hook", "added guard's hook"
+
+
+def _detect(project: str | None) -> int:
+    from guard import agent_setup
+
+    found = agent_setup.detected(project)
+    if not found:
+        print("no agents found (looked for their configuration directories and programs)")
+    for agent in found:
+        s = agent_setup.status(agent, project=project)
+        if not s.installed:
+            print(f"{agent:<12} found; guard's hook is not installed: guard setup {agent}")
+            continue
+        closed = "fails closed" if s.fail_closed else "does not fail closed"
+        print(f"{agent:<12} guard's hook installed in {s.path}; {closed}")
+    return 0
+
+
+def project_dir(directory: str | None = None) -> str:
+    """The project of a directory (the current one): its git worktree root, else itself."""
+    here = Path(directory or os.getcwd())
+    for probe in (here, *here.parents):
+        if (probe / ".git").exists():
+            return str(probe)
+    return str(here)

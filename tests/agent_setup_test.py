@@ -1,0 +1,294 @@
+"""`guard setup AGENT`: guard's hook goes into the agent's configuration and comes out again.
+
+Each agent's configuration already holds another tool's hooks and keys guard does not know,
+written in a layout of its own (so that "byte for byte" means something). Setup keeps them,
+a second run changes nothing, `--uninstall` gives back the original file byte for byte, and
+`--dry-run` writes nothing. Everything happens under the test's HOME (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from guard.agent_config import AGENTS, config_path
+
+GUARD = [sys.executable, "-m", "guard"]
+
+EXISTING: dict[str, str] = {
+    "claude-code": """{
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "PreToolUse": [
+            {"matcher": "Write", "hooks": [{"type": "command", "command": "prettier --check"}]}
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+    },
+    "someFutureKey": {"keep": true}
+}
+""",
+    "codex": """{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+  "command": "python3 ~/.codex/hooks/log.py", "timeout": 5}]}],
+  "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}]}]}}
+""",
+    "cursor": """{
+  "version": 1,
+  "hooks": {
+    "beforeShellExecution": [ { "command": "./hooks/audit.sh", "matcher": "curl|wget" } ],
+    "afterFileEdit": [ { "command": "./hooks/format.sh" } ]
+  }
+}
+""",
+    "gemini": """{
+  "general": {"vimMode": true},
+  "hooks": {"BeforeTool": [{"matcher": "write_file",
+    "hooks": [{"type": "command", "command": "./lint.sh", "timeout": 30000}]}]}
+}
+""",
+    "copilot": """{"version": 1, "hooks": {"sessionStart": [{"type": "command",
+  "bash": "echo started >> ~/copilot.log"}], "preToolUse": [{"type": "command",
+  "bash": "./scripts/log-tool.sh", "timeoutSec": 10}]}}
+""",
+}
+OTHER_FILES = {  # agents whose hook is a file of its own: the other tools' files beside it
+    "cline": ("TaskStart", "#!/bin/sh\necho '{\"cancel\": false}'\n"),
+    "opencode": ("notify.js", "export const Notify = async () => ({})\n"),
+}
+JSON_AGENTS = list(EXISTING)
+
+
+def setup(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*GUARD, "setup", *args], capture_output=True, text=True, timeout=60, check=False,
+        cwd=cwd,
+    )  # fmt: skip
+
+
+def existing(agent: str) -> Path:
+    path = config_path(agent)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(EXISTING[agent])
+    return path
+
+
+def commands(data: object) -> list[str]:
+    if isinstance(data, dict):
+        found = [v for k, v in data.items() if k in ("command", "bash") and isinstance(v, str)]
+        return found + [c for v in data.values() for c in commands(v)]
+    if isinstance(data, list):
+        return [c for v in data for c in commands(v)]
+    return []
+
+
+@pytest.mark.parametrize("agent", JSON_AGENTS)
+def test_setup_adds_guards_hook_and_keeps_the_other_hooks_and_keys(agent: str) -> None:
+    path = existing(agent)
+    before = json.loads(EXISTING[agent])
+    done = setup(agent)
+    assert done.returncode == 0, done.stderr
+    assert f"added guard's hook: {path}" in done.stdout
+    after = json.loads(path.read_text())
+    assert set(commands(before)) < set(commands(after))
+    (ours,) = set(commands(after)) - set(commands(before))
+    assert ours.endswith(f" hook {agent} --timeout 150")
+    for key in before:
+        if key != "hooks":
+            assert after[key] == before[key]
+    for event, entries in before["hooks"].items():
+        assert all(e in after["hooks"][event] for e in entries)
+    assert path.with_name(path.name + ".guard-backup").read_text() == EXISTING[agent]
+
+
+@pytest.mark.parametrize("agent", JSON_AGENTS)
+def test_a_second_setup_changes_nothing(agent: str) -> None:
+    path = existing(agent)
+    setup(agent)
+    once = path.read_bytes()
+    done = setup(agent)
+    assert "unchanged (already set up)" in done.stdout
+    assert path.read_bytes() == once
+
+
+@pytest.mark.parametrize("agent", JSON_AGENTS)
+def test_uninstall_gives_back_the_original_file_byte_for_byte(agent: str) -> None:
+    path = existing(agent)
+    setup(agent)
+    done = setup(agent, "--uninstall")
+    assert done.returncode == 0, done.stderr
+    assert f"restored the original: {path}" in done.stdout
+    assert path.read_text() == EXISTING[agent]
+    assert not path.with_name(path.name + ".guard-backup").exists()
+
+
+@pytest.mark.parametrize("agent", JSON_AGENTS)
+def test_uninstall_after_the_file_changed_removes_only_guards_hook(agent: str) -> None:
+    path = existing(agent)
+    setup(agent)
+    data = json.loads(path.read_text())
+    data["addedLater"] = 1
+    path.write_text(json.dumps(data))
+    setup(agent, "--uninstall")
+    left = json.loads(path.read_text())
+    assert left == {**json.loads(EXISTING[agent]), "addedLater": 1}
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_dry_run_writes_nothing(agent: str) -> None:
+    path = config_path(agent)
+    done = setup(agent, "--dry-run")
+    assert done.returncode == 0, done.stderr
+    assert f"would add guard's hook: {path} (dry run: nothing written)" in done.stdout
+    assert not path.exists() and not path.parent.exists()
+    if agent in EXISTING:
+        existing(agent)
+        setup(agent, "--dry-run")
+        assert path.read_text() == EXISTING[agent]
+        assert sorted(os.listdir(path.parent)) == [path.name]
+
+
+@pytest.mark.parametrize("agent", list(AGENTS))
+def test_setup_without_a_file_creates_it_and_uninstall_removes_it(agent: str) -> None:
+    path = config_path(agent)
+    beside = None
+    if agent in OTHER_FILES:
+        name, text = OTHER_FILES[agent]
+        beside = path.parent / name
+        beside.parent.mkdir(parents=True)
+        beside.write_text(text)
+    assert setup(agent).returncode == 0
+    assert path.exists()
+    assert setup(agent).stdout.startswith("unchanged")
+    assert setup(agent, "--uninstall").returncode == 0
+    assert not path.exists()
+    assert not path.with_name(path.name + ".guard-backup").exists()
+    if beside is not None:
+        assert beside.read_text() == OTHER_FILES[agent][1]
+
+
+@pytest.mark.parametrize(
+    ("agent", "closed"),
+    [("claude-code", ("onFailure", "block")), ("cursor", ("failClosed", True))],
+)
+def test_setup_turns_on_the_agents_fail_closed_option(
+    agent: str, closed: tuple[str, object]
+) -> None:
+    setup(agent)
+    hooks = json.loads(config_path(agent).read_text())["hooks"]
+    (entry,) = [e for entries in hooks.values() for e in entries]
+    handler = entry["hooks"][0] if "hooks" in entry else entry
+    assert handler[closed[0]] == closed[1]
+
+
+def test_the_cline_hook_is_an_executable_script_that_runs_guard() -> None:
+    setup("cline")
+    path = config_path("cline")
+    assert os.access(path, os.X_OK)
+    stdin = json.dumps({"hookName": "PreToolUse", "taskId": "t", "workspaceRoots": ["/"],
+                        "preToolUse": {"toolName": "read_file", "parameters": {}}})  # fmt: skip
+    done = subprocess.run([str(path)], input=stdin, capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, '{"cancel": false}\n')
+
+
+def test_another_tools_cline_hook_is_never_overwritten() -> None:
+    path = config_path("cline")
+    path.parent.mkdir(parents=True)
+    path.write_text("#!/bin/sh\necho '{\"cancel\": false}'\n")
+    done = setup("cline")
+    assert done.returncode == 1
+    assert "is another tool's hook" in done.stderr
+    assert path.read_text() == "#!/bin/sh\necho '{\"cancel\": false}'\n"
+
+
+def test_project_setup_writes_below_the_project(tmp_path: Path) -> None:
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    (project / "src").mkdir()
+    done = setup("codex", "--project", cwd=project / "src")
+    assert done.returncode == 0, done.stderr
+    assert (project / ".codex" / "hooks.json").exists()
+    assert not config_path("codex").exists()
+
+
+def test_setup_prints_what_guard_cannot_do_in_the_agent() -> None:
+    done = setup("codex")
+    assert "next: Codex skips a new or changed hook until you trust it" in done.stdout
+    assert "open /hooks" in done.stdout
+    assert "fails closed: codex has no fail-closed option" in done.stdout
+
+
+def test_a_configuration_that_is_not_json_is_left_alone() -> None:
+    path = config_path("gemini")
+    path.parent.mkdir(parents=True)
+    path.write_text("{ not json")
+    done = setup("gemini")
+    assert done.returncode == 1
+    assert f"guard: {path} is not JSON" in done.stderr
+    assert path.read_text() == "{ not json"
+
+
+def test_detect_lists_the_agents_found_and_whether_guard_is_installed() -> None:
+    config_path("codex").parent.mkdir(parents=True)
+    config_path("gemini").parent.mkdir(parents=True)
+    setup("gemini")
+    done = setup("--detect")
+    lines = {line.split()[0]: line for line in done.stdout.splitlines()}
+    assert "guard's hook is not installed: guard setup codex" in lines["codex"]
+    assert "guard's hook installed in" in lines["gemini"]
+    assert "does not fail closed" in lines["gemini"]
+
+
+def doctor(cwd: Path) -> list[str]:
+    done = subprocess.run(
+        [*GUARD, "doctor"], capture_output=True, text=True, timeout=120, check=False, cwd=cwd
+    )
+    return [line for line in done.stdout.splitlines() if " agents " in line]
+
+
+def test_doctor_says_where_guards_hook_is_and_whether_it_fails_closed(tmp_path: Path) -> None:
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    config_path("gemini").parent.mkdir(parents=True)
+    setup("claude-code", "--project", cwd=project)
+    setup("cursor")
+    setup("codex")
+    lines = doctor(project)
+    claude = project / ".claude" / "settings.json"
+    expected = {
+        f"ok       agents  claude-code: guard's hook in {claude}; fails closed "
+        '(onFailure: "block")',
+        f"ok       agents  cursor: guard's hook in {config_path('cursor')}; fails closed "
+        "(failClosed: true)",
+        f"ok       agents  codex: guard's hook in {config_path('codex')}; does not fail closed: "
+        "the agent has no such option",
+        "warning  agents  codex: guard's hook is not trusted yet, and Codex skips it silently; "
+        "open /hooks in codex, trust it",
+        "warning  agents  gemini: found, but guard's hook is not installed; run: guard setup "
+        "gemini",
+    }
+    assert expected <= set(lines)
+
+
+def test_doctor_sees_the_trust_codex_recorded_for_guards_hook(tmp_path: Path) -> None:
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    setup("codex")
+    key = f"{config_path('codex')}:pre_tool_use:0:0"
+    (config_path("codex").parent / "config.toml").write_text(
+        f'[hooks.state."{key}"]\ntrusted_hash = "sha256:0f"\n'
+    )
+    assert not any("not trusted" in line for line in doctor(project))
+
+
+@pytest.mark.parametrize("original", ['{"hooks": {}}\n', "{}", '{"model": "x"}\n'])
+def test_uninstall_restores_a_file_that_had_no_hooks_at_all(original: str) -> None:
+    path = config_path("codex")
+    path.parent.mkdir(parents=True)
+    path.write_text(original)
+    setup("codex")
+    setup("codex", "--uninstall")
+    assert path.read_text() == original
