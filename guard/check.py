@@ -44,6 +44,29 @@ def check_line(
         arg0=arg0,
         stdin_code=stdin_code,
     )
+    status, decision, how = settle(result, session=session, env=env, prompt=prompt, origin=origin)
+    child = _forked_child() if background_audit else None
+    if child:
+        try:
+            _audit(result, session, decision, how, origin)
+        finally:
+            os._exit(0)
+    elif child is None:
+        _audit(result, session, decision, how, origin)
+    if as_json:
+        from guard.cli.explain import as_json as to_json
+
+        out = to_json(result)
+        out["final"] = decision
+        print(json.dumps(out))
+    return status
+
+
+def settle(
+    result: Judgement, *, session: str, env: dict[str, str], prompt: bool, origin: str
+) -> tuple[int, str, str]:
+    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny: the exit
+    status, the final decision and how it was reached (for the audit row)."""
     for warning in result.warnings:
         print(warning, file=sys.stderr)
     decision = result.verdict.decision
@@ -60,21 +83,7 @@ def check_line(
             print(outcome.message, file=sys.stderr)
     elif decision == "deny":
         print("guard: denied: " + "; ".join(result.verdict.reasons[:3]), file=sys.stderr)
-    child = _forked_child() if background_audit else None
-    if child:
-        try:
-            _audit(result, session, decision, how, origin)
-        finally:
-            os._exit(0)
-    elif child is None:
-        _audit(result, session, decision, how, origin)
-    if as_json:
-        from guard.cli.explain import as_json as to_json
-
-        out = to_json(result)
-        out["final"] = decision
-        print(json.dumps(out))
-    return status
+    return status, decision, how
 
 
 def _forked_child() -> bool | None:

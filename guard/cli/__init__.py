@@ -1,12 +1,13 @@
 """`guard`'s command line: parse, dispatch, map errors to exit codes; a module per subcommand.
 
 Only the module of the subcommand asked for is imported: `guard check` runs on every line a
-shell hook or guarded-bash sees, and importing every subcommand would cost it time.
+shell hook or guarded-bash sees, and importing every subcommand would cost it time. `guard
+check -- LINE` and `guard hook claude-code` first ask the resident checker, before argparse is
+imported (guard/resident_client.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
@@ -52,6 +53,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] in (["check"], ["hook"]):
+        from guard.resident_client import fast_cli
+
+        status = fast_cli(args_list)
+        if status is not None:
+            return status
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="guard",
         description="Projects shell command lines onto what they would do; asks before they run.",

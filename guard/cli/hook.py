@@ -35,9 +35,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run, error_status=2)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace | None, raw: bytes | None = None) -> int:
+    """`raw`: the input, when the resident checker's client has read it already."""
     try:
-        raw = sys.stdin.buffer.read(MAX_INPUT + 1)
+        raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
         answer = claude_code(raw, os.environ)
     except BaseException as exc:  # fail closed, whatever it was
         answer = decision("deny", f"guard: could not check the command ({exc!r}); {NOT_RUN}")
@@ -57,8 +58,12 @@ def decision(permission: str, reason: str) -> dict[str, object]:
     }
 
 
-def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:
-    """The hook's answer to one PreToolUse input; None for tools guard has no opinion on."""
+def claude_code(
+    raw: bytes, env: Mapping[str, str], *, here: str | None = None, parent: str | None = None
+) -> dict[str, object] | None:
+    """The hook's answer to one PreToolUse input; None for tools guard has no opinion on.
+    `here` and `parent`: the hook process's directory and parent session, when this runs in
+    the resident checker on its behalf."""
     if len(raw) > MAX_INPUT:
         return decision("deny", f"guard: the hook input is over {MAX_INPUT} bytes; {NOT_RUN}")
     try:
@@ -76,11 +81,11 @@ def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     if not isinstance(command, str):
         return decision("deny", f"guard: the Bash call has no tool_input.command; {NOT_RUN}")
-    cwd = data.get("cwd", os.getcwd())
+    cwd = data.get("cwd", here or os.getcwd())
     if not isinstance(cwd, str) or not os.path.isabs(cwd):
         return decision("deny", f"guard: the hook input's cwd {cwd!r} is not a path; {NOT_RUN}")
     sid = data.get("session_id")
-    session = f"claude-code:{sid}" if isinstance(sid, str) and sid else _parent_session()
+    session = f"claude-code:{sid}" if isinstance(sid, str) and sid else parent or _parent_session()
     try:
         return _judged(command, cwd, session, env)
     except GuardError as exc:

@@ -1,0 +1,300 @@
+"""The client side of the resident checker (`guard serve --user`): ask it, or say "check here".
+
+guarded-bash, `guard check` and `guard hook claude-code` call this before they import anything
+heavy. It imports only the standard library's cheapest parts (`_socket`, `os`). Every function
+returns None whenever the checker cannot answer — turned off (`GUARD_RESIDENT=0`), no runtime
+dir, a directory or socket that is not the user's own or is open to others, a peer of another
+uid, a refused or dropped connection, a protocol error, another version, a timeout — and the
+caller then checks in-process, with the same verdict. None never means allow.
+
+A missing checker (no socket, or nobody listening on it) is started, detached, and this call is
+still answered in-process: nobody waits for the checker to come up.
+"""
+
+from __future__ import annotations
+
+import _socket
+import os
+import sys
+
+from guard import resident_protocol as wire
+
+ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
+MAX_HOOK_INPUT = 16 << 20  # guard.cli.hook.MAX_INPUT: bytes of hook input read
+CHECKER_CODE = (
+    "import sys; sys.path.insert(0, sys.argv[3]); from guard.resident_server import main; "
+    "raise SystemExit(main(sys.argv[1], float(sys.argv[2])))"
+)
+
+
+def check(
+    command: str,
+    *,
+    session: str,
+    cwd: str | None = None,
+    prompt: bool = True,
+    positional: tuple[str, ...] | None = None,
+    arg0: str | None = None,
+    origin: str = "guard check",
+    stdin_code: bool = False,
+) -> int | None:
+    """The exit status `guard check` would give (its messages printed on stderr), or None."""
+    pairs: list[tuple[str, str | bytes]] = [("kind", "check"), ("text", command)]
+    if cwd is not None:
+        pairs.append(("cwd", os.path.abspath(cwd)))
+    pairs += [("session", session), ("terminal", _flag(_isatty(0))), ("prompt", _flag(prompt))]
+    pairs += [("origin", origin), ("stdin_code", _flag(stdin_code))]
+    if arg0 is not None:
+        pairs.append(("arg0", arg0))
+    if positional is not None:
+        pairs.append(("positional?", "1"))
+        pairs += [("positional", p) for p in positional]
+    answer = exchange(pairs)
+    if answer is None:
+        return None
+    _write(2, wire.first(answer, "stderr"))
+    try:
+        return int(wire.first(answer, "status"))
+    except ValueError:
+        return None
+
+
+def hook(agent: str, raw: bytes, session: str) -> str | None:
+    """What `guard hook AGENT` prints for this input, or None."""
+    answer = exchange([("kind", "hook"), ("agent", agent), ("input", raw), ("session", session)])
+    if answer is None:
+        return None
+    _write(2, wire.first(answer, "stderr"))
+    return wire.first(answer, "stdout")
+
+
+def fast_cli(argv: list[str]) -> int | None:
+    """`guard check -- LINE` and `guard hook claude-code` through the checker, before argparse
+    is imported; None: run the command line as usual (nothing of it was done)."""
+    if not wire.enabled(os.environ):
+        return None
+    if argv[:2] == ["hook", "claude-code"] and len(argv) == 2:
+        return _hook_cli()
+    parsed = check_arguments(argv)
+    if parsed is None:
+        return None
+    options, words = parsed
+    from guard.session import current_session
+
+    return check(
+        " ".join(words),
+        session=options.get("--session") or current_session(),
+        cwd=options.get("--cwd"),
+        prompt="--no-prompt" not in options,
+    )
+
+
+def check_arguments(argv: list[str]) -> tuple[dict[str, str], list[str]] | None:
+    """`check [--session S] [--cwd D] [--no-prompt] -- WORDS…` read as argparse reads it; None
+    for anything else (--json, no `--`, another `--`, -h …), which argparse then reads."""
+    if argv[:1] != ["check"] or "--" not in argv:
+        return None
+    at = argv.index("--")
+    words = argv[at + 1 :]
+    if not words or "--" in words:
+        return None
+    options: dict[str, str] = {}
+    rest = argv[1:at]
+    while rest:
+        name, eq, value = rest.pop(0).partition("=")
+        if name == "--no-prompt" and not eq:
+            options[name] = ""
+        elif name in ("--session", "--cwd") and eq:
+            options[name] = value
+        elif name in ("--session", "--cwd") and rest and not rest[0].startswith("-"):
+            options[name] = rest.pop(0)
+        else:
+            return None
+    return options, words
+
+
+def _hook_cli() -> int:
+    raw = _read_stdin(MAX_HOOK_INPUT + 1)
+    from guard.session import current_session
+
+    out = hook("claude-code", raw, current_session())
+    if out is None:
+        from guard.cli.hook import run
+
+        return run(None, raw)
+    _write(1, out)
+    return 0
+
+
+def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | None:
+    """Send a request with this process's directory and environment; the checker's `done`
+    answer, or None (and a checker started when there was none)."""
+    env = os.environ
+    if not wire.enabled(env):
+        return None
+    try:
+        here = os.getcwd()
+    except OSError:
+        return None  # the in-process path says what is wrong with the directory
+    pairs = [*pairs, ("getcwd", here)]
+    pairs += [("env", f"{name}={value}") for name, value in env.items()]
+    path = wire.socket_path(env)
+    sock = connect(path, start=True)
+    if sock is None:
+        return None
+    try:
+        answer = _ask(sock, wire.encode(pairs))
+    except (OSError, wire.ProtocolError):
+        sock.close()
+        return None
+    if answer is None or wire.first(answer, "action") != "done":
+        sock.close()
+        return None
+    try:  # taken: the checker may write the audit row (one that needs none has hung up)
+        sock.sendall(wire.ACK)
+    except OSError:
+        pass
+    finally:
+        sock.close()
+    return answer
+
+
+def request(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | None:
+    """A status or stop request to a running checker (none is started)."""
+    sock = connect(wire.socket_path(os.environ), start=False)
+    if sock is None:
+        return None
+    try:
+        return _ask(sock, wire.encode(pairs))
+    except (OSError, wire.ProtocolError):
+        return None
+    finally:
+        sock.close()
+
+
+def connect(path: str, *, start: bool) -> _socket.socket | None:
+    """A connection to the checker at `path` once the directory, the socket and the peer
+    are the user's own; else None, after starting a checker when `start` and none runs."""
+    directory = os.path.dirname(path)
+    if len(os.fsencode(path)) > wire.SUN_PATH_MAX:
+        return None
+    if not os.path.lexists(path):
+        missing = not os.path.lexists(directory)
+        if start and (missing or not wire.private_problem(directory, directory=True)):
+            start_checker(path)  # it makes the directory, or refuses one that is not private
+        return None
+    if wire.private_problem(directory, directory=True) or wire.private_problem(
+        path, directory=False
+    ):
+        return None
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM | _socket.SOCK_CLOEXEC)
+    try:
+        sock.settimeout(ANSWER_SECONDS)
+        sock.connect(path)
+        if wire.peer(sock)[1] != os.getuid():
+            sock.close()
+            return None
+    except OSError as exc:
+        sock.close()
+        import errno
+
+        if start and exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
+            start_checker(path)  # a socket nobody listens on: its checker has gone
+        return None
+    return sock
+
+
+def _ask(sock: _socket.socket, data: bytes) -> list[tuple[str, bytes]] | None:
+    try:
+        sock.sendall(data)
+        size = int.from_bytes(_receive(sock, 4), "big")
+        if size > wire.MAX_MESSAGE:
+            raise wire.ProtocolError("an answer over the size limit")
+        return wire.decode(_receive(sock, size))
+    except TimeoutError:
+        _stop_hung(sock)
+        return None
+
+
+def _receive(sock: _socket.socket, size: int) -> bytes:
+    chunks, got = [], 0
+    while got < size:
+        chunk = sock.recv(min(size - got, 1 << 20))
+        if not chunk:
+            raise wire.ProtocolError("the checker closed the connection")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _stop_hung(sock: _socket.socket) -> None:
+    """A checker that took longer than ANSWER_SECONDS is stopped; the next call starts one."""
+    import signal
+
+    try:
+        pid = wire.peer(sock)[0]
+        if pid > 1:
+            os.kill(pid, signal.SIGTERM)
+    except OSError:
+        return
+
+
+def start_checker(path: str) -> None:
+    """Start `guard serve --user` for `path`, detached (its own session, no terminal, stdio on
+    /dev/null, no fd of ours): fork twice so nobody has to wait for it."""
+    idle = os.environ.get("GUARD_RESIDENT_IDLE", "") or str(wire.DEFAULT_IDLE)
+    package = os.path.dirname(os.path.dirname(os.path.abspath(wire.__file__)))
+    argv = [sys.executable, "-I", "-c", CHECKER_CODE, path, idle, package]
+    try:
+        child = os.fork()
+    except OSError:
+        return
+    if child == 0:  # pragma: no cover - runs in the child processes
+        try:
+            os.setsid()
+            if os.fork() == 0:
+                null = os.open(os.devnull, os.O_RDWR)
+                for fd in (0, 1, 2):
+                    os.dup2(null, fd)
+                os.closerange(3, 1 << 16)
+                os.execv(sys.executable, argv)
+        finally:
+            os._exit(0)
+    try:  # noqa: SIM105 - contextlib would cost this path an import
+        os.waitpid(child, 0)
+    except OSError:
+        pass
+
+
+def _read_stdin(limit: int) -> bytes:
+    chunks, got = [], 0
+    while got < limit:
+        try:
+            chunk = os.read(0, min(limit - got, 1 << 16))
+        except OSError:
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)
+
+
+def _write(fd: int, text: str) -> None:
+    data = text.encode("utf-8", "backslashreplace")  # as guard's own streams write
+    try:
+        while data:
+            data = data[os.write(fd, data) :]
+    except OSError:
+        return
+
+
+def _flag(value: bool) -> str:
+    return "1" if value else "0"
+
+
+def _isatty(fd: int) -> bool:
+    try:
+        return os.isatty(fd)
+    except OSError:
+        return False
