@@ -147,8 +147,8 @@ def listen(path: str) -> socket.socket:
     return listener
 
 
-class _Stopped(Exception):
-    pass
+class _Stopped(BaseException):
+    """SIGTERM: not an Exception, so that no handler of a request's errors swallows it."""
 
 
 def _stop(signum: int, frame: object) -> None:

@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     state = read_state(args.shell_state) if args.shell_state else {}
     findings = [*hook_findings(state), *rc_findings(), *policy_findings(args.cwd)]
-    findings += [store_finding(), tiocsti_finding(TIOCSTI)]
+    findings += [store_finding(), tiocsti_finding(TIOCSTI), resident_finding()]
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
     return 1 if any(f.level == "problem" for f in findings) else 0
@@ -207,4 +207,31 @@ def tiocsti_finding(path: str) -> Finding:
         "tty",
         f"dev.tty.legacy_tiocsti = {value}: any process on your terminal can type an answer "
         "into guard's question; as root: sysctl -w dev.tty.legacy_tiocsti=0",
+    )
+
+
+def resident_finding() -> Finding:
+    """The per-user resident checker (`guard serve --user`): running, its pid, socket, uptime
+    and lines served; or why every call checks in-process."""
+    import time
+
+    from guard import resident_protocol as wire
+    from guard.resident_client import request
+
+    path = wire.socket_path(os.environ)
+    if not wire.enabled(os.environ):
+        return Finding("ok", "checker", "off (GUARD_RESIDENT=0): every line is checked in-process")
+    problem = wire.private_problem(os.path.dirname(path), directory=True)
+    if problem and os.path.lexists(os.path.dirname(path)):
+        return Finding("problem", "checker", f"not used: {problem}; remove the directory")
+    answer = request([("kind", "status")])
+    if answer is None or wire.first(answer, "action") != "done":
+        return Finding("ok", "checker", f"not running; the next check starts it on {path}")
+    try:
+        up = time.time() - float(wire.first(answer, "started"))
+    except ValueError:
+        up = 0.0
+    pid, served = wire.first(answer, "pid"), wire.first(answer, "served")
+    return Finding(
+        "ok", "checker", f"running, pid {pid}, socket {path}, up {up:.0f} s, {served} lines served"
     )

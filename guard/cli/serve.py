@@ -47,8 +47,23 @@ def stop() -> int:
         print(f"guard: no resident checker answers on {wire.socket_path(os.environ)}")
         return 0
     pid = wire.first(answer, "pid")
-    deadline = time.monotonic() + 5  # it removes its socket as it exits
-    while time.monotonic() < deadline and os.path.lexists(wire.socket_path(os.environ)):
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.02)
     print(f"guard: stopped the resident checker (pid {pid})", file=sys.stdout)
     return 0
+
+
+def _alive(pid: str) -> bool:
+    """Whether process `pid` still runs (a zombie does not)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return handle.read().rsplit(b")", 1)[-1].split()[:1] != [b"Z"]
+    except FileNotFoundError:
+        return False
+    except OSError:  # no /proc here: ask the kernel
+        try:
+            os.kill(int(pid), 0)
+        except (OSError, ValueError):
+            return False
+        return True
