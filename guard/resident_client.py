@@ -181,7 +181,7 @@ def connect(path: str, *, start: bool) -> _socket.socket | None:
     if not os.path.lexists(path):
         missing = not os.path.lexists(directory)
         if start and (missing or not wire.private_problem(directory, directory=True)):
-            start_checker(path)  # it makes the directory, or refuses one that is not private
+            start_later(path)  # it makes the directory, or refuses one that is not private
         return None
     if wire.private_problem(directory, directory=True) or wire.private_problem(
         path, directory=False
@@ -199,7 +199,7 @@ def connect(path: str, *, start: bool) -> _socket.socket | None:
         import errno
 
         if start and exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
-            start_checker(path)  # a socket nobody listens on: its checker has gone
+            start_later(path)  # a socket nobody listens on: its checker has gone
         return None
     return sock
 
@@ -239,29 +239,37 @@ def _stop_hung(sock: _socket.socket) -> None:
         return
 
 
+_pending: list[str] = []
+
+
+def start_later(path: str) -> None:
+    """Start a checker for `path` once this process is done (at exit, or before guarded-bash
+    execs bash): its start-up must not slow down the check this process is about to make."""
+    if not _pending:
+        import atexit
+
+        atexit.register(start_pending)
+    _pending[:] = [path]
+
+
+def start_pending() -> None:
+    if _pending:
+        start_checker(_pending.pop())
+
+
 def start_checker(path: str) -> None:
-    """Start `guard serve --user` for `path`, detached (its own session, no terminal, stdio on
-    /dev/null, no fd of ours): fork twice so nobody has to wait for it."""
+    """Start `guard serve --user` for `path`, detached: a session of its own, stdio on
+    /dev/null (it closes every other fd it inherits), Python settings ignored (-I)."""
     idle = os.environ.get("GUARD_RESIDENT_IDLE", "") or str(wire.DEFAULT_IDLE)
     package = os.path.dirname(os.path.dirname(os.path.abspath(wire.__file__)))
     argv = [sys.executable, "-I", "-c", CHECKER_CODE, path, idle, package]
-    try:
-        child = os.fork()
-    except OSError:
-        return
-    if child == 0:  # pragma: no cover - runs in the child processes
-        try:
-            os.setsid()
-            if os.fork() == 0:
-                null = os.open(os.devnull, os.O_RDWR)
-                for fd in (0, 1, 2):
-                    os.dup2(null, fd)
-                os.closerange(3, 1 << 16)
-                os.execv(sys.executable, argv)
-        finally:
-            os._exit(0)
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDWR, 0),
+        (os.POSIX_SPAWN_DUP2, 0, 1),
+        (os.POSIX_SPAWN_DUP2, 0, 2),
+    ]
     try:  # noqa: SIM105 - contextlib would cost this path an import
-        os.waitpid(child, 0)
+        os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
     except OSError:
         pass
 

@@ -95,6 +95,7 @@ def private_dir(path: str) -> None:
 
 def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     """Serve on `path` until idle, stopped or replaced; 0 also when another checker has it."""
+    os.closerange(3, 1 << 16)  # nothing its client had open stays open for 10 minutes
     os.umask(0o077)
     with contextlib.suppress(OSError):
         os.chdir("/")
@@ -120,6 +121,9 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
         return 1
     ours = os.stat(path).st_ino
     checker = Checker(path)
+    from guard.store import keep_stores_open
+
+    keep_stores_open()
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)

@@ -430,6 +430,9 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
+    from guard.resident_client import start_pending
+
+    start_pending()  # a resident checker this call found missing (exec runs no atexit)
     try:
         os.execv(shell, list(argv))
     except OSError as exc:
