@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -400,3 +401,51 @@ def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
     from guard.resident_client import MAX_HOOK_INPUT
 
     assert MAX_HOOK_INPUT == MAX_INPUT
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
+def test_the_native_launcher_asks_the_checker_itself_and_runs_bash_on_allow(
+    resident: str, work: Path, tmp_path: Path
+) -> None:
+    """The launcher speaks the protocol: an allowed `-c` line runs bash with no Python at all;
+    anything else goes on to guarded-bash, which gives its own verdict and message."""
+    subprocess.run([GUARD, "install-shell", "--dir", str(tmp_path / "bin")], check=True,
+                   capture_output=True, timeout=120)  # fmt: skip
+    launcher = str(tmp_path / "bin" / "bash")
+    rows = audit_rows()
+    cases = [
+        (["-c", 'echo "$0|$1|$2"', "zero", "one", "two"], 0, 1),
+        (["-c", 'echo "$0"'], 0, 1),
+        (["-c", "rm -rf / 2>/dev/null"], 126, 2),  # ask: guarded-bash asks the checker again
+        (["-c", 'eval "$1"', "_", "cat /etc/shadow"], 126, 2),
+    ]
+    for args, expected, asked in cases:
+        before = served()
+        through = run([launcher, *args], cwd=work)
+        assert served() == before + asked
+        alone = run([launcher, *args], cwd=work, env={"GUARD_RESIDENT": "0"})
+        assert (through.returncode, through.stdout, through.stderr) == (
+            alone.returncode, alone.stdout, alone.stderr,
+        )  # fmt: skip
+        assert through.returncode == expected
+    status()
+    assert audit_rows() == rows + 2 * len(cases)  # one row each, whoever answered
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler here")
+def test_an_allowed_line_through_the_native_launcher_starts_no_python(
+    resident: str, work: Path, tmp_path: Path
+) -> None:
+    from guard.launcher import native_source
+
+    (tmp_path / "launcher.c").write_text(native_source(str(tmp_path / "no-guarded-bash")))
+    launcher = str(tmp_path / "bash")
+    subprocess.run(["cc", "-O2", "-o", launcher, str(tmp_path / "launcher.c")], check=True,
+                   timeout=120)  # fmt: skip
+    done = run([launcher, "-c", "echo ran"], cwd=work)
+    assert (done.returncode, done.stdout) == (0, b"ran\n")  # guarded-bash is not even there
+    refused = run([launcher, "-c", "rm -rf /"], cwd=work)
+    assert refused.returncode == 126
+    assert b"cannot start" in refused.stderr  # not allowed: on to guarded-bash, which is missing
+    off = run([launcher, "-c", "echo ran"], cwd=work, env={"GUARD_RESIDENT": "0"})
+    assert off.returncode == 126
