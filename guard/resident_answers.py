@@ -160,3 +160,25 @@ def hook(pairs: Pairs) -> tuple[Answer, AfterAck | None]:
             result = decision("deny", f"guard: could not check the command ({exc!r}); {NOT_RUN}")
     out = json.dumps(result, ensure_ascii=False) + "\n" if result is not None else ""
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
+
+
+def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
+    """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
+    import json
+
+    from guard.cli.explain import as_json
+
+    env = environment(pairs)
+    adopt(env)
+    here = wire.first(pairs, "getcwd")
+    result = judge(
+        wire.first(pairs, "text"),
+        cwd=wire.first(pairs, "cwd") or client_dir(env, here),
+        env=env,
+        session=wire.first(pairs, "session"),
+        agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
+        policy_loader=policies.load,
+    )
+    err = "".join(line + "\n" for line in result.warnings + result.notes)
+    out = json.dumps(as_json(result), ensure_ascii=True) + "\n"
+    return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err)], None

@@ -75,24 +75,47 @@ def fast_cli(argv: list[str]) -> int | None:
         return None
     if argv[:2] == ["hook", "claude-code"] and len(argv) == 2:
         return _hook_cli()
-    parsed = check_arguments(argv)
-    if parsed is None:
+    explaining = argv[:1] == ["explain"]
+    parsed = fast_arguments(argv, "explain", "--json") if explaining else check_arguments(argv)
+    if parsed is None or (explaining and "--json" not in parsed[0]):
         return None
     options, words = parsed
     from guard.session import current_session
 
+    session = options.get("--session") or current_session()
+    if explaining:
+        return explain(" ".join(words), session=session, cwd=options.get("--cwd"))
     return check(
-        " ".join(words),
-        session=options.get("--session") or current_session(),
-        cwd=options.get("--cwd"),
+        " ".join(words), session=session, cwd=options.get("--cwd"),
         prompt="--no-prompt" not in options,
-    )
+    )  # fmt: skip
+
+
+def explain(command: str, *, session: str, cwd: str | None = None) -> int | None:
+    """`guard explain --json`: its output and status, or None."""
+    pairs: list[tuple[str, str | bytes]] = [("kind", "explain"), ("text", command)]
+    if cwd is not None:
+        pairs.append(("cwd", os.path.abspath(cwd)))
+    pairs += [("session", session), ("terminal", _flag(_isatty(0)))]
+    answer = exchange(pairs)
+    if answer is None:
+        return None
+    _write(2, wire.first(answer, "stderr"))
+    _write(1, wire.first(answer, "stdout"))
+    return 0
 
 
 def check_arguments(argv: list[str]) -> tuple[dict[str, str], list[str]] | None:
     """`check [--session S] [--cwd D] [--no-prompt] -- WORDS…` read as argparse reads it; None
     for anything else (--json, no `--`, another `--`, -h …), which argparse then reads."""
-    if argv[:1] != ["check"] or "--" not in argv:
+    return fast_arguments(argv, "check", "--no-prompt")
+
+
+def fast_arguments(
+    argv: list[str], command: str, flag: str
+) -> tuple[dict[str, str], list[str]] | None:
+    """`COMMAND [--session S] [--cwd D] [FLAG] -- WORDS…`, else None."""
+    if argv[:1] != [command] or "--" not in argv:
         return None
     at = argv.index("--")
     words = argv[at + 1 :]
@@ -102,7 +125,7 @@ def check_arguments(argv: list[str]) -> tuple[dict[str, str], list[str]] | None:
     rest = argv[1:at]
     while rest:
         name, eq, value = rest.pop(0).partition("=")
-        if name == "--no-prompt" and not eq:
+        if name == flag and not eq:
             options[name] = ""
         elif name in ("--session", "--cwd") and eq:
             options[name] = value

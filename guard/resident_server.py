@@ -62,6 +62,9 @@ class Checker:
         if kind == "check":
             self.served += 1
             return answers.check(pairs, self.policies)
+        if kind == "explain":
+            self.served += 1
+            return answers.explain(pairs, self.policies)
         if kind == "hook":
             self.served += 1
             return answers.hook(pairs)

@@ -336,6 +336,7 @@ def test_turned_off_nothing_starts(work: Path) -> None:
     "argv",
     [
         [GUARD, "check", "--", "true"],
+        [GUARD, "explain", "--json", "--", "true"],
         [SHIM, "-c", "true"],
         [GUARD, "hook", "claude-code"],
     ],
@@ -363,6 +364,7 @@ ARGUMENTS = [
     (["check", "--session", "--", "ls"], None),
     (["check", "--"], None),
     (["check", "-h", "--", "ls"], None),
+    (["explain", "--", "ls"], None),
 ]
 
 
@@ -449,3 +451,16 @@ def test_an_allowed_line_through_the_native_launcher_starts_no_python(
     assert b"cannot start" in refused.stderr  # not allowed: on to guarded-bash, which is missing
     off = run([launcher, "-c", "echo ran"], cwd=work, env={"GUARD_RESIDENT": "0"})
     assert off.returncode == 126
+
+
+def test_explain_json_is_the_same_through_the_checker(resident: str, work: Path) -> None:
+    for line in LINES:
+        argv = [GUARD, "explain", "--json", "--session", "t", "--", line]
+        before = served()
+        through = run(argv, cwd=work)
+        assert served() == before + 1
+        alone = run(argv, cwd=work, env={"GUARD_RESIDENT": "0"})
+        assert (through.returncode, through.stdout, through.stderr) == (
+            alone.returncode, alone.stdout, alone.stderr,
+        )  # fmt: skip
+        assert json.loads(through.stdout)["decision"] in ("allow", "ask", "deny")

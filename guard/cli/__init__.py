@@ -2,8 +2,8 @@
 
 Only the module of the subcommand asked for is imported: `guard check` runs on every line a
 shell hook or guarded-bash sees, and importing every subcommand would cost it time. `guard
-check -- LINE` and `guard hook claude-code` first ask the resident checker, before argparse is
-imported (guard/resident_client.py).
+check -- LINE`, `guard explain --json -- LINE` and `guard hook claude-code` first ask the
+resident checker, before argparse is imported (guard/resident_client.py).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] in (["check"], ["hook"]):
+    if args_list[:1] in (["check"], ["hook"], ["explain"]):
         from guard.resident_client import fast_cli
 
         status = fast_cli(args_list)
