@@ -202,9 +202,15 @@ def connect(path: str, *, start: bool) -> _socket.socket | None:
     if len(os.fsencode(path)) > wire.SUN_PATH_MAX:
         return None
     if not os.path.lexists(path):
-        missing = not os.path.lexists(directory)
-        if start and (missing or not wire.private_problem(directory, directory=True)):
-            start_later(path)  # it makes the directory, or refuses one that is not private
+        if not start:
+            return None
+        if os.path.lexists(directory):
+            usable = not wire.private_problem(directory, directory=True)
+        else:  # it makes the directory: not where it could not (a read-only state dir)
+            parent = os.path.dirname(directory)
+            usable = os.access(parent, os.W_OK) or not os.path.lexists(parent)
+        if usable:
+            start_later(path)
         return None
     if wire.private_problem(directory, directory=True) or wire.private_problem(
         path, directory=False

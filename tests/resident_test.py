@@ -464,3 +464,22 @@ def test_explain_json_is_the_same_through_the_checker(resident: str, work: Path)
             alone.returncode, alone.stdout, alone.stderr,
         )  # fmt: skip
         assert json.loads(through.stdout)["decision"] in ("allow", "ask", "deny")
+
+
+def test_without_a_runtime_dir_the_socket_is_in_the_state_dir(
+    monkeypatch: pytest.MonkeyPatch, work: Path
+) -> None:
+    monkeypatch.delenv("GUARD_RESIDENT")
+    monkeypatch.delenv("XDG_RUNTIME_DIR")
+    monkeypatch.setenv("GUARD_RESIDENT_IDLE", "30")
+    path = wire.socket_path(os.environ)
+    assert path == os.path.join(os.environ["GUARD_STATE_DIR"], "run", "checker.sock")
+    try:
+        assert check("ls", work)[0] == 0
+        wait_for(lambda: status() is not None)
+        assert os.stat(os.path.dirname(path)).st_mode & 0o777 == 0o700
+        assert check("cat /etc/shadow", work)[0] == 3
+        assert served() == 1
+    finally:
+        request([("kind", "stop")])
+        wait_for(lambda: not checker_pids(path))
