@@ -289,7 +289,11 @@ def start_pending() -> None:
 def start_checker(path: str) -> None:
     """Start `guard serve --user` for `path`, detached: a session of its own, stdio on
     /dev/null (it closes every other fd it inherits), Python settings ignored (-I)."""
-    idle = os.environ.get("GUARD_RESIDENT_IDLE", "") or str(wire.DEFAULT_IDLE)
+    idle = os.environ.get("GUARD_RESIDENT_IDLE", "")
+    try:
+        idle = str(float(idle)) if idle else str(wire.DEFAULT_IDLE)
+    except ValueError:
+        idle = str(wire.DEFAULT_IDLE)
     package = os.path.dirname(os.path.dirname(os.path.abspath(wire.__file__)))
     argv = [sys.executable, "-I", "-c", CHECKER_CODE, path, idle, package]
     actions = [

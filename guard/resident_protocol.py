@@ -78,7 +78,10 @@ def every(pairs: list[tuple[str, bytes]], key: str) -> list[str]:
 
 
 def enabled(env: dict[str, str] | os._Environ[str]) -> bool:
-    """`GUARD_RESIDENT=0` turns the checker off: every call checks in-process."""
+    """`GUARD_RESIDENT=0` turns the checker off: every call checks in-process. It is off where
+    the kernel cannot tell a socket's peer (no SO_PEERCRED: not Linux)."""
+    if not hasattr(_socket, "SO_PEERCRED"):
+        return False
     return env.get("GUARD_RESIDENT", "").strip().lower() not in ("0", "off", "no", "false")
 
 

@@ -245,6 +245,8 @@ def test_a_socket_that_is_not_private_and_ours_is_never_used(
     resident: str, work: Path, what: str
 ) -> None:
     directory = os.path.dirname(resident)
+    if what != "loose directory" and os.getuid() != 0:
+        pytest.skip("giving a file to another uid needs root")
     if what == "loose directory":
         os.chmod(directory, 0o755)
     elif what == "directory of another uid":

@@ -220,7 +220,8 @@ def resident_finding() -> Finding:
 
     path = wire.socket_path(os.environ)
     if not wire.enabled(os.environ):
-        return Finding("ok", "checker", "off (GUARD_RESIDENT=0): every line is checked in-process")
+        why = "GUARD_RESIDENT=0" if os.environ.get("GUARD_RESIDENT") else "no SO_PEERCRED here"
+        return Finding("ok", "checker", f"off ({why}): every line is checked in-process")
     problem = wire.private_problem(os.path.dirname(path), directory=True)
     if problem and os.path.lexists(os.path.dirname(path)):
         return Finding("problem", "checker", f"not used: {problem}; remove the directory")

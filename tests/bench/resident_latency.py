@@ -16,6 +16,7 @@ is stopped at the end.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -29,22 +30,29 @@ BIN = Path(sys.executable).parent
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 HOOK_INPUT = b'{"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "session_id": "bench"}'
 
+CPU: dict[str, list[float]] = {}
 Variant = tuple[list[str], dict[str, str], bytes | None, Callable[[], None] | None]
 
 
 def timed(argv: list[str], env: dict[str, str], cwd: str, stdin: bytes | None) -> float:
-    """One run; stdin from a file (a pipe fed by this process would be timed too)."""
+    """One run's wall time; stdin from a file (a pipe fed by this process would be timed too).
+    The CPU time the process itself used goes to CPU (less sensitive to a busy machine)."""
     with tempfile.TemporaryFile() as source:
         source.write(stdin or b"")
         source.seek(0)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
             argv, env=env, cwd=cwd, stdin=source if stdin else subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
         )  # fmt: skip
         elapsed = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{argv} exited {done.returncode}")
+    CPU.setdefault(" ".join(argv) + repr(sorted(env.items())), []).append(
+        after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    )
     return elapsed
 
 
@@ -119,15 +127,20 @@ def main() -> None:
                     times[name].append(timed(argv, variant_env, str(work), stdin))
         finally:
             stop()
+        cpu = {
+            name: statistics.median(CPU[" ".join(argv) + repr(sorted(e.items()))])
+            for name, (argv, e, _, _) in variants.items()
+        }
     python = statistics.median(times["python -c pass"])
     bash = statistics.median(times["bash -c true"])
-    print(f"{RUNS} runs each, fresh processes, interleaved; ms")
-    print(f"  {'variant':30} {'median':>7} {'p90':>7} {'-python':>8} {'-bash':>8}")
+    print(f"{RUNS} runs each, fresh processes, interleaved; ms (cpu: the process's own, median)")
+    print(f"  {'variant':30} {'median':>7} {'p90':>7} {'-python':>8} {'-bash':>8} {'cpu':>6}")
     for name, values in times.items():
         median = statistics.median(values)
         p90 = statistics.quantiles(values, n=10)[-1]
         print(f"  {name:30} {median * 1000:7.1f} {p90 * 1000:7.1f} "
-              f"{(median - python) * 1000:+8.1f} {(median - bash) * 1000:+8.1f}")  # fmt: skip
+              f"{(median - python) * 1000:+8.1f} {(median - bash) * 1000:+8.1f}"
+              f" {cpu[name] * 1000:6.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":
