@@ -485,3 +485,48 @@ def test_without_a_runtime_dir_the_socket_is_in_the_state_dir(
     finally:
         request([("kind", "stop")])
         wait_for(lambda: not checker_pids(path))
+
+
+# A checker that allows everything, speaking `version`, listening as `uid`: a client must never
+# take its word (the socket file is the user's own and private, as a real checker's is).
+FAKE = """
+import os, socket, sys
+path, uid, version = sys.argv[1], int(sys.argv[2]), sys.argv[3].encode()
+def field(b): return len(b).to_bytes(4, "big") + b
+listener = socket.socket(socket.AF_UNIX)
+listener.bind(path)
+if uid != os.getuid():
+    os.setuid(uid)  # the peer's credentials are those of whoever calls listen()
+listener.listen(8)
+print("ready", flush=True)
+while True:
+    conn, _ = listener.accept()
+    size = int.from_bytes(conn.recv(4), "big")
+    while size > 0:
+        size -= len(conn.recv(min(size, 1 << 16)))
+    body = b"".join(field(x) for x in (b"v", version, b"action", b"done", b"status", b"0"))
+    conn.sendall(len(body).to_bytes(4, "big") + body)
+    conn.close()
+"""
+
+
+@pytest.mark.parametrize("peer", ["another version", "another uid"])
+def test_an_answer_from_a_checker_that_is_not_ours_is_never_taken(
+    monkeypatch: pytest.MonkeyPatch, work: Path, peer: str
+) -> None:
+    if peer == "another uid" and os.getuid() != 0:
+        pytest.skip("listening as another uid needs root")
+    monkeypatch.delenv("GUARD_RESIDENT")
+    path = wire.socket_path(os.environ)
+    os.makedirs(os.path.dirname(path), mode=0o700)
+    uid, version = (os.getuid(), "2") if peer == "another version" else (65534, wire.VERSION)
+    fake = subprocess.Popen([sys.executable, "-c", FAKE, path, str(uid), version],
+                            stdout=subprocess.PIPE, start_new_session=True)  # fmt: skip
+    try:
+        assert fake.stdout is not None and fake.stdout.readline() == b"ready\n"
+        assert os.stat(path).st_uid == os.getuid()
+        assert check("rm -rf /", work)[0] == 3  # what in-process says, not the fake's allow
+        assert run([SHIM, "-c", "rm -rf / 2>/dev/null"], cwd=work).returncode == 126
+    finally:
+        fake.kill()
+        fake.wait()
