@@ -136,8 +136,8 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
 
 
 def hook(pairs: Pairs) -> tuple[Answer, AfterAck | None]:
-    """`guard hook claude-code`: the line it prints. The hook writes its own audit row; one
-    whose human answers at `guard watch` (GUARD_APPROVER=always) runs in the client."""
+    """`guard hook claude-code`: the line it prints, and its audit row once the client has it.
+    A hook whose human answers at `guard watch` (GUARD_APPROVER=always) runs in the client."""
     from guard.confirm import approver_mode
 
     env = environment(pairs)
@@ -148,18 +148,27 @@ def hook(pairs: Pairs) -> tuple[Answer, AfterAck | None]:
         return fallback("the human answers at guard watch: the client waits for it"), None
     import json
 
-    from guard.cli.hook import NOT_RUN, claude_code, decision
+    from guard.cli.hook import NOT_RUN, _audit, claude_code, decision
 
     raw = next((v for k, v in pairs if k == "input"), b"")
     here, parent = wire.first(pairs, "getcwd"), wire.first(pairs, "session")
+    rows: list[tuple[object, ...]] = []
+    keep = rows.append
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
-            result = claude_code(raw, env, here=here, parent=parent)
+            result = claude_code(raw, env, here=here, parent=parent, record=lambda *r: keep(r))
         except Exception as exc:  # fail closed, as the hook does in its own process
             result = decision("deny", f"guard: could not check the command ({exc!r}); {NOT_RUN}")
+
+    def record() -> None:
+        with contextlib.redirect_stderr(io.StringIO()):
+            for row in rows:
+                _audit(*row)  # type: ignore[arg-type]
+
     out = json.dumps(result, ensure_ascii=False) + "\n" if result is not None else ""
-    return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
+    answer: Answer = [("action", "done"), ("status", "0"), ("stdout", out)]
+    return [*answer, ("stderr", err.getvalue())], record if rows else None
 
 
 def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:

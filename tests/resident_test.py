@@ -197,6 +197,7 @@ def test_guarded_bash_runs_or_refuses_as_it_does_in_process(resident: str, work:
 def test_the_claude_code_hook_answers_the_same_through_the_checker(
     resident: str, work: Path
 ) -> None:
+    rows = audit_rows()
     for line in LINES:
         call = {"tool_name": "Bash", "tool_input": {"command": line}, "cwd": str(work)}
         raw = json.dumps({**call, "session_id": "s"}).encode()
@@ -207,6 +208,8 @@ def test_the_claude_code_hook_answers_the_same_through_the_checker(
                     env={"GUARD_RESIDENT": "0"})  # fmt: skip
         assert (through.returncode, through.stdout) == (alone.returncode, alone.stdout)
         assert b"permissionDecision" in through.stdout
+    status()  # answered after the last row was written
+    assert audit_rows() == rows + 2 * len(LINES)
 
 
 def test_a_policy_edit_is_seen_by_the_very_next_call(resident: str, work: Path) -> None:

@@ -56,7 +56,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list[:1] in (["check"], ["hook"], ["explain"]):
         from guard.resident_client import fast_cli
 
-        status = fast_cli(args_list)
+        try:
+            status = fast_cli(args_list)
+        except KeyboardInterrupt:
+            print("guard: interrupted", file=sys.stderr)
+            return 130
         if status is not None:
             return status
     import argparse

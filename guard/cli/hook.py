@@ -20,7 +20,7 @@ import json
 import os
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from guard.errors import GuardError
 
@@ -59,11 +59,17 @@ def decision(permission: str, reason: str) -> dict[str, object]:
 
 
 def claude_code(
-    raw: bytes, env: Mapping[str, str], *, here: str | None = None, parent: str | None = None
+    raw: bytes,
+    env: Mapping[str, str],
+    *,
+    here: str | None = None,
+    parent: str | None = None,
+    record: Callable[..., None] | None = None,
 ) -> dict[str, object] | None:
     """The hook's answer to one PreToolUse input; None for tools guard has no opinion on.
-    `here` and `parent`: the hook process's directory and parent session, when this runs in
-    the resident checker on its behalf."""
+    `here`, `parent`, `record`: the hook process's directory and parent session, and what
+    takes the audit row (to write it once the hook has its answer), when this runs in the
+    resident checker on its behalf."""
     if len(raw) > MAX_INPUT:
         return decision("deny", f"guard: the hook input is over {MAX_INPUT} bytes; {NOT_RUN}")
     try:
@@ -87,12 +93,14 @@ def claude_code(
     sid = data.get("session_id")
     session = f"claude-code:{sid}" if isinstance(sid, str) and sid else parent or _parent_session()
     try:
-        return _judged(command, cwd, session, env)
+        return _judged(command, cwd, session, env, record or _audit)
     except GuardError as exc:
         return decision("deny", f"{exc}; {NOT_RUN}")
 
 
-def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dict[str, object]:
+def _judged(
+    command: str, cwd: str, session: str, env: Mapping[str, str], record: Callable[..., None]
+) -> dict[str, object]:
     from guard.confirm import approver_mode, confirm
     from guard.decide import describe
     from guard.judgement import judge
@@ -131,7 +139,7 @@ def _judged(command: str, cwd: str, session: str, env: Mapping[str, str]) -> dic
     else:
         how = "claude-code-prompt"
         answer = decision("ask", f"guard asks: {reasons}")
-    _audit(result.context.cwd, command, session, final, verdict.reasons, how, env)
+    record(result.context.cwd, command, session, final, verdict.reasons, how, env)
     return answer
 
 
