@@ -1,11 +1,12 @@
 """The client side of the resident checker (`guard serve --user`): ask it, or say "check here".
 
-guarded-bash, `guard check` and `guard hook claude-code` call this before they import anything
-heavy. It imports only the standard library's cheapest parts (`_socket`, `os`). Every function
-returns None whenever the checker cannot answer — turned off (`GUARD_RESIDENT=0`), no runtime
-dir, a directory or socket that is not the user's own or is open to others, a peer of another
-uid, a refused or dropped connection, a protocol error, another version, a timeout — and the
-caller then checks in-process, with the same verdict. None never means allow.
+guarded-bash, `guard check`, `guard explain --json` and `guard hook claude-code` call this
+before they import anything heavy. It imports only the standard library's cheapest parts
+(`_socket`, `os`). Every function returns None whenever the checker cannot answer — turned off
+(`GUARD_RESIDENT=0`), no runtime dir, a directory or socket that is not the user's own or is
+open to others, a peer of another uid, a refused or dropped connection, a protocol error,
+another version, a timeout — and the caller then checks in-process, with the same verdict.
+None never means allow.
 
 A missing checker (no socket, or nobody listening on it) is started, detached, and this call is
 still answered in-process: nobody waits for the checker to come up.
@@ -69,8 +70,9 @@ def hook(agent: str, raw: bytes, session: str) -> str | None:
 
 
 def fast_cli(argv: list[str]) -> int | None:
-    """`guard check -- LINE` and `guard hook claude-code` through the checker, before argparse
-    is imported; None: run the command line as usual (nothing of it was done)."""
+    """`guard check -- LINE`, `guard explain --json -- LINE` and `guard hook claude-code`
+    through the checker, before argparse is imported; None: run the command line as usual
+    (nothing of it was done)."""
     if not wire.enabled(os.environ):
         return None
     if argv[:2] == ["hook", "claude-code"] and len(argv) == 2:
@@ -167,7 +169,7 @@ def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | 
         return None
     try:
         answer = _ask(sock, wire.encode(pairs))
-    except (OSError, wire.ProtocolError):
+    except (OSError, wire.ProtocolError, UnicodeError):
         sock.close()
         return None
     if answer is None or wire.first(answer, "action") != "done":
