@@ -97,21 +97,23 @@ def private_dir(path: str) -> None:
 
 
 def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
-    """Serve on `path` until idle, stopped or replaced; 0 also when another checker has it."""
+    """Serve on `path` until idle, stopped or replaced; 0 also when another checker has it.
+    Raises GuardError when it cannot serve there."""
     os.closerange(3, 1 << 16)  # nothing its client had open stays open for 10 minutes
     os.umask(0o077)
     with contextlib.suppress(OSError):
         os.chdir("/")
     directory = os.path.dirname(path)
+    if len(os.fsencode(path)) > wire.SUN_PATH_MAX:
+        raise GuardError(f"guard: the checker's socket path {path} is too long for a Unix socket;"
+                         " set XDG_RUNTIME_DIR to a shorter directory, or GUARD_RESIDENT=0")
     try:
         private_dir(directory)
-    except (GuardError, OSError):
-        return 1
-    flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
-    try:
+        flags = os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW
         lock = os.open(os.path.join(directory, wire.LOCK_NAME), flags, 0o600)
-    except OSError:
-        return 1
+    except OSError as exc:
+        raise GuardError(f"guard: the checker cannot use {directory} ({exc.strerror}); "
+                         "check its owner and mode, or set GUARD_RESIDENT=0") from None
     try:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -119,16 +121,17 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
         return 0  # another checker serves this socket
     try:
         listener = listen(path)
-    except OSError:
+    except OSError as exc:
         os.close(lock)
-        return 1
+        raise GuardError(f"guard: the checker cannot listen on {path} ({exc.strerror}); "
+                         "check the directory, or set GUARD_RESIDENT=0") from None
     ours = os.stat(path).st_ino
     checker = Checker(path)
     from guard.store import keep_stores_open
 
     keep_stores_open()
     signal.signal(signal.SIGTERM, _stop)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, _stop)  # ^C, when it runs in the foreground by hand
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     try:
         serve(listener, checker, idle, ours)
