@@ -22,8 +22,11 @@ from guard import resident_protocol as wire
 
 ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
 MAX_HOOK_INPUT = 16 << 20  # guard.cli.hook.MAX_INPUT: bytes of hook input read
+# The checker waits a moment before it loads guard: the client that started it, and the
+# command it runs, should not share the CPU with the checker's start-up (~60 ms of imports).
 CHECKER_CODE = (
-    "import sys; sys.path.insert(0, sys.argv[3]); from guard.resident_server import main; "
+    "import sys, time; time.sleep(0.05); sys.path.insert(0, sys.argv[3]); "
+    "from guard.resident_server import main; "
     "raise SystemExit(main(sys.argv[1], float(sys.argv[2])))"
 )
 

@@ -30,13 +30,14 @@ BIN = Path(sys.executable).parent
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
 HOOK_INPUT = b'{"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "session_id": "bench"}'
 
-CPU: dict[str, list[float]] = {}
 Variant = tuple[list[str], dict[str, str], bytes | None, Callable[[], None] | None]
 
 
-def timed(argv: list[str], env: dict[str, str], cwd: str, stdin: bytes | None) -> float:
-    """One run's wall time; stdin from a file (a pipe fed by this process would be timed too).
-    The CPU time the process itself used goes to CPU (less sensitive to a busy machine)."""
+def timed(
+    argv: list[str], env: dict[str, str], cwd: str, stdin: bytes | None
+) -> tuple[float, float]:
+    """One run's wall time, and the CPU time the process itself used (less sensitive to a busy
+    machine); stdin from a file (a pipe fed by this process would be timed too)."""
     with tempfile.TemporaryFile() as source:
         source.write(stdin or b"")
         source.seek(0)
@@ -50,10 +51,7 @@ def timed(argv: list[str], env: dict[str, str], cwd: str, stdin: bytes | None) -
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
         raise SystemExit(f"{argv} exited {done.returncode}")
-    CPU.setdefault(" ".join(argv) + repr(sorted(env.items())), []).append(
-        after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    )
-    return elapsed
+    return elapsed, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
 
 
 def launcher(tmp: str, env: dict[str, str]) -> str | None:
@@ -114,6 +112,7 @@ def main() -> None:
             variants["launcher -c true      warm"] = ([native, "-c", "true"], env, None, None)
             variants["launcher -c true      off"] = ([native, "-c", "true"], off, None, None)
         times: dict[str, list[float]] = {name: [] for name in variants}
+        cpus: dict[str, list[float]] = {name: [] for name in variants}
         stopped = True
         try:
             for _ in range(RUNS):
@@ -124,13 +123,11 @@ def main() -> None:
                     elif name.endswith("warm") and stopped:
                         start()  # the cold run's checker may still be coming up
                         stopped = False
-                    times[name].append(timed(argv, variant_env, str(work), stdin))
+                    wall, cpu = timed(argv, variant_env, str(work), stdin)
+                    times[name].append(wall)
+                    cpus[name].append(cpu)
         finally:
             stop()
-        cpu = {
-            name: statistics.median(CPU[" ".join(argv) + repr(sorted(e.items()))])
-            for name, (argv, e, _, _) in variants.items()
-        }
     python = statistics.median(times["python -c pass"])
     bash = statistics.median(times["bash -c true"])
     print(f"{RUNS} runs each, fresh processes, interleaved; ms (cpu: the process's own, median)")
@@ -140,7 +137,7 @@ def main() -> None:
         p90 = statistics.quantiles(values, n=10)[-1]
         print(f"  {name:30} {median * 1000:7.1f} {p90 * 1000:7.1f} "
               f"{(median - python) * 1000:+8.1f} {(median - bash) * 1000:+8.1f}"
-              f" {cpu[name] * 1000:6.1f}")  # fmt: skip
+              f" {statistics.median(cpus[name]) * 1000:6.1f}")  # fmt: skip
 
 
 if __name__ == "__main__":
