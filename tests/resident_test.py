@@ -547,3 +547,19 @@ def test_an_answer_from_a_checker_that_is_not_ours_is_never_taken(
     finally:
         fake.kill()
         fake.wait()
+
+
+def test_the_checker_follows_a_store_that_was_moved_away(resident: str, work: Path) -> None:
+    """It keeps the store open, but a store file moved aside (or replaced) is let go: the
+    next row goes to the file at the store's path, as a fresh process would write it."""
+    assert check("ls", work)[0] == 0
+    status()
+    db = Path(os.environ["GUARD_STATE_DIR"]) / "guard.db"
+    for suffix in ("", "-wal", "-shm"):
+        if Path(f"{db}{suffix}").exists():
+            Path(f"{db}{suffix}").rename(f"{db}{suffix}.old")
+    before = served()
+    assert check("ls", work)[0] == 0
+    assert served() == before + 1
+    status()
+    assert audit_rows() == 1
