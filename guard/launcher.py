@@ -88,7 +88,11 @@ def c_string(text: str) -> str:
 
 def native_source(target: str) -> str:
     """The launcher's source with the absolute path of guarded-bash built in."""
-    return f"#define GUARD_TARGET {c_string(target)}\n" + source_text()
+    package = os.path.dirname(os.path.abspath(__file__))  # the checker answers this install only
+    return (
+        f"#define GUARD_TARGET {c_string(target)}\n#define GUARD_PACKAGE {c_string(package)}\n"
+        + source_text()
+    )
 
 
 def script_text(target: str) -> str:

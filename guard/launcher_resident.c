@@ -27,6 +27,9 @@
 #include <unistd.h>
 
 #define REAL_BASH "/bin/bash"
+#ifndef GUARD_PACKAGE
+#error "build with -DGUARD_PACKAGE='\"/absolute/path/to/the/guard/package\"'"
+#endif
 #define SNIFF 65536
 
 struct buf {
@@ -242,6 +245,7 @@ static void resident_fast_path(int argc, char **argv) {
     pair(&b, "positional?", "1");
     for (int i = 4; i < argc; i++) pair(&b, "positional", argv[i]);
     pair(&b, "getcwd", cwd);
+    pair(&b, "package", GUARD_PACKAGE);
     for (char **e = environ; *e != NULL; e++) {
         if (strchr(*e, '=') != NULL) pair(&b, "env", *e);
     }

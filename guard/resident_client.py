@@ -164,7 +164,7 @@ def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | 
         here = os.getcwd()
     except OSError:
         return None  # the in-process path says what is wrong with the directory
-    pairs = [*pairs, ("getcwd", here)]
+    pairs = [*pairs, ("getcwd", here), ("package", wire.package_dir())]
     pairs += [("env", f"{name}={value}") for name, value in env.items()]
     path = wire.socket_path(env)
     sock = connect(path, start=True)
@@ -299,7 +299,7 @@ def start_checker(path: str) -> None:
         idle = str(float(idle)) if idle else str(wire.DEFAULT_IDLE)
     except ValueError:
         idle = str(wire.DEFAULT_IDLE)
-    package = os.path.dirname(os.path.dirname(os.path.abspath(wire.__file__)))
+    package = os.path.dirname(wire.package_dir())
     argv = [sys.executable, "-I", "-c", CHECKER_CODE, path, idle, package]
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDWR, 0),

@@ -5,13 +5,15 @@ length and its bytes. Fields come in pairs, KEY then VALUE, and a key may repeat
 `positional`). The first pair is always `v` and VERSION: a client and a checker of different
 versions never use each other's answers (the client checks in-process instead).
 
-Request keys: `kind` (check, hook, status, stop); for check: `text`, `cwd` (given with --cwd),
-`getcwd` (the client's directory), `session`, `terminal` (1 when stdin is a terminal), `prompt`,
-`origin`, `stdin_code`, `arg0`, `positional` (repeated; `positional?` 1 when there are any,
-even none), `env` (repeated NAME=VALUE: the whole environment); for hook: `agent`, `input`
-(what the agent wrote on stdin), `getcwd`, `session` (the parent's, for input without one),
-`env`. Answer keys: `action` (done: use `status`, `stdout`, `stderr`; fallback: check
-in-process, `reason` says why), and for status: `pid`, `started`, `served`, `socket`.
+Request keys: `kind` (check, explain, hook, status, stop), `package` (the client's guard
+package directory: a checker of another install answers fallback); for check and explain:
+`text`, `cwd` (given with --cwd), `getcwd` (the client's directory), `session`, `terminal` (1
+when stdin is a terminal), `prompt`, `origin`, `stdin_code`, `arg0`, `positional` (repeated;
+`positional?` 1 when there are any, even none), `env` (repeated NAME=VALUE: the whole
+environment); for hook: `agent`, `input` (what the agent wrote on stdin), `getcwd`, `session`
+(the parent's, for input without one), `env`. Answer keys: `action` (done: use `status`,
+`stdout`, `stderr`; fallback: check in-process, `reason` says why), and for status: `pid`,
+`started`, `served`, `socket`.
 After a `done` answer the client sends one ACK byte: only then does the checker write the
 audit row, so a client that gave up and checked in-process is never recorded twice.
 """
@@ -60,6 +62,11 @@ def decode(body: bytes) -> list[tuple[str, bytes]]:
     if len(fields) % 2 or fields[:2] != [b"v", VERSION.encode()]:
         raise ProtocolError("not a message of this version")
     return [(fields[i].decode("ascii", "replace"), fields[i + 1]) for i in range(2, len(fields), 2)]
+
+
+def package_dir() -> str:
+    """The guard package this process runs: a checker answers only clients of the same one."""
+    return os.path.dirname(os.path.abspath(__file__))
 
 
 def text(value: bytes) -> str:

@@ -56,6 +56,8 @@ class Checker:
         if kind == "stop":
             self.stopping = True
             return [("action", "done"), ("pid", str(os.getpid()))], None
+        if wire.first(pairs, "package") != wire.package_dir():
+            return answers.fallback("a client of another guard install"), None
         if code_stamp() != self.code:
             self.stopping = True
             return answers.fallback("guard's code changed since this checker started"), None

@@ -563,3 +563,14 @@ def test_the_checker_follows_a_store_that_was_moved_away(resident: str, work: Pa
     assert served() == before + 1
     status()
     assert audit_rows() == 1
+
+
+def test_a_client_of_another_guard_install_is_told_to_check_in_process(
+    resident: str, work: Path
+) -> None:
+    env = [("env", f"{k}={v}") for k, v in os.environ.items()]
+    base = [("kind", "check"), ("text", "ls"), ("getcwd", str(work)), *env]
+    other = request([*base, ("package", "/elsewhere/guard")])
+    assert other is not None and wire.first(other, "action") == "fallback"
+    ours = request([*base, ("package", wire.package_dir())])
+    assert ours is not None and wire.first(ours, "action") == "done"
