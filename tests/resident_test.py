@@ -284,7 +284,10 @@ def test_two_clients_starting_it_at_once_end_with_one_checker(
         ]
         assert [c.wait(timeout=120) for c in clients] == [0] * 4
         wait_for(lambda: status() is not None)
-        time.sleep(1.0)  # any second checker would have given up by now
+        wait_for(lambda: len(checker_pids(path)) == 1)  # the others give up at the lock
+        now = status()
+        assert now is not None and [int(now["pid"])] == checker_pids(path)
+        time.sleep(0.5)
         assert len(checker_pids(path)) == 1
     finally:
         request([("kind", "stop")])
