@@ -21,6 +21,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    if not args.user and (args.stop or args.idle is not None):
+        print("guard: --stop and --idle go with --user: guard serve --user --stop", file=sys.stderr)
+        return 2
     if not args.user:
         from guard.hook_server import serve
 
