@@ -3,7 +3,10 @@
 A message is a 4-byte big-endian length and that many bytes of fields; a field is a 4-byte
 length and its bytes. Fields come in pairs, KEY then VALUE, and a key may repeat (`env`,
 `positional`). The first pair is always `v` and VERSION: a client and a checker of different
-versions never use each other's answers (the client checks in-process instead).
+versions never use each other's answers (the client checks in-process instead). Change VERSION
+whenever what a client must do with an answer changes — say, an enforcement plan it must apply
+before it execs bash (issue 17): clients, and native launchers already compiled, built for the
+old version then check in-process instead of running the line unenforced.
 
 Request keys: `kind` (check, explain, hook, status, stop), `package` (the client's guard
 package directory: a checker of another install answers fallback); for check and explain:

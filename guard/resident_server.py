@@ -132,6 +132,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     from guard.store import keep_stores_open
 
     keep_stores_open()
+    warm_up(checker)
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)  # ^C, when it runs in the foreground by hand
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -146,6 +147,20 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
         listener.close()
         os.close(lock)
     return 0
+
+
+def warm_up(checker: Checker) -> None:
+    """Load what answering needs (the modules, the parser, the policy) before the first
+    request, so that it is as fast as the next ones; clients that come meanwhile wait."""
+    try:
+        from guard import check, confirm, store  # noqa: F401
+        from guard.cli import explain, hook  # noqa: F401
+        from guard.judgement import judge
+
+        judge("true", cwd="/", session=None, use_store=False, agent=True,
+              policy_loader=checker.policies.load)  # fmt: skip
+    except Exception:  # a line that fails here fails again, and is answered, when it comes
+        return
 
 
 def listen(path: str) -> socket.socket:

@@ -93,7 +93,9 @@ def main() -> None:
                 done = subprocess.run([guard, "doctor"], env=env, capture_output=True, text=True,
                                       check=False)  # fmt: skip
                 if "checker running" in done.stdout:
-                    return
+                    subprocess.run([guard, "check", "--", "true"], env=env, cwd=work,
+                                   check=False)  # fmt: skip
+                    return  # running, and it has answered once: warm
                 time.sleep(0.1)
 
         variants: dict[str, Variant] = {
