@@ -54,24 +54,9 @@ def check_line(
     )
     if ask_because:
         result = forced_ask(result, ask_because)
-    for warning in result.warnings:
-        print(escaped(warning), file=sys.stderr)
-    decision = result.verdict.decision
-    how = how_decided(result)
-    picked = ""
-    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
-    if decision == "ask" and prompt:
-        from guard.confirm import confirm
-
-        outcome = confirm(result, session=session, env=env, origin=origin)
-        how = outcome.how
-        picked = outcome.choice
-        status = ALLOW if outcome.allowed else DENY
-        decision = "allow" if outcome.allowed else "deny"
-        if not outcome.allowed and outcome.message:
-            print(escaped(outcome.message), file=sys.stderr)
-    elif decision == "deny":
-        print(denied(result.verdict.reasons), file=sys.stderr)
+    status, decision, how, picked = settle(
+        result, session=session, env=env, prompt=prompt, origin=origin
+    )
     extra: Mapping[str, object] = {}
     if enforce is not None and decision == "allow":
         try:
@@ -94,6 +79,32 @@ def check_line(
         out["final"] = decision
         print(json.dumps(out))
     return status
+
+
+def settle(
+    result: Judgement, *, session: str, env: dict[str, str], prompt: bool, origin: str
+) -> tuple[int, str, str, str]:
+    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny: the exit
+    status, the final decision, how it was reached and the key a human picked (for the row)."""
+    for warning in result.warnings:
+        print(escaped(warning), file=sys.stderr)
+    decision = result.verdict.decision
+    how = how_decided(result)
+    picked = ""
+    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
+    if decision == "ask" and prompt:
+        from guard.confirm import confirm
+
+        outcome = confirm(result, session=session, env=env, origin=origin)
+        how = outcome.how
+        picked = outcome.choice
+        status = ALLOW if outcome.allowed else DENY
+        decision = "allow" if outcome.allowed else "deny"
+        if not outcome.allowed and outcome.message:
+            print(escaped(outcome.message), file=sys.stderr)
+    elif decision == "deny":
+        print(denied(result.verdict.reasons), file=sys.stderr)
+    return status, decision, how, picked
 
 
 def forced_ask(result: Judgement, reason: str) -> Judgement:

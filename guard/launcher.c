@@ -22,6 +22,7 @@
 #define FAILED 126
 
 int main(int argc, char **argv) {
+    resident_fast_path(argc, argv); /* launcher_resident.c: returns unless it ran bash */
     const char *arg0 = (argc > 0 && argv[0] != NULL) ? argv[0] : "";
     size_t size = strlen(arg0) + 32;
     char *value = malloc(size);

@@ -63,10 +63,15 @@ def is_guard_shim(path: str, *, own: str) -> bool:
 
 
 def source_text() -> str:
-    """The launcher's C source, shipped inside the package."""
+    """The launcher's C source, shipped inside the package: the resident checker's fast path
+    (launcher_resident.c), then the launcher."""
     from importlib import resources
 
-    return resources.files("guard").joinpath("launcher.c").read_text(encoding="utf-8")
+    files = resources.files("guard")
+    return "".join(
+        files.joinpath(name).read_text(encoding="utf-8")
+        for name in ("launcher_resident.c", "launcher.c")
+    )
 
 
 def c_string(text: str) -> str:
@@ -83,7 +88,11 @@ def c_string(text: str) -> str:
 
 def native_source(target: str) -> str:
     """The launcher's source with the absolute path of guarded-bash built in."""
-    return f"#define GUARD_TARGET {c_string(target)}\n" + source_text()
+    package = os.path.dirname(os.path.abspath(__file__))  # the checker answers this install only
+    return (
+        f"#define GUARD_TARGET {c_string(target)}\n#define GUARD_PACKAGE {c_string(package)}\n"
+        + source_text()
+    )
 
 
 def script_text(target: str) -> str:

@@ -127,17 +127,31 @@ def real_shell(env: Mapping[str, str], *, own: str) -> str:
 
 def allowed(text: str, inv: BashInvocation) -> bool:
     """Judge `text` run with `inv`'s `$0` and arguments; ask a human when the policy says so."""
-    from guard.check import check_line
+    from guard import resident_client
     from guard.session import current_session
+
+    session = current_session()
+    stdin_code = inv.mode == "command" and stdin_may_carry_code()
+    status = resident_client.check(
+        text,
+        session=session,
+        positional=inv.positional,
+        arg0=inv.arg0,
+        origin="guarded-bash",
+        stdin_code=stdin_code,
+    )
+    if status is not None:
+        return status == 0
+    from guard.check import check_line
 
     status = check_line(
         text,
-        session=current_session(),
+        session=session,
         positional=inv.positional,
         arg0=inv.arg0,
         origin="guarded-bash",
         background_audit=True,
-        stdin_code=inv.mode == "command" and stdin_may_carry_code(),
+        stdin_code=stdin_code,
         enforce=_enforce,
     )
     return status == 0
@@ -446,6 +460,9 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
         from guard.enforcer import apply_pending
 
         apply_pending()
+    from guard.resident_client import start_pending
+
+    start_pending()  # a resident checker this call found missing (exec runs no atexit)
     try:
         os.execv(shell, list(argv))
     except OSError as exc:

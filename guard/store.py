@@ -175,6 +175,9 @@ class Store:
     def open(cls, path: Path | None = None, *, busy_seconds: float = BUSY_SECONDS) -> Store:
         """Open (creating if needed) the store; raises GuardError on any failure."""
         path = path if path is not None else default_store_path()
+        kept = _kept(path)
+        if kept is not None:
+            return kept
         try:
             _prepare_file(path)
             con = sqlite3.connect(str(path), timeout=busy_seconds, isolation_level=None)
@@ -187,6 +190,8 @@ class Store:
         except GuardError:
             con.close()
             raise
+        if _KEEPING:
+            _keep(store)
         return store
 
     def _setup(self) -> None:
@@ -229,6 +234,8 @@ class Store:
                 delay = min(delay * 2, 0.05)
 
     def close(self) -> None:
+        if self in _KEPT.values():
+            return  # kept open for the next caller in this process (keep_stores_open)
         with self._failures():
             self._con.close()
 
@@ -767,3 +774,43 @@ def _full(path: Path, detail: str) -> GuardError:
         f"guard: cannot write the approvals store {path}: the disk is full ({detail}); free "
         f"some space on it — {FALLBACK}"
     )
+
+
+# A long-lived process (the resident checker, `guard serve --user`) keeps each store it opened
+# open for the next caller: `Store.open` returns it while the file is the same file (not moved
+# or replaced) and the caller is the thread that opened it; `close` leaves it open.
+_KEEPING = False
+_KEPT: dict[tuple[Path, int, int, int], Store] = {}
+
+
+def keep_stores_open() -> None:
+    global _KEEPING
+    _KEEPING = True
+
+
+def _key(path: Path) -> tuple[Path, int, int, int] | None:
+    import threading
+
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (path, info.st_dev, info.st_ino, threading.get_ident())
+
+
+def _kept(path: Path) -> Store | None:
+    if not _KEPT:
+        return None
+    key = _key(path)
+    store = _KEPT.get(key) if key is not None else None
+    if store is None:
+        for old in [k for k in _KEPT if k[0] == path]:  # the file was replaced: let it go
+            with suppress(sqlite3.Error):
+                _KEPT.pop(old)._con.close()
+    return store
+
+
+def _keep(store: Store) -> None:
+    key = _key(store.path)
+    if key is not None and len(_KEPT) < 16:
+        _KEPT[key] = store

@@ -1,18 +1,23 @@
 """`guard`'s command line: parse, dispatch, map errors to exit codes; a module per subcommand.
 
 Only the module of the subcommand asked for is imported: `guard check` runs on every line a
-shell hook or guarded-bash sees, and importing every subcommand would cost it time.
+shell hook or guarded-bash sees, and importing every subcommand would cost it time. `guard
+check -- LINE` and `guard explain --json -- LINE` first ask the
+resident checker, before argparse is imported (guard/resident_client.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from guard.errors import GuardError
+
+if TYPE_CHECKING:
+    import argparse
 
 USAGE_ERROR = 2
 # subcommand name -> module in guard.cli (a module may register several subcommands)
@@ -56,6 +61,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] in (["check"], ["hook"], ["explain"]):
+        from guard.resident_client import fast_cli
+
+        try:
+            status = fast_cli(args_list)
+        except KeyboardInterrupt:
+            print("guard: interrupted", file=sys.stderr)
+            return 130
+        if status is not None:
+            return status
+    import argparse
+
     parser = argparse.ArgumentParser(
         prog="guard",
         description="Projects shell command lines onto what they would do; asks before they run.",
@@ -116,6 +133,8 @@ def _unknown(name: str) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     """The whole command line, every subcommand loaded: for completion scripts and tests."""
+    import argparse
+
     from guard import __version__
 
     parser = argparse.ArgumentParser(prog="guard")

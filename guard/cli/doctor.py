@@ -47,6 +47,7 @@ def run(args: argparse.Namespace) -> int:
     findings += [store_finding(), tiocsti_finding(TIOCSTI)]
     findings.append(enforce_finding(args.cwd))
     findings += agent_findings(args.cwd)
+    findings.append(resident_finding())
     for f in findings:
         print(f"{f.level:<8} {f.area:<7} {f.message}")
     return 1 if any(f.level == "problem" for f in findings) else 0
@@ -295,3 +296,31 @@ def agent_findings(cwd: str | None) -> list[Finding]:
                 out.append(Finding("warning", "agents", why + "open /hooks in codex, trust it"))
     return out
 
+
+
+def resident_finding() -> Finding:
+    """The per-user resident checker (`guard serve --user`): running, its pid, socket, uptime
+    and lines served; or why every call checks in-process."""
+    import time
+
+    from guard import resident_protocol as wire
+    from guard.resident_client import request
+
+    path = wire.socket_path(os.environ)
+    if not wire.enabled(os.environ):
+        why = "GUARD_RESIDENT=0" if os.environ.get("GUARD_RESIDENT") else "no SO_PEERCRED here"
+        return Finding("ok", "checker", f"off ({why}): every line is checked in-process")
+    problem = wire.private_problem(os.path.dirname(path), directory=True)
+    if problem and os.path.lexists(os.path.dirname(path)):
+        return Finding("problem", "checker", f"not used: {problem}; remove the directory")
+    answer = request([("kind", "status")])
+    if answer is None or wire.first(answer, "action") != "done":
+        return Finding("ok", "checker", f"not running; the next check starts it on {path}")
+    try:
+        up = time.time() - float(wire.first(answer, "started"))
+    except ValueError:
+        up = 0.0
+    pid, served = wire.first(answer, "pid"), wire.first(answer, "served")
+    return Finding(
+        "ok", "checker", f"running, pid {pid}, socket {path}, up {up:.0f} s, {served} lines served"
+    )
