@@ -61,12 +61,24 @@ def assigned(
             access(w, arg, value, "write", name)
     elif role in ("read", "write") and (exported or name in w.scope.env):
         _files(w, name, value, arg, role)
-    elif role is None and (exported or name in w.scope.env) and value and names_files(name):
-        # nobody described it, but its name says it names files: a program may open them
+    elif role is None and (exported or name in w.scope.env) and value:
+        # nobody described it: a program may open what it names, when its name says it names
+        # files, or when it is the path of something that exists (XYZ=/etc/shadow cmd)
+        named_files = names_files(name)
         for element in _elements(value):
             part = path_part(element)
-            if part is not None:
+            if part is not None and (named_files or _exists(w, part)):
                 access(w, arg, part, "read", name)
+
+
+def _exists(w: Walker, path: str) -> bool:
+    """Whether an absolute (or ~) path names something that exists now."""
+    if path.startswith("~/"):
+        path = w.ctx.home.rstrip("/") + path[1:]
+    if not path.startswith("/"):
+        return False
+    quoted = "".join(f"[{c}]" if c in "*?[" else c for c in path)
+    return bool(w.ctx.expand(quoted))
 
 
 def _elements(value: str) -> list[str]:

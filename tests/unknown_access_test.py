@@ -267,3 +267,23 @@ def test_a_bare_name_that_exists_is_a_path(tmp_path: object) -> None:
         if r.surface == "external_directory"
     }
     assert reads == {(outside, "read")}
+
+
+def test_a_variable_nobody_described_is_a_read_of_what_exists(tmp_path: object) -> None:
+    """`XYZ=/etc/shadow cmd`: a program may open what its environment names. A value naming
+    nothing that exists (`DEST=/opt/app make`, a make variable) stays quiet, unless the
+    variable's name says it names files."""
+    from pathlib import Path
+
+    from guard.workspace import build_context
+
+    base = Path(str(tmp_path))
+    (base / "ws").mkdir()
+    (base / "secret").write_text("s")
+    ctx = build_context(str(base / "ws"), {"HOME": H}, workspace=(str(base / "ws"),))
+    read = {(r.path, r.access) for r in project(f"XYZ={base}/secret ./run", ctx).requests}
+    assert (str(base / "secret"), "read") in read
+    quiet = project(f"DEST={base}/not-there make", ctx).requests
+    assert not [r for r in quiet if r.surface == "external_directory"]
+    named = project(f"APP_CONFIG={base}/not-there ./run", ctx).requests
+    assert [r for r in named if r.surface == "external_directory"]
