@@ -27,7 +27,7 @@ from guard.enforcement import (
 )
 from guard.errors import GuardError
 from guard.judgement import Judgement
-from guard.policy import Policy
+from guard.policy import DEFAULT_SOURCE, Policy
 
 
 class Plan(NamedTuple):
@@ -73,8 +73,20 @@ def protected_patterns(policy: Policy, env: Mapping[str, str]) -> tuple[str, ...
         if isinstance(p, str) or "write" not in getattr(p, "access", ()) or "read" in p.access
     ]
     # /proc/PID/… entries cannot be withheld by an allow-list without withholding the line's
-    # own /proc/self (new pids are not known yet): the static check asks about those
-    patterns = [p for p in patterns if not p.startswith("/proc/")]
+    # own /proc/self (new pids are not known yet): the static check asks about those. The
+    # shipped list's system files (/etc/shadow, /dev/sd*, unit dirs) are held by the system's
+    # own permissions and by the static check: withholding them here would split /etc, /usr
+    # and /dev into hundreds of rules (about 15 ms a line). Home and what users add stay.
+    shipped = {
+        str(getattr(p, "pattern", ""))
+        for p in given
+        if str(getattr(p, "source", "")).startswith(DEFAULT_SOURCE)
+    }
+    patterns = [
+        p
+        for p in patterns
+        if not p.startswith("/proc/") and not (p.startswith("/") and p in shipped)
+    ]
     from guard.dirs import user_state_dir
 
     own = (*guard_config(), env.get("GUARD_STATE_DIR") or user_state_dir())
