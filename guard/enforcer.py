@@ -9,8 +9,6 @@ restricts the process, so bash and everything it starts are held. guard.landlock
 
 from __future__ import annotations
 
-import contextlib
-import errno
 import os
 import stat
 from collections.abc import Mapping, Sequence
@@ -208,18 +206,12 @@ def plan(
 def _kernel_ruleset(ruleset: Ruleset, abi: int) -> int:
     from guard import landlock
 
-    handled = landlock.handled_rights(abi)
     try:
-        fd = landlock.create_ruleset(handled)
+        return landlock.ruleset_of(((g.access, g.path) for g in ruleset.grants), abi)
     except OSError as exc:
         raise GuardError(
             f"guard: cannot create a Landlock ruleset ({exc.strerror}); nothing ran"
         ) from None
-    for grant in ruleset.grants:
-        rights = handled if grant.access == "write" else landlock.READ
-        with contextlib.suppress(OSError):  # a path that cannot be opened stays out: less is
-            landlock.add_rule(fd, grant.path, rights, handled)  # granted, never more
-    return fd
 
 
 def detail(plan: Plan) -> dict[str, object]:
@@ -250,19 +242,19 @@ def apply_pending() -> None:
     """Right before exec: put this process under the planned ruleset, if there is one."""
     while _pending:
         found = _pending.pop()
-        if found.fd is None:
-            continue
-        from guard import landlock
+        if found.fd is not None:
+            hold(found.fd)
 
-        try:
-            landlock.restrict_self(found.fd)
-        except OSError as exc:
-            if exc.errno == errno.E2BIG:  # 16 layers already: the lines it runs inside
-                continue  # hold it to their rulesets (not its own); refusing would break them
-            raise GuardError(
-                f"guard: the kernel refused to enforce this line ({exc.strerror}); nothing ran."
-                ' Run guard doctor, or set [enforce] mode = "off" to run lines checked only'
-            ) from None
+
+def hold(fd: int) -> None:
+    """Restrict this process to a ruleset; a GuardError when the kernel refuses. Under 16
+    rulesets already (lines nested in enforced lines) it stays held by those."""
+    from guard import landlock
+
+    try:
+        landlock.hold(fd)
+    except OSError as exc:
+        raise GuardError(landlock.REFUSED.format(why=exc.strerror)) from None
 
 
 def status(

@@ -15,10 +15,12 @@ kernel adds are left unhandled, so they stay as they were (Landlock's own rule f
 from __future__ import annotations
 
 import _ctypes
+import contextlib
 import errno
 import os
 import stat
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 _c: Any = _ctypes  # typeshed knows _ctypes only as ctypes uses it
@@ -136,3 +138,34 @@ def restrict_self(ruleset: int) -> None:
         _call(_RESTRICT, RESTRICT_SELF, ruleset, 0)
     finally:
         os.close(ruleset)
+
+
+def ruleset_of(grants: Iterable[tuple[str, str]], abi: int) -> int:
+    """A ruleset's fd granting each (access, path): "write" every right the ABI handles,
+    anything else READ. A path that cannot be opened stays out: less is granted, never more.
+    Raises OSError when the kernel gives no ruleset."""
+    handled = handled_rights(abi)
+    fd = create_ruleset(handled)
+    for access, path in grants:
+        rights = handled if access == "write" else READ
+        with contextlib.suppress(OSError):
+            add_rule(fd, path, rights, handled)
+    return fd
+
+
+REFUSED = (
+    "guard: the kernel refused to enforce this line ({why}); nothing ran. Run guard doctor, or"
+    ' set [enforce] mode = "off" to run lines checked only'
+)
+
+
+def hold(ruleset: int) -> bool:
+    """`restrict_self`, except that a process already under 16 rulesets (the kernel's limit:
+    lines nested in enforced lines) stays held by those: False then. Raises OSError."""
+    try:
+        restrict_self(ruleset)
+    except OSError as exc:
+        if exc.errno == errno.E2BIG:
+            return False
+        raise
+    return True

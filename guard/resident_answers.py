@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 
 from guard import resident_protocol as wire
-from guard.judgement import judge
+from guard.judgement import Judgement, judge
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
 from guard.workspace import is_agent
 
@@ -121,12 +121,18 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
     )
     if result.verdict.decision == "ask" and prompt:
         return fallback("ask: the client asks the human"), None
-    if origin == "guarded-bash" and result.verdict.decision != "deny":
+    held: Answer = []
+    extra: dict[str, object] = {}
+    if origin == "guarded-bash" and result.verdict.decision == "allow":
         from guard.enforce_policy import enforcement_mode
 
-        if enforcement_mode(result.policy, env, agent=result.context.agent) != "off":
-            # the line runs held by Landlock (issue 17): the client builds and applies it
-            return fallback("the line runs enforced: the client applies the ruleset"), None
+        mode = enforcement_mode(result.policy, env, agent=result.context.agent)
+        if mode != "off":
+            # the line runs held by Landlock (issue 17): a client that can apply a ruleset
+            # gets its grants; the native launcher cannot, and hands the line to guarded-bash
+            if wire.first(pairs, "enforce_capable") != "1":
+                return fallback("the line runs enforced: the client applies the ruleset"), None
+            held, extra = _ruleset_pairs(result, env, mode)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         status, decision, how, _ = settle(
@@ -135,10 +141,26 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
 
     def record() -> None:
         with contextlib.redirect_stderr(io.StringIO()):
-            _audit(result, session, decision, how, origin)
+            _audit(result, session, decision, how, origin, extra)
 
     answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", err.getvalue())]
-    return answer, record
+    return [*answer, *held], record
+
+
+def _ruleset_pairs(
+    result: Judgement, env: dict[str, str], mode: str
+) -> tuple[Answer, dict[str, object]]:
+    """The enforcement a client applies before it execs bash: the mode and each grant
+    (`read PATH`, `write PATH`), and what the audit row says of it."""
+    from guard.enforcer import probe, ruleset_for
+
+    abi, why_not = probe()
+    pairs: Answer = [("enforce", mode)]
+    if abi is None:
+        return pairs, {"enforce": f"unavailable: {why_not}"}
+    ruleset = ruleset_for(result, env)
+    pairs += [("grant", f"{g.access} {g.path}") for g in ruleset.grants]
+    return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
 
 
 def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:

@@ -53,14 +53,64 @@ def check(
     if positional is not None:
         pairs.append(("positional?", "1"))
         pairs += [("positional", p) for p in positional]
+    if origin == "guarded-bash":
+        pairs.append(("enforce_capable", "1"))  # this client applies a ruleset it is sent
     answer = exchange(pairs)
     if answer is None:
         return None
-    _write(2, wire.first(answer, "stderr"))
     try:
-        return int(wire.first(answer, "status"))
+        status = int(wire.first(answer, "status"))
     except ValueError:
         return None
+    mode = wire.first(answer, "enforce")
+    if status == 0 and mode:
+        refused = _hold(mode, [wire.text(v) for k, v in answer if k == "grant"])
+        if refused:
+            _write(2, wire.first(answer, "stderr") + refused + "\n")
+            return 126
+    _write(2, wire.first(answer, "stderr"))
+    return status
+
+
+_held: list[int] = []  # the ruleset to restrict this process to, right before exec
+
+
+def _hold(mode: str, grants: list[str]) -> str:
+    """Build the kernel ruleset the checker planned (guarded-bash applies it before exec);
+    a message when the line must be refused (enforcement required, and not possible here)."""
+    try:
+        from guard import landlock
+
+        abi = landlock.abi_version()
+    except (ImportError, AttributeError, OSError) as exc:
+        abi = f"this Python cannot make the system calls ({exc})"
+    if not isinstance(abi, int) or not grants:
+        if mode == "require":
+            why = abi if isinstance(abi, str) else "the checker sent no ruleset"
+            return (
+                f"guard: enforcement is required, but {why}; nothing ran. Run it where the"
+                ' kernel offers Landlock, or set [enforce] mode = "landlock" (see guard doctor)'
+            )
+        return ""
+    try:
+        fd = landlock.ruleset_of((tuple(g.split(" ", 1)) for g in grants), abi)  # type: ignore[misc]
+    except OSError as exc:
+        return f"guard: cannot create a Landlock ruleset ({exc.strerror}); nothing ran"
+    _held.append(fd)
+    return ""
+
+
+def apply_held() -> None:
+    """Right before exec: restrict this process to the ruleset the checker planned."""
+    while _held:
+        from guard import landlock
+
+        try:
+            landlock.hold(_held.pop())
+        except OSError as exc:
+            from guard.errors import GuardError
+
+            raise GuardError(landlock.REFUSED.format(why=exc.strerror)) from None
 
 
 def fast_cli(argv: list[str]) -> int | None:

@@ -456,13 +456,16 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(OSError, ValueError):
             stream.flush()
+    from guard.resident_client import apply_held, start_pending
+
+    # a resident checker this call found missing (exec runs no atexit): started before this
+    # process is restricted, which it must not inherit
+    start_pending()
     if "guard.enforcer" in sys.modules:  # the checked line runs held to its ruleset (issue 17)
         from guard.enforcer import apply_pending
 
         apply_pending()
-    from guard.resident_client import start_pending
-
-    start_pending()  # a resident checker this call found missing (exec runs no atexit)
+    apply_held()  # the ruleset the resident checker planned for this line, if it answered
     try:
         os.execv(shell, list(argv))
     except OSError as exc:

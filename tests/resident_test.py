@@ -573,3 +573,26 @@ def test_a_client_of_another_guard_install_is_told_to_check_in_process(
     assert other is not None and wire.first(other, "action") == "fallback"
     ours = request([*base, ("package", wire.package_dir())])
     assert ours is not None and wire.first(ours, "action") == "done"
+
+
+def test_an_enforced_line_answered_by_the_checker_runs_held_to_its_ruleset(
+    resident: str, work: Path
+) -> None:
+    """The checker plans the Landlock ruleset of an agent's allowed line and guarded-bash holds
+    the line to it before bash starts: a helper the projection cannot see is stopped."""
+    from guard.enforcer import probe
+
+    abi, why_not = probe()
+    if abi is None:
+        pytest.skip(f"no Landlock here: {why_not}")
+    home = Path(os.environ["HOME"])
+    (home / ".bashrc").write_text("# mine\n")
+    helper = work / "helper.sh"
+    helper.write_text('#!/bin/sh\necho pwned >> "$HOME/.bashrc"\necho made > out.txt\n')
+    helper.chmod(0o755)
+    before = served()
+    done = run([SHIM, "-c", "./helper.sh"], cwd=work, env={"GUARD_AGENT": "1"})
+    assert served() == before + 1  # answered by the checker, not in-process
+    assert b"Permission denied" in done.stderr
+    assert (home / ".bashrc").read_text() == "# mine\n"
+    assert (work / "out.txt").read_text() == "made\n"  # the workspace stays writable
