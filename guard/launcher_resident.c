@@ -15,13 +15,17 @@
 #ifdef __linux__
 #define _GNU_SOURCE /* struct ucred */
 #include <ctype.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -31,6 +35,60 @@
 #error "build with -DGUARD_PACKAGE='\"/absolute/path/to/the/guard/package\"'"
 #endif
 #define SNIFF 65536
+
+/* Landlock (guard/landlock.py has the same numbers): an enforced line's grants, as the checker
+ * planned them, held by the kernel before bash starts. */
+#define LL_CREATE 444
+#define LL_ADD 445
+#define LL_RESTRICT 446
+#define LL_READ ((1ULL << 0) | (1ULL << 2) | (1ULL << 3))
+#define LL_FILE_RIGHTS ((1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 14) | (1ULL << 15))
+
+static unsigned long long ll_handled(long abi) {
+    unsigned long long basic = (1ULL << 13) - 1;
+    if (abi <= 1) return basic;
+    if (abi == 2) return basic | (1ULL << 13);
+    if (abi <= 4) return basic | (1ULL << 13) | (1ULL << 14);
+    return basic | (1ULL << 13) | (1ULL << 14) | (1ULL << 15);
+}
+
+/* Give the kernel the grants ("read PATH" / "write PATH", `len` bytes each) and restrict this
+ * process. 0: held (or nothing to hold and not required); -1: not held, and guarded-bash must
+ * take the line (it checks again, holds it or refuses it with its own message). */
+static int ll_hold(const char *mode, size_t mode_len, const char **grants, const size_t *lens,
+                   size_t count) {
+    int required = mode_len == 7 && memcmp(mode, "require", 7) == 0;
+    long abi = syscall(LL_CREATE, NULL, 0, 1UL);
+    if (abi < 1 || count == 0) return required ? -1 : 0;
+    unsigned long long handled = ll_handled(abi);
+    int ruleset = (int)syscall(LL_CREATE, &handled, sizeof handled, 0UL);
+    if (ruleset < 0) return -1;
+    for (size_t i = 0; i < count; i++) {
+        char path[8192];
+        const char *space = memchr(grants[i], ' ', lens[i]);
+        if (space == NULL || (size_t)(grants[i] + lens[i] - space) >= sizeof path) continue;
+        size_t plen = (size_t)(grants[i] + lens[i] - space - 1);
+        memcpy(path, space + 1, plen);
+        path[plen] = '\0';
+        int write_ = space - grants[i] == 5 && memcmp(grants[i], "write", 5) == 0;
+        int fd = open(path, O_PATH | O_CLOEXEC);
+        if (fd < 0) continue; /* less is granted, never more */
+        struct stat st;
+        unsigned long long rights = write_ ? handled : LL_READ;
+        if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode)) rights &= LL_FILE_RIGHTS;
+        rights &= handled;
+        struct __attribute__((packed)) { unsigned long long allowed; int parent; } rule = {rights, fd};
+        if (rights) syscall(LL_ADD, ruleset, 1, &rule, 0UL);
+        close(fd);
+    }
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || syscall(LL_RESTRICT, ruleset, 0UL) != 0) {
+        int nested = errno == E2BIG; /* 16 rulesets already: the lines around hold it */
+        close(ruleset);
+        return nested ? 0 : -1;
+    }
+    close(ruleset);
+    return 0;
+}
 
 struct buf {
     char *data;
@@ -240,6 +298,7 @@ static void resident_fast_path(int argc, char **argv) {
     pair(&b, "terminal", isatty(0) ? "1" : "0");
     pair(&b, "prompt", "1");
     pair(&b, "origin", "guarded-bash");
+    pair(&b, "enforce_capable", "1");
     pair(&b, "stdin_code", stdin_may_carry_code() ? "1" : "0");
     pair(&b, "arg0", argc > 3 ? argv[3] : argv[0]);
     pair(&b, "positional?", "1");
@@ -266,6 +325,8 @@ static void resident_fast_path(int argc, char **argv) {
     socklen_t peer_size = sizeof peer;
     unsigned char size[4];
     char *answer = NULL;
+    const char **grants = NULL;
+    size_t *grant_lens = NULL;
     if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0 ||
         getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &peer, &peer_size) != 0 || peer.uid != getuid())
         goto out;
@@ -278,8 +339,11 @@ static void resident_fast_path(int argc, char **argv) {
     uint32_t total = be32(size);
     answer = malloc(total + 1);
     if (answer == NULL || !receive(fd, answer, total)) goto out;
-    const char *action = "", *status = "", *err = "";
-    size_t err_len = 0, at = 0, index = 0;
+    const char *action = "", *status = "", *err = "", *mode = "";
+    size_t err_len = 0, at = 0, index = 0, mode_len = 0, grants_n = 0;
+    grants = calloc(total / 8 + 1, sizeof *grants);
+    grant_lens = calloc(total / 8 + 1, sizeof *grant_lens);
+    if (grants == NULL || grant_lens == NULL) goto out;
     int version = 0;
     const char *key = NULL;
     size_t key_len = 0;
@@ -301,8 +365,17 @@ static void resident_fast_path(int argc, char **argv) {
             err = value;
             err_len = len;
         }
+        if (key_len == 7 && memcmp(key, "enforce", 7) == 0) {
+            mode = value;
+            mode_len = len;
+        }
+        if (key_len == 5 && memcmp(key, "grant", 5) == 0 && grants_n < total / 8 + 1) {
+            grants[grants_n] = value;
+            grant_lens[grants_n++] = len;
+        }
     }
     if (at != total || !version || strncmp(action, "done", 4) != 0 || status[0] != '0') goto out;
+    if (mode_len > 0 && ll_hold(mode, mode_len, grants, grant_lens, grants_n) != 0) goto out;
     if (err_len > 0 && write(2, err, err_len) < 0) {
         /* the warning could not be shown; the line is allowed all the same, as in Python */
     }
@@ -314,6 +387,8 @@ static void resident_fast_path(int argc, char **argv) {
     fprintf(stderr, "guard: cannot start the real bash %s; nothing ran\n", REAL_BASH);
     exit(126);
 out:
+    free(grants);
+    free(grant_lens);
     free(answer);
     free(b.data);
     close(fd);

@@ -451,8 +451,19 @@ def test_an_allowed_line_through_the_native_launcher_starts_no_python(
     off = {"GUARD_ENFORCE": "off"}
     done = run([launcher, "-c", "echo ran"], cwd=work, env=off)
     assert (done.returncode, done.stdout) == (0, b"ran\n")  # guarded-bash is not even there
-    held = run([launcher, "-c", "echo ran"], cwd=work)  # an agent's line, enforced by default
-    assert held.returncode == 126 and b"cannot start" in held.stderr  # guarded-bash applies it
+    # an agent's line, enforced by default: the launcher holds it to the checker's ruleset
+    # itself (still no guarded-bash), and what the projection cannot see is stopped
+    from guard.enforcer import probe
+
+    if probe()[0] is not None:
+        home = Path(os.environ["HOME"])
+        (home / ".bashrc").write_text("# mine\n")
+        (work / "helper.sh").write_text('#!/bin/sh\necho pwned >> "$HOME/.bashrc"\necho ok\n')
+        (work / "helper.sh").chmod(0o755)
+        held = run([launcher, "-c", "./helper.sh"], cwd=work)
+        assert held.returncode == 0 and held.stdout == b"ok\n", held.stderr
+        assert b"Permission denied" in held.stderr
+        assert (home / ".bashrc").read_text() == "# mine\n"
     refused = run([launcher, "-c", OUTSIDE], cwd=work)
     assert refused.returncode == 126
     assert b"cannot start" in refused.stderr  # not allowed: on to guarded-bash, which is missing
