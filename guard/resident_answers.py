@@ -163,6 +163,39 @@ def _ruleset_pairs(
     return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
 
 
+def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
+    """`guard hook AGENT` for an agent whose own prompt shows an ask (guard/agent_core.py
+    never holds such a call unless a human answers at `guard watch`: then, and for input that
+    does not name its directory and session, the hook answers in its own process)."""
+    import json
+
+    from guard.agent_core import respond
+    from guard.agent_protocols import PROTOCOLS
+    from guard.confirm import approver_mode
+
+    env = environment(pairs)
+    adopt(env)
+    protocol = PROTOCOLS.get(wire.first(pairs, "agent"))
+    if protocol is None or not protocol.in_band_ask:
+        return fallback("this agent's calls may be held for a human"), None
+    raw = next((v for k, v in pairs if k == "input"), b"")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return fallback("the input is not JSON: the hook says so itself"), None
+    ids = ("session_id", "conversation_id", "sessionId", "taskId")
+    if not isinstance(data, dict) or "cwd" not in data or not any(k in data for k in ids):
+        return fallback("the input names no directory or session"), None
+    home = env.get("HOME") or os.path.expanduser("~")
+    if approver_mode(env, policies.load(None, home=home)) == "always":
+        return fallback("the human answers at guard watch: the hook waits for it"), None
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        text = respond(protocol, raw, env)
+    out = text + "\n" if text else ""
+    return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
+
+
 def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
     import json

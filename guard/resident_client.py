@@ -119,6 +119,8 @@ def fast_cli(argv: list[str]) -> int | None:
     hooks are not sent: they hold calls for a human and answer in their own process."""
     if not wire.enabled(os.environ):
         return None
+    if argv[:1] == ["hook"] and len(argv) == 2 and argv[1] in IN_BAND:
+        return _hook_cli(argv[1])
     explaining = argv[:1] == ["explain"]
     parsed = fast_arguments(argv, "explain", "--json") if explaining else check_arguments(argv)
     if parsed is None or (explaining and "--json" not in parsed[0]):
@@ -178,6 +180,30 @@ def fast_arguments(
         else:
             return None
     return options, words
+
+
+# Agents whose own prompt shows a hook's ask (guard/agent_protocols.py `in_band_ask`): their
+# answer never holds a call for a human, so the checker may give it. The others hold calls.
+IN_BAND = frozenset({"claude-code", "gemini", "copilot"})
+
+
+def _hook_cli(agent: str) -> int:
+    """`guard hook AGENT` through the checker; in this process when it does not answer."""
+    raw = _read_stdin(MAX_HOOK_INPUT + 1)
+    from guard.session import current_session
+
+    answer = exchange(
+        [("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session())]
+    )
+    if answer is None:
+        import argparse
+
+        from guard.cli.hook import run
+
+        return run(argparse.Namespace(agent=agent, timeout=None), raw)
+    _write(2, wire.first(answer, "stderr"))
+    _write(1, wire.first(answer, "stdout"))
+    return 0
 
 
 def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | None:

@@ -67,8 +67,9 @@ class Checker:
         if kind == "explain":
             self.served += 1
             return answers.explain(pairs, self.policies)
-        if kind == "hook":  # agents' hooks hold calls and answer in their own process
-            return answers.fallback("agents' hooks are answered by guard/agent_core.py"), None
+        if kind == "hook":
+            self.served += 1
+            return answers.hook(pairs, self.policies)
         return answers.fallback(f"unknown request kind {kind!r}"), None
 
 

@@ -194,17 +194,6 @@ def test_guarded_bash_runs_or_refuses_as_it_does_in_process(resident: str, work:
     assert not (work.parent / "outside-marker").exists()
 
 
-def test_an_agent_hook_is_answered_in_its_own_process(resident: str, work: Path) -> None:
-    """Agents' hooks may hold a call for a human at `guard watch`: the checker never takes
-    them (it serves many clients), so they are answered by the hook process itself."""
-    raw = b'{"tool_name": "Bash", "tool_input": {"command": "ls"}, "session_id": "s",' + (
-        b' "hook_event_name": "PreToolUse", "cwd": "' + str(work).encode() + b'"}'
-    )
-    before = served()
-    done = run([GUARD, "hook", "claude-code"], cwd=work, stdin=raw)
-    assert done.returncode == 0 and b'"permissionDecision": "allow"' in done.stdout
-    assert served() == before
-
 def test_a_policy_edit_is_seen_by_the_very_next_call(resident: str, work: Path) -> None:
     policy = Path(os.environ["GUARD_CONFIG"])
     policy.parent.mkdir(parents=True, exist_ok=True)
@@ -607,3 +596,23 @@ def test_an_enforced_line_answered_by_the_checker_runs_held_to_its_ruleset(
     assert b"Permission denied" in done.stderr
     assert (home / ".bashrc").read_text() == "# mine\n"
     assert (work / "out.txt").read_text() == "made\n"  # the workspace stays writable
+
+
+def test_claude_codes_hook_is_answered_by_the_checker_as_in_process(
+    resident: str, work: Path
+) -> None:
+    """An agent whose own prompt shows an ask: the checker gives the same answer the hook gives
+    alone (no call is ever held for it); input that names no directory is answered alone."""
+    for line in ("ls", "cat /etc/hosts", "rm -rf build", "echo x > .git/hooks/pre-commit"):
+        raw = json.dumps({
+            "session_id": "cc", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": line}, "cwd": str(work),
+        }).encode()  # fmt: skip
+        before = served()
+        through = run([GUARD, "hook", "claude-code"], cwd=work, stdin=raw)
+        assert served() == before + 1
+        alone = run([GUARD, "hook", "claude-code"], cwd=work, stdin=raw,
+                    env={"GUARD_RESIDENT": "0"})  # fmt: skip
+        assert (through.returncode, through.stdout) == (alone.returncode, alone.stdout), line
+    held = run([GUARD, "hook", "codex"], cwd=work, stdin=raw)  # codex's asks are held: alone
+    assert held.returncode == 0

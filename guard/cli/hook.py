@@ -39,10 +39,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(run=run, error_status=2)
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, raw: bytes | None = None) -> int:
+    """`raw`: the hook's input, when the resident checker's client read it already."""
     protocol = PROTOCOLS[args.agent]
     try:
-        raw = sys.stdin.buffer.read(MAX_INPUT + 1)
+        raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
         text = respond(protocol, raw, os.environ, hook_timeout=args.timeout)
     except BaseException as exc:  # fail closed, whatever it was
         from guard.agent_core import refused
