@@ -1,0 +1,78 @@
+"""Real command lines (issue 21): quiet where they are ordinary, and the machine-wide effects,
+network writes, wrappers and workspace secrets that must ask.
+
+Two contexts: a pure one (workspace /w/proj, home /h/u, `/o/…` any path outside), and a real git
+workspace in a temp directory judged as an agent's session would be.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from guard.judgement import judge
+from guard.project import project
+from guard.requests import Projection
+from guard.scope import Context
+
+W = "/w/proj"
+H = "/h/u"
+CTX = Context(cwd=W, env={"HOME": H, "PATH": "/usr/bin:/bin"}, workspace=(W,), home=H)
+
+
+def run(line: str, ctx: Context = CTX) -> Projection:
+    return project(line, ctx)
+
+
+def external(line: str) -> set[tuple[str, str]]:
+    return {
+        (r.path or "", r.access or "")
+        for r in run(line).requests
+        if r.surface == "external_directory"
+    }
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("parent") / "proj"
+    (root / "data").mkdir(parents=True)
+    (root / "src").mkdir()
+    (root / "src" / "main.c").write_text("int main(void) { return 0; }\n")
+    for name in (".env", ".env.example", "a.7z", "x.tex", "server.pem"):
+        (root / name).write_text("x\n")
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    return root
+
+
+def agent_verdict(root: Path, line: str, **env: str) -> tuple[str, list[str]]:
+    base = {"HOME": os.environ["HOME"], "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    judged = judge(line, cwd=str(root), env={**base, **env}, agent=True, use_store=False)
+    asking = [d.reason for d in judged.verdict.decided if d.decision != "allow"]
+    return judged.verdict.decision, asking
+
+
+# 1. a value attached to an option is the whole remainder
+ATTACHED = [
+    ("7z x a.7z -odata/output", set()),
+    ("latex -output-directory=data/dir x.tex", set()),
+    ("monop -r:data/a.exe", set()),
+    ("bitcoind -conf=data/b.conf", set()),
+    # general: the value is still read wherever it points
+    ("sometool -odata/../../x", {("/w/x", "read")}),
+    ("sometool -conf=/o/conf", {("/o/conf", "read")}),
+    ("sometool -r:/o/a.exe", {("/o/a.exe", "read")}),
+    ("sometool -o/o/out", {("/o/out", "read")}),
+    ("sometool -xf/o/bundle", {("/o/bundle", "read")}),
+    ("sometool -Wl,-rpath,/o/lib", {("/o/lib", "read")}),
+    ("sometool -I../inc", {("/w/inc", "read")}),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), ATTACHED)
+def test_an_attached_option_value_is_the_whole_remainder(
+    line: str, expected: set[tuple[str, str]]
+) -> None:
+    assert external(line) == expected
