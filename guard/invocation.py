@@ -209,7 +209,7 @@ def run_argv(
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)
     if name.value == "shopt" and any(a.value in _RISKY_SHOPTS for a in argv[1:]):
-        dynamic(w, name, "code", "this shell option changes where cd goes or what globs match")
+        dynamic(w, name, "code", _SHOPT_REASON)
     if name.value in _DECLARERS:  # reached as a command (`builtin export …`, `command declare`)
         _declared(w, argv, depth)
     if name.value in _NAME_TAKERS:
@@ -623,7 +623,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
     if paths.inside_any(resolved, w.ctx.workspace) or (
         resolved != path and paths.is_plumbing(resolved)
     ):
-        if arg.glob and ".." not in raw and _glob_may_climb(path):
+        if arg.glob and ".." not in raw and _skipdots_off(w) and _glob_may_climb(path):
             resolved = _resolved(w, arg, _climbing(path))
             if paths.inside_any(resolved, w.ctx.workspace):
                 return
@@ -687,13 +687,23 @@ def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:
         return paths.normalise(raw)
 
 
+def _skipdots_off(w: Walker) -> bool:
+    """Whether the line turned `globskipdots` off. With it on (bash 5.2's default; zsh never
+    matches them) no glob matches `.` or `..`: `ls -d */`, `du -s .[^.]* *` stay inside."""
+    return any(r.reason == _SHOPT_REASON for r in w.out)
+
+
+_SHOPT_REASON = "this shell option changes where cd goes or what globs match"
+
+
 def _glob_may_climb(path: str) -> bool:
-    """A glob component that can match `..` (`.[.]`, `.?` with globskipdots off)."""
+    """A glob component that can match `..` once `globskipdots` is off (`.[.]`, `.?`): one
+    starting with a literal dot (bash's dot rule; `[^…]` negates as `[!…]` does)."""
     import fnmatch
 
     return any(
-        any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part)
-        for part in path.split("/")
+        part[:1] == "." and any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part)
+        for part in path.replace("[^", "[!").split("/")
     )
 
 

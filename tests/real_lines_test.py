@@ -76,3 +76,23 @@ def test_an_attached_option_value_is_the_whole_remainder(
     line: str, expected: set[tuple[str, str]]
 ) -> None:
     assert external(line) == expected
+
+
+# 2. no glob matches `.` or `..` (bash 5.2's globskipdots, on by default; zsh never does)
+GLOBS = [
+    ("ls -d */", set()),
+    ("du -s *", set()),
+    ("du -ah .[^.]* *", set()),
+    ("rmdir *", set()),
+    # general: a dot glob, a glob below a directory, a glob that spells `..` itself
+    ("ls -d .*", set()),
+    ("cat src/.[!.]*", set()),
+    ("cat */../../o/x", {("/w/o/x", "read")}),
+    ("cat ../*", {("/w/*", "read")}),
+    ("shopt -u globskipdots; cat .[.]/outside", {("/w/outside", "read")}),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), GLOBS)
+def test_a_glob_never_matches_the_parent(line: str, expected: set[tuple[str, str]]) -> None:
+    assert external(line) == expected
