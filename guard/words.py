@@ -252,6 +252,8 @@ def _concatenation(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[
 
 def _simple_expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
     name = ev.text(node)[1:]
+    if name[:1].isspace():  # tree-sitter reads `"a$ b"` as `$` and a name ` b`: bash does not
+        return _literal(_DQ_ESCAPE.sub(_dq_unescape, "$" + name) if quoted else "$" + name, quoted)
     return ev._var(name, depth, quoted)
 
 
@@ -342,7 +344,22 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+    """A `$` the parser left alone: bash leaves it literal before a space, a quote that closes
+    the string, the end of the word or any other character that starts no expansion."""
+    after = ev.src[node.end_byte : node.end_byte + 1].decode("latin-1")
+    starts = _EXPANSION_START if not quoted else _EXPANSION_START_QUOTED
+    if after and (after.isalnum() or after in starts):
+        return [_Part(None, "q", f"{ev.text(node)} cannot be evaluated before it runs")]
+    return _literal("$", quoted)
+
+
+_EXPANSION_START_QUOTED = "_{([@*#?-$!"
+_EXPANSION_START = _EXPANSION_START_QUOTED + "'\""
+
+
 _HANDLERS = {
+    "$": _dollar,
     "word": _word,
     "number": _word,
     "extglob_pattern": _word,

@@ -96,3 +96,30 @@ GLOBS = [
 @pytest.mark.parametrize(("line", "expected"), GLOBS)
 def test_a_glob_never_matches_the_parent(line: str, expected: set[tuple[str, str]]) -> None:
     assert external(line) == expected
+
+
+def asks(line: str) -> list[str]:
+    return [r.reason for r in run(line).requests if r.surface != "command"]
+
+
+# 3. a `$` bash leaves literal: before a space, a closing quote, the end of the word
+DOLLARS = [
+    ('fzf -q "^core go$ | rb$"', set()),
+    ('grep "error$" log.txt', set()),
+    # general: the value is the literal text, and it is still read where it points
+    ('cat "/o/a$ b$"', {("/o/a$ b$", "read")}),
+    ("cat /o/price$", {("/o/price$", "read")}),
+    ('cat "/o/x$"', {("/o/x$", "read")}),
+    ('cat "/o/a$:b"', {("/o/a$:b", "read")}),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), DOLLARS)
+def test_a_dollar_bash_leaves_literal_is_text(line: str, expected: set[tuple[str, str]]) -> None:
+    assert asks(line) == [f"read {p} (cat) is outside the workspace" for p, _ in expected]
+    assert external(line) == expected
+
+
+def test_a_dollar_that_starts_an_expansion_is_still_unknown() -> None:
+    assert any("not set" in r for r in asks('cat "/w/proj/$UNSET_NAME"'))
+    assert any("not known" in r for r in asks('cat "/w/proj/$(cat f)x"'))
