@@ -70,6 +70,7 @@ class Walker:
         self.ran: set[int] = set()  # where the substitutions walked start (bytes)
         self.covered: list[tuple[int, int]] = []  # text walked as code another way (hidden code)
         self.budget = scope.budget  # the line's: nested walkers spend from the same one
+        self.read_write: frozenset[int] = frozenset()  # `<>` redirects (guard/parse_repair.py)
 
     # -- output -----------------------------------------------------------------------------
     def span(self, node: Node) -> tuple[int, int]:

@@ -123,3 +123,46 @@ def test_a_dollar_bash_leaves_literal_is_text(line: str, expected: set[tuple[str
 def test_a_dollar_that_starts_an_expansion_is_still_unknown() -> None:
     assert any("not set" in r for r in asks('cat "/w/proj/$UNSET_NAME"'))
     assert any("not known" in r for r in asks('cat "/w/proj/$(cat f)x"'))
+
+
+def syntax(line: str) -> list[str]:
+    return [r.reason for r in run(line).requests if r.surface == "syntax"]
+
+
+# 4. lines bash accepts that tree-sitter-bash 0.25 does not parse
+ACCEPTED = [
+    ("exec 3<>data/file", set()),
+    ("{ while true; do echo; done } | x", set()),
+    ("for v in */; do (cd \"$v\"; ls) done", set()),
+    # general: the same shapes elsewhere, and what they reach is still read
+    ("exec 3<>/o/dev", {("/o/dev", "read"), ("/o/dev", "write")}),
+    ('echo "<>"; cat 0<>/o/f', {("/o/f", "read"), ("/o/f", "write")}),
+    ("{ if true; then cat /o/a; fi } > out", {("/o/a", "read")}),
+    ("f() { case x in x) ls;; esac }", set()),
+    ("while :; do (cat /o/b) done", {("/o/b", "read")}),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), ACCEPTED)
+def test_lines_bash_accepts_are_parsed(line: str, expected: set[tuple[str, str]]) -> None:
+    assert subprocess.run(["bash", "-n", "-c", line], capture_output=True).returncode == 0
+    assert syntax(line) == []
+    assert external(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line", ["for i in 1; do echo; done }", "if true then ls fi", "{ ls }", "cat <> "]
+)
+def test_lines_bash_rejects_still_ask_as_syntax(line: str) -> None:
+    assert subprocess.run(["bash", "-n", "-c", line], capture_output=True).returncode != 0
+    assert syntax(line)
+
+
+def test_a_read_write_redirect_keeps_quoted_text_as_it_was() -> None:
+    argv = [r.argv for r in run('echo "a<>b" 3<>/o/x').requests if r.surface == "command"]
+    assert argv == [("echo", "a<>b")]
+
+
+def test_a_closer_inside_quotes_is_not_rewritten() -> None:
+    argv = [r.argv for r in run('echo ") done"; for v in 1; do (ls) done').requests]
+    assert ("echo", ") done") in argv
