@@ -126,7 +126,7 @@ class Walker:
 
     # -- words ------------------------------------------------------------------------------
     def evaluator(self) -> Evaluator:
-        return Evaluator(self.src, self.scope)
+        return Evaluator(self.src, self.scope, self.ctx.workspace)
 
     def walk_substitutions(self, ev: Evaluator, depth: int) -> None:
         """Substitutions run in a subshell of the current shell, wherever they stand."""

@@ -69,9 +69,10 @@ class _Part(NamedTuple):
 class Evaluator:
     """Evaluates word nodes of one source text against a scope; collects substitutions."""
 
-    def __init__(self, src: bytes, scope: Scope) -> None:
+    def __init__(self, src: bytes, scope: Scope, workspace: tuple[str, ...] = ()) -> None:
         self.src = src
         self.scope = scope
+        self.workspace = workspace  # the roots `$(git rev-parse --show-toplevel)` may name
         self.substitutions: list[Node] = []
         # code in word text tree-sitter did not parse (backticks inside ${…}), with its span
         self.hidden_code: list[tuple[str, tuple[int, int]]] = []
@@ -314,6 +315,11 @@ def _alternate_word(ev: Evaluator, nodes: list[Node], depth: int, quoted: bool) 
 
 def _command_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
     ev.substitutions.append(node)
+    from guard.produced_values import produced_value
+
+    known = produced_value(ev.src, node, ev.scope.cwd, ev.workspace)
+    if known is not None:  # `$(pwd)`, `$(uname -m)`: a known producer's kind of value
+        return [_Part((known,), "q" if quoted else "e")]
     return [
         _Part(
             None,

@@ -166,3 +166,40 @@ def test_a_read_write_redirect_keeps_quoted_text_as_it_was() -> None:
 def test_a_closer_inside_quotes_is_not_rewritten() -> None:
     argv = [r.argv for r in run('echo ") done"; for v in 1; do (ls) done').requests]
     assert ("echo", ") done") in argv
+
+
+# 5. a known producer's output is its kind of value: a number, a name, a known path
+PRODUCED = [
+    ("ps -u $(id -u)", set()),
+    ('cd "$(git rev-parse --show-toplevel)"', set()),
+    ("tar -cf backup-$(date +%F).tar src", set()),
+    ("mkdir -p build-$(uname -m)", set()),
+    ("ls $(pwd)/data", set()),
+    # general: the value is followed wherever it leads
+    ("cat /o/$(uname -m).conf", {("/o/$(uname).conf", "read")}),
+    ("cd /o; cat $(pwd)/x", {("/o", "chdir"), ("/o/x", "read")}),
+    ('cp a "$(git rev-parse --show-toplevel)/../b"', {("/w/b", "write")}),
+    ("touch log-$(whoami)-$(hostname).txt", set()),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), PRODUCED)
+def test_a_known_producer_yields_its_kind_of_value(
+    line: str, expected: set[tuple[str, str]]
+) -> None:
+    assert asks(line) == [r for r in asks(line) if "outside the workspace" in r]
+    assert external(line) == expected
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cat $(date +/etc/%F)",  # a format that spells a path
+        "cat $(date +..)/x",
+        "cat $(uname $OPT)",  # an expansion inside the producer
+        "cd $(git rev-parse --git-dir)/..",  # not the top level
+        "cd /; cd $(git rev-parse --show-toplevel)",  # outside every workspace root
+    ],
+)
+def test_a_producer_that_may_print_anything_stays_unknown(line: str) -> None:
+    assert any("not known" in r for r in asks(line))
