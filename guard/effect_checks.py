@@ -128,6 +128,12 @@ def _operands(c: EffectCall, row: Effect) -> Found | None:
     return Found(row.target) if c.parsed.operands else None
 
 
+def _signal_pids(c: EffectCall, row: Effect) -> Found | None:
+    """`kill PID`: a process anyone may have started; `kill %1` (this shell's job) is not."""
+    ops = c.parsed.operands
+    return Found(row.target) if any(op is None or op[:1] != "%" for op in ops) else None
+
+
 def _dd_of(c: EffectCall, row: Effect) -> Found | None:
     for arg in c.argv[1:]:
         value = arg.value
@@ -295,6 +301,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "pod-exec": _pod_exec,
     "copy-to-remote": _copy_to_remote,
     "kill-all": _kill_all,
+    "signal-pids": _signal_pids,
     "sql": _sql,
     "ssh": _ssh,
 }

@@ -203,3 +203,77 @@ def test_a_known_producer_yields_its_kind_of_value(
 )
 def test_a_producer_that_may_print_anything_stays_unknown(line: str) -> None:
     assert any("not known" in r for r in asks(line))
+
+
+def effects(line: str) -> set[str]:
+    return {f"{r.kind}:{r.target}" for r in run(line).requests if r.surface == "effect"}
+
+
+# 6. machine-wide state is an effect `system`
+SYSTEM = [
+    ("reboot", "system:power"),
+    ("shutdown -h now", "system:power"),
+    ("telinit 6", "system:power"),
+    ("systemctl restart nginx", "system:services"),
+    ("systemctl mask foo.service", "system:services"),
+    ("service nginx stop", "system:services"),
+    ("launchctl unload x.plist", "system:services"),
+    ("kill 1234", "system:processes"),
+    ("kill -9 4242", "system:processes"),
+    ("killall node", "system:processes"),
+    ("pkill -f server", "system:processes"),
+    ("xkill", "system:processes"),
+    ("mount /dev/sdb1 /mnt", "system:mounts"),
+    ("umount /mnt", "system:mounts"),
+    ("swapoff -a", "system:mounts"),
+    ("iptables -F", "system:firewall"),
+    ("nft flush ruleset", "system:firewall"),
+    ("ufw allow 22", "system:firewall"),
+    ("ip link set eth0 down", "system:network"),
+    ("ip addr add 10.0.0.2/24 dev eth0", "system:network"),
+    ("ip route del default", "system:network"),
+    ("nmcli con down home", "system:network"),
+    ("nmcli radio wifi off", "system:network"),
+    ("modprobe nbd", "system:kernel"),
+    ("rmmod nbd", "system:kernel"),
+    ("sysctl -w vm.swappiness=10", "system:kernel"),
+    ("crontab jobs.txt", "system:scheduled-jobs"),
+    ("crontab -e", "system:scheduled-jobs"),
+    ("at now + 1 minute", "system:scheduled-jobs"),
+    ("useradd bob", "system:users"),
+    ("passwd", "system:users"),
+    ("chsh -s /bin/zsh", "system:users"),
+    # general: spellings nobody listed
+    ("ip -6 r add ::/0 dev eth0", "system:network"),
+    ("hostnamectl set-hostname box", "system:settings"),
+    ("sudo systemctl disable --now docker", "system:services"),
+    ("timeout 5 kill -s TERM 99", "system:processes"),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), SYSTEM)
+def test_machine_wide_state_is_a_system_effect(line: str, expected: str) -> None:
+    assert expected in effects(line)
+
+
+QUIET_SYSTEM = [
+    "systemctl status x",
+    "ip addr show",
+    "ip -br a",
+    "ip route",
+    "kill -l",
+    "kill -0 4242",
+    "kill %1",
+    "mount",
+    "nmcli con show",
+    "crontab -l",
+    "at -l",
+    "passwd -S",
+    "hostnamectl",
+    "sysctl vm.swappiness",
+]
+
+
+@pytest.mark.parametrize("line", QUIET_SYSTEM)
+def test_read_only_forms_of_system_tools_have_no_effect(line: str) -> None:
+    assert effects(line) == set()
