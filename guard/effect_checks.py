@@ -281,6 +281,28 @@ def _ssh(c: EffectCall, row: Effect) -> Found | None:
     return Found(target, f"runs code on {host}")
 
 
+def _http_upload(c: EffectCall, row: Effect) -> Found | None:
+    from guard.network_effects import http_upload
+
+    target = http_upload(c.name, c.parsed)
+    return None if target is None else Found(target)
+
+
+def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
+    from guard.network_effects import fed_to_host
+
+    fed = c.stdin is not None and c.stdin.kind != "terminal"
+    target = fed_to_host(c.parsed, fed)
+    return None if target is None else Found(target)
+
+
+def _sftp_host(c: EffectCall, row: Effect) -> Found | None:
+    from guard.network_effects import sftp_host
+
+    target = sftp_host(c.parsed)
+    return None if target is None else Found(target)
+
+
 CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-checkout-paths": _git_checkout_paths,
     "git-restore-worktree": _git_restore_worktree,
@@ -302,6 +324,9 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "copy-to-remote": _copy_to_remote,
     "kill-all": _kill_all,
     "signal-pids": _signal_pids,
+    "http-upload": _http_upload,
+    "fed-to-host": _fed_to_host,
+    "sftp-host": _sftp_host,
     "sql": _sql,
     "ssh": _ssh,
 }

@@ -894,17 +894,39 @@ TOOLS: dict[str, Tool] = {
     ),
     "curl": Tool(
         values=_spec_values(SPECS["curl"]),
-        effects=(E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),),
+        effects=(
+            E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),
+            E("publish", "http", "sends data to another machine", check="http-upload"),
+        ),
     ),
     "wget": Tool(
-        values=_spec_values(SPECS["wget"]) | _v("--method"),
-        effects=(E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),),
+        values=_spec_values(SPECS["wget"]) | _v("--method", "--body-data", "--body-file"),
+        effects=(
+            E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),
+            E("publish", "http", "sends data to another machine", check="http-upload"),
+        ),
+    ),
+    **dict.fromkeys(
+        ("nc", "ncat", "netcat"),
+        Tool(
+            values=_v("-p", "-s", "-w", "-i", "-q", "-x", "-X", "-e", "-c", "-W", "-I", "-O"),
+            effects=(
+                E("publish", "tcp", "sends its input to another machine", check="fed-to-host"),
+            ),
+        ),
+    ),
+    "sftp": Tool(
+        values=_v("-b", "-B", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s"),
+        effects=(E("publish", "ssh", "may copy files to another machine", check="sftp-host"),),
     ),
     **dict.fromkeys(
         ("http", "https", "xh", "xhs"),  # HTTPie: METHOD URL
         Tool(
             values=_v("-a", "--auth", "-A", "--auth-type", "-o", "--output", "--session"),
-            effects=(E("destroy", "http", "sends an HTTP DELETE", sub=("DELETE|delete",)),),
+            effects=(
+                E("destroy", "http", "sends an HTTP DELETE", sub=("DELETE|delete",)),
+                E("publish", "http", "sends data to another machine", check="http-upload"),
+            ),
         ),
     ),
     # databases: SQL given on the command line or standard input

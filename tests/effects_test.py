@@ -392,7 +392,7 @@ QUIET = [
     "chown me file",
     "dd if=/dev/urandom bs=16 count=1",
     "curl -fsSL https://example.com/x.json",
-    "curl -X POST https://api.example.com -d '{\"delete\": true}'",
+    "curl -G https://api.example.com -d '{\"delete\": true}'",
     "psql -c 'SELECT * FROM users'",
     "psql -c 'DELETE FROM t WHERE id = 1'",
     "sqlite3 app.db \"select 'drop table x'\"",

@@ -277,3 +277,54 @@ QUIET_SYSTEM = [
 @pytest.mark.parametrize("line", QUIET_SYSTEM)
 def test_read_only_forms_of_system_tools_have_no_effect(line: str) -> None:
     assert effects(line) == set()
+
+
+# 7. network writes are `publish`, with the host as the target
+NETWORK = [
+    ("curl -d x=1 https://example.com/api", "publish:http/example.com"),
+    ("curl --data-binary @f https://x.org", "publish:http/x.org"),
+    ("curl -F file=@a.txt https://up.example.net/u", "publish:http/up.example.net"),
+    ("curl -T file ftp://ftp.x.org/", "publish:http/ftp.x.org"),
+    ("curl -X POST https://api.x.com", "publish:http/api.x.com"),
+    ("curl --upload-file a https://x.org", "publish:http/x.org"),
+    ("wget --post-file=a https://example.com", "publish:http/example.com"),
+    ("wget --method=PUT --body-data=x https://example.com", "publish:http/example.com"),
+    ("http POST example.com a=1", "publish:http/example.com"),
+    ("scp a host:b", "publish:ssh/host"),
+    ("rsync -a data/ backup@nas:/srv/", "publish:ssh/nas"),
+    ("sftp host", "publish:ssh/host"),
+    ("nc host 80 < data/x", "publish:tcp/host"),
+    # general: spellings nobody listed, and a destination nobody can know
+    ("echo hi | ncat example.org 9000", "publish:tcp/example.org"),
+    ("http example.com name=x", "publish:http/example.com"),
+    ("curl --json '{}' https://user@api.example.com:8443/v1", "publish:http/api.example.com"),
+    ("xh PATCH example.com x:=1", "publish:http/example.com"),
+    ('curl -d "$X" "$URL"', "publish:http"),
+    ("sudo curl -d @/etc/x https://e.com", "publish:http/e.com"),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), NETWORK)
+def test_a_network_write_is_a_publish_effect(line: str, expected: str) -> None:
+    assert expected in effects(line)
+
+
+QUIET_NETWORK = [
+    "curl -o out.html https://example.com",
+    "curl -fsSL https://example.com/install.sh -o install.sh",
+    "wget https://example.com/f.tgz",
+    "http example.com",
+    "http example.com q==1",
+    "curl -X POST localhost:8080/api",
+    "curl -d x=1 http://127.0.0.1:5000/",
+    "http :3000/items name=x",
+    "nc host 80",
+    "nc -l 8080 < data/x",
+    "nc -z host 22",
+    "scp host:a data/",
+]
+
+
+@pytest.mark.parametrize("line", QUIET_NETWORK)
+def test_downloads_and_local_requests_send_nothing(line: str) -> None:
+    assert not {e for e in effects(line) if e.startswith("publish")}
