@@ -328,3 +328,25 @@ QUIET_NETWORK = [
 @pytest.mark.parametrize("line", QUIET_NETWORK)
 def test_downloads_and_local_requests_send_nothing(line: str) -> None:
     assert not {e for e in effects(line) if e.startswith("publish")}
+
+
+def test_explain_shows_system_and_network_write_effects(workspace: Path) -> None:
+    import sys
+
+    line = "curl -d x=1 https://example.com && systemctl restart nginx"
+    done = subprocess.run(
+        [sys.executable, "-m", "guard", "explain", "--", line],
+        cwd=workspace,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "GUARD_AGENT": "1"},
+    )
+    lines = done.stdout.splitlines()
+    section = lines[lines.index("effects:") + 1 : lines.index("verdict: ask")]
+    assert section == [
+        "  ask   effect  publish http/example.com  (curl -d x=1 https://example.com)  "
+        "sends data to another machine   [default]",
+        "  ask   effect  system services  (systemctl restart nginx)  "
+        "starts, stops or changes system services   [default]",
+    ]
