@@ -224,9 +224,14 @@ def run_argv(
         return
     known = spec_for(name.value)
     command_effects(w, argv, known, stdin, span, depth)
+    has_effects = known is None and knows_effects(name.value)
     spec = known or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
+        if known is None and len(argv) > 2 and not has_effects:  # may run a command it names
+            from guard.unknown_runner import may_run
+
+            may_run(w, argv, stdin, span, depth, run_argv)
     elif spec.kind == "printf":  # its words are data, but bash lists a glob's directory first
         if any(a.glob for a in argv[1:]):
             _listed_directories(w, argv, Reading(), name.value)
@@ -779,7 +784,7 @@ def is_shell(name: str) -> bool:
 
 
 # Late imports: these modules build on the names above.
-from guard.effects import command_effects  # noqa: E402
+from guard.effects import command_effects, knows_effects  # noqa: E402
 from guard.invocation_kinds import KINDS, run_code  # noqa: E402
 from guard.option_values import OPTION_VALUE_ROLES, option_value  # noqa: E402
 from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402

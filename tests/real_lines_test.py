@@ -350,3 +350,56 @@ def test_explain_shows_system_and_network_write_effects(workspace: Path) -> None
         "  ask   effect  system services  (systemctl restart nginx)  "
         "starts, stops or changes system services   [default]",
     ]
+
+
+# 8. wrappers run their operands; an unknown tool may run the command it names
+WRAPPED = [
+    ("pkexec rm -rf data", {"privilege:root", "destroy:files"}),
+    ("run0 rm -rf data", {"privilege:root", "destroy:files"}),
+    ("entr rm -rf data", {"destroy:files"}),
+    ('faketime "last friday" rm -rf data', {"destroy:files"}),
+    ("proxychains4 -f px.conf curl -d x https://e.com", {"publish:http/e.com"}),
+    ("torsocks git push --force", {"discard:git-remote"}),
+    ("dbus-launch rm -rf data", {"destroy:files"}),
+    ("firejail --private rm -rf data", {"destroy:files"}),
+    ("unshare -r rm -rf data", {"destroy:files"}),
+    ("chrt 10 rm -rf data", {"destroy:files"}),
+    ("ionice -c3 rm -rf data", {"destroy:files"}),
+    ("taskset 0x1 rm -rf data", {"destroy:files"}),
+    ("flock lockfile rm -rf data", {"destroy:files"}),
+    ("watch rm -rf data", {"destroy:files"}),
+    ("systemd-run rm -rf data", {"destroy:files"}),
+    ("script -c 'rm -rf data'", {"destroy:files"}),
+    # general: a tool nobody knows that names a command with words after it
+    ("mywrap rm -rf data", {"destroy:files"}),
+    ("./tools/retry.sh 3 git push --force", {"discard:git-remote"}),
+    ("somecli --verbose exec kill 4242", {"system:processes"}),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), WRAPPED)
+def test_a_wrapper_runs_its_operands(line: str, expected: set[str]) -> None:
+    assert expected <= effects(line)
+
+
+def test_an_unknown_tool_that_may_run_a_command_says_so() -> None:
+    requests = run("mywrap rm -rf data").requests
+    commands = [(r.argv, r.reason) for r in requests if r.surface == "command"]
+    assert (("rm", "-rf", "data"), "unknown tool may run rm (mywrap)") in commands
+    (destroy,) = [r for r in requests if r.surface == "effect" and r.target == "files"]
+    assert destroy.reason == "recursive delete (unknown tool may run rm (mywrap))"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "mytool install git",  # no words after the name
+        "mycli run make test",  # a command that changes nothing here
+        "aws s3 cp a s3://b/a",  # guard knows aws: its own reading holds
+        "foo bar baz",
+        "mytool echo reboot now",  # the command it names prints
+    ],
+)
+def test_an_unknown_tool_naming_a_harmless_command_stays_quiet(line: str) -> None:
+    assert effects(line) == set()
+    assert asks(line) == []
