@@ -209,7 +209,24 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
         out.uses.append(Use(operands[0], "path"))
         operands = operands[1:]
     _operand_roles(spec, operands, flag_role, dropped_first, out)
+    if spec.operands == "path" and not spec.options and not spec.values:
+        _prefixed_paths(argv, operands, out)  # a command guard does not know
     return out
+
+
+# `SATA:/dev/sda`, `file:/x`: a word, a colon, then an absolute path (no `@`: not
+# `user@host:/path`; no `://`: not a URL)
+_PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9_.+-]*:(?=/)(?!//)")
+
+
+def _prefixed_paths(argv: Sequence[str | None], operands: list[int], out: Reading) -> None:
+    """`hddtemp SATA:/dev/sda`: an unknown command's `prefix:/path` operand may name a local
+    path (or a remote one: unknown, so the strongest reading)."""
+    for index in operands:
+        word = argv[index]
+        found = _PREFIXED.match(word) if word else None
+        if found is not None and word is not None:
+            out.uses.append(Use(index, "path", word[found.end() :]))
 
 
 def _operand_roles(

@@ -403,3 +403,29 @@ def test_an_unknown_tool_that_may_run_a_command_says_so() -> None:
 def test_an_unknown_tool_naming_a_harmless_command_stays_quiet(line: str) -> None:
     assert effects(line) == set()
     assert asks(line) == []
+
+
+# 9. `key=/path` and `prefix:/path` operands are accesses
+OPERAND_PATHS = [
+    ("dcfldd if=/o/sda of=x.img", {("/o/sda", "read")}),
+    ("foo if=/o/passwd", {("/o/passwd", "read")}),
+    ("foo --in=/o/passwd", {("/o/passwd", "read")}),
+    ("make DESTDIR=/o/usr install", {("/o/usr", "write")}),
+    ("hddtemp SATA:/o/sda", {("/o/sda", "read")}),
+    # general: other keys and prefixes; what stays what it is
+    ("make -C src PREFIX=/o/local install", {("/o/local", "write")}),
+    ("make CONFIG=/o/cfg.mk", {("/o/cfg.mk", "read")}),
+    ("sometool file:/o/x", {("/o/x", "read")}),
+    ("sometool disk:/o/img", {("/o/img", "read")}),
+    ("DEST=/o/app make", set()),  # an assignment to make's environment: a make variable
+    ("make CFLAGS=-O2 DESTDIR=out install", set()),
+    ("sometool https://example.com/a:b", set()),
+    ("sometool user@host:/srv/x", set()),
+    ("scp host:/o/x data/", set()),
+    ("rsync -a host:/o/srv/ data/", set()),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), OPERAND_PATHS)
+def test_key_and_prefix_operands_name_paths(line: str, expected: set[tuple[str, str]]) -> None:
+    assert external(line) == expected
