@@ -665,8 +665,8 @@ def _protected(
         else:
             hit = w.ctx.protected.may_match(path, mode)
             where = path
-    if hit is None:
-        return
+    if hit is None or (hit.agent_only and via in NAMES_ONLY):
+        return  # `ls .env`, `test -f key.pem`: naming a secret reads nothing of it
     shown = paths.display(where, w.ctx.home)
     w.out.append(
         Request(
@@ -678,6 +678,13 @@ def _protected(
             via=via,
         )
     )
+
+
+# commands that name files (their names, sizes, modes) without reading what they hold
+NAMES_ONLY = frozenset(
+    {"ls", "find", "fd", "stat", "test", "[", "[[", "du", "realpath", "readlink", "basename",
+     "dirname", "tree", "exa", "eza", "lsd"}
+)
 
 
 def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:

@@ -50,7 +50,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def agent_verdict(root: Path, line: str, **env: str) -> tuple[str, list[str]]:
     base = {"HOME": os.environ["HOME"], "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
     judged = judge(line, cwd=str(root), env={**base, **env}, agent=True, use_store=False)
-    asking = [d.reason for d in judged.verdict.decided if d.decision != "allow"]
+    asking = [d.request.reason for d in judged.verdict.decided if d.decision != "allow"]
     return judged.verdict.decision, asking
 
 
@@ -429,3 +429,67 @@ OPERAND_PATHS = [
 @pytest.mark.parametrize(("line", "expected"), OPERAND_PATHS)
 def test_key_and_prefix_operands_name_paths(line: str, expected: set[tuple[str, str]]) -> None:
     assert external(line) == expected
+
+
+# 10. secrets inside the workspace: reading one asks in an agent's session
+SECRET_READS = [
+    "cat .env",
+    "grep TOKEN .env.local",
+    "cat server.pem",
+    "cat *.pem",  # a glob that matches one now
+    "cat data/.env.production",  # in any directory
+    "base64 id_ed25519",
+    "jq . credentials-prod.json",
+    "cat infra/terraform.tfstate",
+    "less .npmrc",
+    "head -1 config/tls.key",
+    "cat < .env",
+]
+
+
+@pytest.mark.parametrize("line", SECRET_READS)
+def test_an_agent_reading_a_workspace_secret_asks(workspace: Path, line: str) -> None:
+    decision, asking = agent_verdict(workspace, line)
+    assert decision == "ask"
+    assert any("is a protected path" in r for r in asking), asking
+
+
+SECRET_QUIET = [
+    "cat .env.example",
+    "cat .env.sample .env.template",
+    "cp .env.example .env",  # writing one reads nothing of it
+    "git ls-files | grep .env",
+    "ls -la .env",
+    "find . -name '*.pem'",
+    "test -f .env && echo present",
+    "stat server.pem",
+    "echo .env >> .gitignore",
+]
+
+
+@pytest.mark.parametrize("line", SECRET_QUIET)
+def test_naming_or_writing_a_workspace_secret_stays_quiet(workspace: Path, line: str) -> None:
+    assert agent_verdict(workspace, line) == ("allow", [])
+
+
+def test_a_person_reading_a_workspace_secret_is_not_asked(workspace: Path) -> None:
+    base = {"HOME": os.environ["HOME"], "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    judged = judge("cat .env", cwd=str(workspace), env=base, agent=False, use_store=False)
+    assert judged.verdict.decision == "allow"
+
+
+def test_a_user_extends_and_allows_workspace_secrets(workspace: Path) -> None:
+    config = Path(os.environ["GUARD_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        '[protected]\nsecrets = ["*.secret"]\n\n'
+        '[[rules]]\nsurface = "protected"\npattern = "/**/.env"\naccess = ["read"]\n'
+        'action = "allow"\n'
+    )
+    try:
+        (workspace / "db.secret").write_text("x\n")
+        assert agent_verdict(workspace, "cat db.secret")[0] == "ask"
+        assert agent_verdict(workspace, "cat .env") == ("allow", [])
+        assert agent_verdict(workspace, "cat server.pem")[0] == "ask"
+    finally:
+        config.unlink()
