@@ -493,3 +493,33 @@ def test_a_user_extends_and_allows_workspace_secrets(workspace: Path) -> None:
         assert agent_verdict(workspace, "cat server.pem")[0] == "ask"
     finally:
         config.unlink()
+
+
+# the quiet lines, judged as an agent's session in a real git workspace
+QUIET = [
+    "ls -d */",
+    "du -sh *",
+    "7z x a.7z -odata/out",
+    "systemctl status x",
+    "ip addr show",
+    "kill -l",
+    "curl -o out.html https://example.com",
+    "cat .env.example",
+    "git ls-files | grep .env",
+    "mkdir -p build-$(uname -m)",
+    # and more of the same kind
+    "du -ah .[^.]* *",
+    'fzf -q "^core go$ | rb$"',
+    "exec 3<>data/file",
+    "for v in */; do (cd \"$v\"; ls) done",
+    "tar -cf backup-$(date +%F).tar src",
+    'cd "$(git rev-parse --show-toplevel)"',
+    "ls $(pwd)/data",
+    "latex -output-directory=data/dir x.tex",
+    "make DESTDIR=out install",
+]
+
+
+@pytest.mark.parametrize("line", QUIET)
+def test_ordinary_lines_are_allowed_for_an_agent(workspace: Path, line: str) -> None:
+    assert agent_verdict(workspace, line) == ("allow", [])
