@@ -295,7 +295,9 @@ def render_policy(policy: Policy) -> str:
         out.append("protected paths (any access unless marked):")
         for entry in policy.protected:
             only = f" [{', '.join(entry.access)}]" if entry.access else ""
-            only = " [read, agents' sessions: secrets]" if entry.agent_only else only
+            if entry.agent_only:
+                excepted = entry.pattern.startswith("!")
+                only = " [secrets: not a secret]" if excepted else " [secrets: agents' reads]"
             layer = kinds.get(entry.source.rpartition(":")[0], "user")
             final = "[managed final] " if layer == "managed" else ""
             out.append(f"  {entry.pattern}{only}  ({final}{entry.source})")
