@@ -354,6 +354,8 @@ def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
     """A `$` the parser left alone: bash leaves it literal before a space, a quote that closes
     the string, the end of the word or any other character that starts no expansion."""
     after = ev.src[node.end_byte : node.end_byte + 1].decode("latin-1")
+    if after == '"' and not quoted:
+        return []  # `$"text"`: a translated string, which is the text the string gives
     starts = _EXPANSION_START if not quoted else _EXPANSION_START_QUOTED
     if after and (after.isalnum() or after in starts):
         return [_Part(None, "q", f"{ev.text(node)} cannot be evaluated before it runs")]
@@ -361,7 +363,7 @@ def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
 
 
 _EXPANSION_START_QUOTED = "_{([@*#?-$!"
-_EXPANSION_START = _EXPANSION_START_QUOTED + "'\""
+_EXPANSION_START = _EXPANSION_START_QUOTED + "'"
 
 
 _HANDLERS = {

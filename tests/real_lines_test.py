@@ -111,6 +111,7 @@ DOLLARS = [
     ("cat /o/price$", {("/o/price$", "read")}),
     ('cat "/o/x$"', {("/o/x$", "read")}),
     ('cat "/o/a$:b"', {("/o/a$:b", "read")}),
+    ('cat /o/x$"y"', {("/o/xy", "read")}),  # `$"…"` is a translated string: its text
 ]
 
 
