@@ -68,6 +68,27 @@ def path_part(text: str) -> str | None:
     return None
 
 
+_SEPARATORS = "=:,"
+
+
+def attached_values(arg: str) -> list[str]:
+    """The values a single-dash word of an unknown command may carry attached: after the
+    first `=`, `:` or `,` that comes before any `/` (`-conf=data/b.conf`, `-r:data/a.exe`,
+    `-Wl,/x`), else everything after the option letter (`-odata/out` is `data/out`, not
+    `/out`). Two letters then a slash (`-xf/etc/x`) may be a bundle with a value: both."""
+    slash = arg.find("/")
+    for k in range(2, slash if slash >= 0 else len(arg)):
+        if arg[k] in _SEPARATORS:
+            rest = arg[k + 1 :]
+            if arg[k] == ",":  # -Wl,-rpath,/x: each piece
+                return [path_part(piece) or piece for piece in rest.split(",")]
+            return [path_part(rest) or rest]
+    found = [arg[2:]]
+    if slash == 3 and arg[1:3].isalpha():
+        found.append(arg[3:])
+    return found
+
+
 def _value_use(spec: Spec, name: str, at: int, value: str | None = None) -> Use | None:
     """An option of `spec.values`: its value is a read when it looks like a path, unless the
     spec (or every spec, TEXT_VALUES) declares it data."""
@@ -148,13 +169,11 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             continue
         # a cluster of short options: -xvf FILE, -n1, -C/dir
         if spec.operands == "path" and not spec.options and not spec.values and "/" in arg[2:]:
-            # a command guard does not know: `-o/out`, `-co/out`, `-I../inc` most likely name a
-            # path, starting after the option letters
-            for k in range(2, len(arg)):
-                if arg[k] in "/.~" and (arg[k - 1].isalpha() or arg[k - 1] == "="):
-                    if looks_like_path(arg[k:]):
-                        out.uses.append(Use(i, "path", arg[k:]))
-                    break
+            # a command guard does not know: `-o/out`, `-odata/out`, `-I../inc`, `-conf=x/y`,
+            # `-r:x/y` most likely name a path: the whole remainder after the option
+            for value in attached_values(arg):
+                if looks_like_path(value):
+                    out.uses.append(Use(i, "path", value))
             i += 1
             continue
         j = 1
@@ -190,7 +209,24 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
         out.uses.append(Use(operands[0], "path"))
         operands = operands[1:]
     _operand_roles(spec, operands, flag_role, dropped_first, out)
+    if spec.operands == "path" and not spec.options and not spec.values:
+        _prefixed_paths(argv, operands, out)  # a command guard does not know
     return out
+
+
+# `SATA:/dev/sda`, `file:/x`: a word, a colon, then an absolute path (no `@`: not
+# `user@host:/path`; no `://`: not a URL)
+_PREFIXED = re.compile(r"^[A-Za-z][A-Za-z0-9_.+-]*:(?=/)(?!//)")
+
+
+def _prefixed_paths(argv: Sequence[str | None], operands: list[int], out: Reading) -> None:
+    """`hddtemp SATA:/dev/sda`: an unknown command's `prefix:/path` operand may name a local
+    path (or a remote one: unknown, so the strongest reading)."""
+    for index in operands:
+        word = argv[index]
+        found = _PREFIXED.match(word) if word else None
+        if found is not None and word is not None:
+            out.uses.append(Use(index, "path", word[found.end() :]))
 
 
 def _operand_roles(

@@ -1837,6 +1837,27 @@ SPECS: dict[str, Spec] = {
         options={"--working-directory": "chdir"},
     ),
     "firejail": _WRAPPER,
+    # more wrappers that run the command they are given (issue 21)
+    "pkexec": Spec(kind="wrapper", operands="command", values=_v("--user", "-u")),
+    "run0": Spec(
+        kind="wrapper",
+        operands="command",
+        values=_v(
+            *("-u", "--user", "-g", "--group", "--machine", "--setenv", "--unit", "-p"),
+            *("--property", "--description", "--slice", "--nice", "--background"),
+        ),
+        options={"-D": "chdir", "--chdir": "chdir"},
+    ),
+    "entr": _WRAPPER,
+    "faketime": Spec(kind="wrapper", operands="command", skip=1, skipped="data"),
+    "proxychains": Spec(kind="wrapper", operands="command", options={"-f": "read"}),
+    "proxychains4": Spec(kind="wrapper", operands="command", options={"-f": "read"}),
+    "torsocks": Spec(
+        kind="wrapper", operands="command", values=_v("-u", "-p", "-a", "-P", "--user", "--pass")
+    ),
+    "dbus-launch": Spec(
+        kind="wrapper", operands="command", options={"--config-file": "read"}
+    ),
     "tmux": Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
         kind="tmux", operands="data", options={"-f": "execute", "-S": "write"}, values=_v("-L")
     ),

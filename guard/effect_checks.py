@@ -128,6 +128,12 @@ def _operands(c: EffectCall, row: Effect) -> Found | None:
     return Found(row.target) if c.parsed.operands else None
 
 
+def _signal_pids(c: EffectCall, row: Effect) -> Found | None:
+    """`kill PID`: a process anyone may have started; `kill %1` (this shell's job) is not."""
+    ops = c.parsed.operands
+    return Found(row.target) if any(op is None or op[:1] != "%" for op in ops) else None
+
+
 def _dd_of(c: EffectCall, row: Effect) -> Found | None:
     for arg in c.argv[1:]:
         value = arg.value
@@ -275,6 +281,28 @@ def _ssh(c: EffectCall, row: Effect) -> Found | None:
     return Found(target, f"runs code on {host}")
 
 
+def _http_upload(c: EffectCall, row: Effect) -> Found | None:
+    from guard.network_effects import http_upload
+
+    target = http_upload(c.name, c.parsed)
+    return None if target is None else Found(target)
+
+
+def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
+    from guard.network_effects import fed_to_host
+
+    fed = c.stdin is not None and c.stdin.kind != "terminal"
+    target = fed_to_host(c.parsed, fed)
+    return None if target is None else Found(target)
+
+
+def _sftp_host(c: EffectCall, row: Effect) -> Found | None:
+    from guard.network_effects import sftp_host
+
+    target = sftp_host(c.parsed)
+    return None if target is None else Found(target)
+
+
 CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-checkout-paths": _git_checkout_paths,
     "git-restore-worktree": _git_restore_worktree,
@@ -295,6 +323,10 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "pod-exec": _pod_exec,
     "copy-to-remote": _copy_to_remote,
     "kill-all": _kill_all,
+    "signal-pids": _signal_pids,
+    "http-upload": _http_upload,
+    "fed-to-host": _fed_to_host,
+    "sftp-host": _sftp_host,
     "sql": _sql,
     "ssh": _ssh,
 }

@@ -508,7 +508,17 @@ TOOLS: dict[str, Tool] = {
     ),
     "crontab": Tool(
         values=_v("-u"),
-        effects=(E("destroy", "crontab", "crontab -r removes every scheduled job", flags=("-r",)),),
+        effects=(
+            E("destroy", "crontab", "crontab -r removes every scheduled job", flags=("-r",)),
+            E(
+                "system",
+                "scheduled-jobs",
+                "replaces the scheduled jobs",
+                check="operands",
+                without=("-l", "-r"),
+            ),
+            E("system", "scheduled-jobs", "edits the scheduled jobs", flags=("-e",)),
+        ),
     ),
     **dict.fromkeys(
         ("mongosh", "mongo"),
@@ -884,17 +894,39 @@ TOOLS: dict[str, Tool] = {
     ),
     "curl": Tool(
         values=_spec_values(SPECS["curl"]),
-        effects=(E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),),
+        effects=(
+            E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),
+            E("publish", "http", "sends data to another machine", check="http-upload"),
+        ),
     ),
     "wget": Tool(
-        values=_spec_values(SPECS["wget"]) | _v("--method"),
-        effects=(E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),),
+        values=_spec_values(SPECS["wget"]) | _v("--method", "--body-data", "--body-file"),
+        effects=(
+            E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),
+            E("publish", "http", "sends data to another machine", check="http-upload"),
+        ),
+    ),
+    **dict.fromkeys(
+        ("nc", "ncat", "netcat"),
+        Tool(
+            values=_v("-p", "-s", "-w", "-i", "-q", "-x", "-X", "-e", "-c", "-W", "-I", "-O"),
+            effects=(
+                E("publish", "tcp", "sends its input to another machine", check="fed-to-host"),
+            ),
+        ),
+    ),
+    "sftp": Tool(
+        values=_v("-b", "-B", "-c", "-D", "-F", "-i", "-J", "-l", "-o", "-P", "-R", "-S", "-s"),
+        effects=(E("publish", "ssh", "may copy files to another machine", check="sftp-host"),),
     ),
     **dict.fromkeys(
         ("http", "https", "xh", "xhs"),  # HTTPie: METHOD URL
         Tool(
             values=_v("-a", "--auth", "-A", "--auth-type", "-o", "--output", "--session"),
-            effects=(E("destroy", "http", "sends an HTTP DELETE", sub=("DELETE|delete",)),),
+            effects=(
+                E("destroy", "http", "sends an HTTP DELETE", sub=("DELETE|delete",)),
+                E("publish", "http", "sends data to another machine", check="http-upload"),
+            ),
         ),
     ),
     # databases: SQL given on the command line or standard input
@@ -1036,7 +1068,10 @@ TOOLS: dict[str, Tool] = {
         ("mount", "umount", "swapoff", "swapon"),
         Tool(
             values=_v("-t", "--types", "-o", "--options", "-O", "-L", "-U"),
-            effects=(E("system", "mounts", "changes what is mounted", check="operands"),),
+            effects=(
+                E("system", "mounts", "changes what is mounted", check="operands"),
+                E("system", "mounts", "changes what is mounted", flags=("-a", "--all")),
+            ),
         ),
     ),
     **dict.fromkeys(
@@ -1073,6 +1108,72 @@ TOOLS: dict[str, Tool] = {
         values=_v("-s", "-n"),
         effects=(
             E("system", "processes", "kills every process it may (pid -1)", check="kill-all"),
+            E(
+                "system",
+                "processes",
+                "sends a signal that stops processes",
+                check="signal-pids",
+                without=("-l", "-L", "--list", "-0"),
+            ),
+        ),
+    ),
+    "xkill": Tool(effects=(E("system", "processes", "kills the program of a window"),)),
+    "ip": Tool(
+        values=_v("-n", "-netns", "-f", "-family", "-b", "-batch", "-rc", "-rcvbuf"),
+        single_dash_long=True,
+        effects=(
+            E(
+                "system",
+                "network",
+                "changes the network configuration",
+                sub=(
+                    "l|li|lin|link|a|ad|add|addr|addre|addres|address|r|ro|rou|rout|route|ru|rul"
+                    "|rule|n|ne|nei|neigh|neighbor|neighbour|tunnel|tun|tuntap|netns|maddr"
+                    "|mroute|vrf|xfrm|token|nexthop|mptcp|macsec|sr|l2tp|fou|tcp_metrics",
+                    "add|a|del|delete|d|set|change|chg|replace|repl|flush|f|append|prepend"
+                    "|save|restore|attach|detach|exec|identify|flush",
+                ),
+            ),
+        ),
+    ),
+    "nmcli": Tool(
+        values=_v("-f", "--fields", "-g", "--get-values", "-e", "--escape", "-w", "--wait"),
+        effects=(
+            E(
+                "system",
+                "network",
+                "changes network connections",
+                word="down|up|delete|del|modify|mod|disconnect|connect|off|on|add|reload|import"
+                "|set|reapply|hostname",
+            ),
+        ),
+    ),
+    **dict.fromkeys(
+        ("at", "batch"),
+        Tool(
+            values=_v("-q", "-f", "-t", "-M", "-m"),
+            effects=(
+                E(
+                    "system",
+                    "scheduled-jobs",
+                    "keeps commands to run later",
+                    without=("-l", "-c", "-r", "-d", "-V"),
+                ),
+            ),
+        ),
+    ),
+    "atrm": Tool(effects=(E("system", "scheduled-jobs", "removes scheduled jobs"),)),
+    **dict.fromkeys(
+        ("hostnamectl", "timedatectl", "localectl"),
+        Tool(
+            effects=(
+                E(
+                    "system",
+                    "settings",
+                    "changes machine-wide settings",
+                    sub=("set-*|enable|disable",),
+                ),
+            ),
         ),
     ),
     "redis-cli": Tool(
@@ -1140,7 +1241,7 @@ TOOLS: dict[str, Tool] = {
         Tool(effects=(E("system", "power", "changes the machine's runlevel", sub=("0|1|6|s|S",)),)),
     ),
     **dict.fromkeys(
-        ("useradd", "userdel", "usermod", "groupadd", "groupdel", "passwd", "chpasswd"),
+        ("useradd", "userdel", "usermod", "groupadd", "groupdel", "groupmod"),
         Tool(
             values=_v("-g", "-G", "-d", "-s", "-u", "-c", "-e", "-p", "-l"),
             effects=(
@@ -1151,6 +1252,20 @@ TOOLS: dict[str, Tool] = {
                     check="admin-group",
                 ),
                 E("system", "users", "changes the machine's users", check="operands"),
+            ),
+        ),
+    ),
+    **dict.fromkeys(
+        ("passwd", "chpasswd", "chsh", "chfn"),
+        Tool(
+            values=_v("-r", "--repository", "-R", "--root", "-s", "--shell"),
+            effects=(
+                E(
+                    "system",
+                    "users",
+                    "changes a user's password or login",
+                    without=("-S", "--status", "-h", "--help"),
+                ),
             ),
         ),
     ),

@@ -29,6 +29,12 @@ from guard.requests import Request
 from guard.walker import Stdin, Walker
 
 
+def knows_effects(command: str) -> bool:
+    """Whether guard has effect knowledge of a command (aws, gcloud, gh … have no spec)."""
+    base = command.rsplit("/", 1)[-1]
+    return (ALIASES.get(base) or base) in TOOLS
+
+
 def command_effects(
     w: Walker,
     argv: list[Arg],

@@ -68,7 +68,11 @@ def protected_patterns(policy: Policy, env: Mapping[str, str]) -> tuple[str, ...
     patterns = [
         p if isinstance(p, str) else str(getattr(p, "pattern", ""))
         for p in given
-        if isinstance(p, str) or "write" not in getattr(p, "access", ()) or "read" in p.access
+        if isinstance(p, str)
+        or (
+            ("write" not in getattr(p, "access", ()) or "read" in p.access)
+            and not getattr(p, "agent_only", False)  # secrets: the static check asks for those
+        )
     ]
     # /proc/PID/… entries cannot be withheld by an allow-list without withholding the line's
     # own /proc/self (new pids are not known yet): the static check asks about those. The

@@ -209,7 +209,7 @@ def run_argv(
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:
         access(w, name, name.value, "execute", base)
     if name.value == "shopt" and any(a.value in _RISKY_SHOPTS for a in argv[1:]):
-        dynamic(w, name, "code", "this shell option changes where cd goes or what globs match")
+        dynamic(w, name, "code", _SHOPT_REASON)
     if name.value in _DECLARERS:  # reached as a command (`builtin export …`, `command declare`)
         _declared(w, argv, depth)
     if name.value in _NAME_TAKERS:
@@ -224,9 +224,14 @@ def run_argv(
         return
     known = spec_for(name.value)
     command_effects(w, argv, known, stdin, span, depth)
+    has_effects = known is None and knows_effects(name.value)
     spec = known or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))
+        if known is None and len(argv) > 2 and not has_effects:  # may run a command it names
+            from guard.unknown_runner import may_run
+
+            may_run(w, argv, stdin, span, depth, run_argv)
     elif spec.kind == "printf":  # its words are data, but bash lists a glob's directory first
         if any(a.glob for a in argv[1:]):
             _listed_directories(w, argv, Reading(), name.value)
@@ -623,7 +628,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
     if paths.inside_any(resolved, w.ctx.workspace) or (
         resolved != path and paths.is_plumbing(resolved)
     ):
-        if arg.glob and ".." not in raw and _glob_may_climb(path):
+        if arg.glob and ".." not in raw and _skipdots_off(w) and _glob_may_climb(path):
             resolved = _resolved(w, arg, _climbing(path))
             if paths.inside_any(resolved, w.ctx.workspace):
                 return
@@ -660,8 +665,8 @@ def _protected(
         else:
             hit = w.ctx.protected.may_match(path, mode)
             where = path
-    if hit is None:
-        return
+    if hit is None or (hit.agent_only and via in NAMES_ONLY):
+        return  # `ls .env`, `test -f key.pem`: naming a secret reads nothing of it
     shown = paths.display(where, w.ctx.home)
     w.out.append(
         Request(
@@ -673,6 +678,13 @@ def _protected(
             via=via,
         )
     )
+
+
+# commands that name files (their names, sizes, modes) without reading what they hold
+NAMES_ONLY = frozenset(
+    {"ls", "find", "fd", "stat", "test", "[", "[[", "du", "realpath", "readlink", "basename",
+     "dirname", "tree", "exa", "eza", "lsd"}
+)
 
 
 def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:
@@ -687,13 +699,23 @@ def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:
         return paths.normalise(raw)
 
 
+def _skipdots_off(w: Walker) -> bool:
+    """Whether the line turned `globskipdots` off. With it on (bash 5.2's default; zsh never
+    matches them) no glob matches `.` or `..`: `ls -d */`, `du -s .[^.]* *` stay inside."""
+    return any(r.reason == _SHOPT_REASON for r in w.out)
+
+
+_SHOPT_REASON = "this shell option changes where cd goes or what globs match"
+
+
 def _glob_may_climb(path: str) -> bool:
-    """A glob component that can match `..` (`.[.]`, `.?` with globskipdots off)."""
+    """A glob component that can match `..` once `globskipdots` is off (`.[.]`, `.?`): one
+    starting with a literal dot (bash's dot rule; `[^…]` negates as `[!…]` does)."""
     import fnmatch
 
     return any(
-        any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part)
-        for part in path.split("/")
+        part[:1] == "." and any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part)
+        for part in path.replace("[^", "[!").split("/")
     )
 
 
@@ -769,7 +791,7 @@ def is_shell(name: str) -> bool:
 
 
 # Late imports: these modules build on the names above.
-from guard.effects import command_effects  # noqa: E402
+from guard.effects import command_effects, knows_effects  # noqa: E402
 from guard.invocation_kinds import KINDS, run_code  # noqa: E402
 from guard.option_values import OPTION_VALUE_ROLES, option_value  # noqa: E402
 from guard.redirects import redirect_stdin, visit_redirect  # noqa: E402

@@ -107,7 +107,8 @@ def judge(
                 "below counts as the workspace; protected paths still ask"
             )
     ctx = ctx._replace(
-        stdin_code=stdin_code, protected=protected_paths(policy, ctx.home, env), agent=agent
+        stdin_code=stdin_code, protected=protected_paths(policy, ctx.home, env, agent=agent),
+        agent=agent,
     )
     projection = project(command, ctx)
     verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
@@ -177,17 +178,21 @@ def _workspace(
     return chosen
 
 
-_PROTECTED: dict[tuple[int, str, tuple[str, ...]], tuple[Policy, ProtectedPaths]] = {}
+_PROTECTED: dict[tuple[int, str, tuple[str, ...], bool], tuple[Policy, ProtectedPaths]] = {}
 
 
-def protected_paths(policy: Policy, home: str, env: Mapping[str, str]) -> ProtectedPaths:
-    """The policy's protected list with guard's own config, state and runtime directories."""
+def protected_paths(
+    policy: Policy, home: str, env: Mapping[str, str], *, agent: bool = True
+) -> ProtectedPaths:
+    """The policy's protected list with guard's own config, state and runtime directories;
+    its `secrets` (reads in the workspace) only in an agent's session."""
     own = own_paths(env)
-    key = (id(policy), home, own)
+    key = (id(policy), home, own, agent)
     cached = _PROTECTED.get(key)
     if cached is not None and cached[0] is policy:
         return cached[1]
-    entries = (*policy.protected, *(ProtectedPath(p, (), "guard's own files") for p in own))
+    mine = policy.protected if agent else tuple(e for e in policy.protected if not e.agent_only)
+    entries = (*mine, *(ProtectedPath(p, (), "guard's own files") for p in own))
     compiled = ProtectedPaths(entries, home)
     if len(_PROTECTED) > 16:
         _PROTECTED.clear()

@@ -250,6 +250,10 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
     name, _, setting = value.partition("=")
     if name.strip() in ("SHELL", "MAKESHELL"):
         access(w, arg, setting, "execute", via)
+    elif path_part(setting) is not None:  # `make DESTDIR=/usr install`: where it installs
+        upper = name.upper()
+        writes = any(k in upper for k in ("DEST", "PREFIX", "OUT", "INSTALL", "ROOT"))
+        access(w, arg, path_part(setting) or setting, "write" if writes else "read", via)
     if _MAKE_RUNS.search(value):
         dynamic(w, arg, "code", "the make variable runs shell commands when it is used")
 

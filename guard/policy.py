@@ -22,7 +22,7 @@ Kind = Literal["default", "user", "project", "managed"]
 Report = Callable[[int, str], None]
 ROLES: tuple[DynamicRole, ...] = ("command_name", "path", "redirect", "code", "chdir", "data")
 TOP_KEYS = ("defaults", "workspace", "protected", "rules", *SETTING_TABLES)
-PROTECTED_KEYS = ("paths", "writes")
+PROTECTED_KEYS = ("paths", "writes", "secrets")
 SESSION_KINDS = ("interactive", "agent")
 RULE_KEYS = ("surface", "pattern", "action", "access", "role", "reason", "session")
 PATH_SURFACES = ("external_directory", "protected")
@@ -44,6 +44,9 @@ class Rule(NamedTuple):
     session: str = ""  # "interactive" or "agent": the rule applies only to that kind of session
 
 
+SECRET_ACCESS: tuple[Access, ...] = ("read",)  # how a [protected] `secrets` entry is kept
+
+
 class ProtectedPath(NamedTuple):
     """One entry of the protected list: a path pattern (the path and everything below it) and
     the accesses it covers (empty: any). A pattern without a leading `/` or `~` names that
@@ -52,6 +55,7 @@ class ProtectedPath(NamedTuple):
     pattern: str
     access: tuple[Access, ...] = ()
     source: str = ""
+    agent_only: bool = False  # `secrets`: reads in agents' sessions only ("!x" excepts x)
 
 
 class PolicyFile(NamedTuple):
@@ -214,7 +218,7 @@ def combine(layers: list[PolicyFile], *, ignored: tuple[str, ...] = ()) -> Polic
         files=tuple(layer.source for layer in layers),
         ignored=ignored + layered.overridden,
         protected=tuple(
-            ProtectedPath(pattern, access, f"{layer.source}:{line}")
+            ProtectedPath(pattern, access, f"{layer.source}:{line}", access == SECRET_ACCESS)
             for layer in layers
             for pattern, access, line in layer.protected
         ),
@@ -235,8 +239,10 @@ def _managed_rules(layer: PolicyFile) -> tuple[Rule, ...]:
 
     added = tuple(
         Rule("protected", covered_pattern(pattern), "ask", access,
-             reason="protected by the machine's managed policy", source=layer.source, line=line)
+             reason="protected by the machine's managed policy", source=layer.source, line=line,
+             session="agent" if access == SECRET_ACCESS else "")
         for pattern, access, line in layer.protected
+        if not pattern.startswith("!")
     )
     return layer.rules + added
 def _combine_enforce(layers: list[PolicyFile]) -> EnforceSettings:
@@ -289,6 +295,9 @@ def render_policy(policy: Policy) -> str:
         out.append("protected paths (any access unless marked):")
         for entry in policy.protected:
             only = f" [{', '.join(entry.access)}]" if entry.access else ""
+            if entry.agent_only:
+                excepted = entry.pattern.startswith("!")
+                only = " [secrets: not a secret]" if excepted else " [secrets: agents' reads]"
             layer = kinds.get(entry.source.rpartition(":")[0], "user")
             final = "[managed final] " if layer == "managed" else ""
             out.append(f"  {entry.pattern}{only}  ({final}{entry.source})")
@@ -407,7 +416,9 @@ def parse_policy(
 def _parse_protected(
     raw: object, lines: _Lines, report: Report
 ) -> list[tuple[str, tuple[Access, ...], int]]:
-    """`[protected]`: `paths` are protected for any access, `writes` for writing only."""
+    """`[protected]`: `paths` are protected for any access, `writes` for writing only,
+    `secrets` for reading in an agent's session (an entry `!x` excepts `x`); a `secrets` entry
+    is kept with the access SECRET_ACCESS, which no other key gives."""
     header = lines.table_line("protected")
     if not isinstance(raw, dict):
         report(header, 'protected must be a table; write [protected] and paths = ["~/.secrets"]')
@@ -422,10 +433,12 @@ def _parse_protected(
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             report(line, f'protected.{key} must be a list of paths; write {key} = ["~/.secrets"]')
             continue
-        access: tuple[Access, ...] = ("write",) if key == "writes" else ()
+        access: tuple[Access, ...] = (
+            ("write",) if key == "writes" else SECRET_ACCESS if key == "secrets" else ()
+        )
         for pattern in value:
             pattern = pattern.strip()
-            if pattern.startswith("/"):
+            if pattern.startswith("/") and key != "secrets":
                 pattern = os.path.normpath(pattern)
             found.append((pattern.rstrip("/") or "/", access, line))
     return found

@@ -128,6 +128,8 @@ def _roots(row: Producer, argv: Sequence[str]) -> tuple[str, ...] | None:
     if tuple(words[: len(row.subcommand)]) != row.subcommand:
         return None
     words = words[len(row.subcommand) :]
+    if row.prints != "paths" and any(w[:1] == "+" and ("/" in w or ".." in w) for w in words):
+        return None  # a format that spells a path: `date +/etc/%F`
     if row.prints != "paths" and row.roots == "cwd" and not row.needs:
         return None if any(w.split("=", 1)[0] in row.refuses for w in words) else (".",)
     operands: list[str] = []

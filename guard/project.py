@@ -9,7 +9,7 @@ import os
 import re
 from functools import lru_cache
 
-from tree_sitter import Language, Node, Parser
+from tree_sitter import Language, Node, Parser, Tree
 
 from guard import invocation, redirects, structure  # noqa: F401  (they register handlers)
 from guard.bash_quoting import OPENERS, substitution_sites
@@ -153,8 +153,20 @@ def walk_source(
     src = text.encode("utf-8", "surrogateescape")
     scope.budget.spend(1 + len(src) // PARSE_BYTES_PER_STEP, "parsing code")
     tree = parser().parse(src)
+    read_write: frozenset[int] = frozenset()
+    if tree.root_node.has_error:  # a line bash accepts and tree-sitter-bash does not?
+        from guard.parse_repair import repair
+
+        def reparse(text: bytes) -> Tree:  # each attempt costs what a parse costs
+            scope.budget.spend(1 + len(text) // PARSE_BYTES_PER_STEP, "parsing code")
+            return parser().parse(text)
+
+        fixed = repair(src, tree, reparse)
+        if fixed is not None:
+            src, tree, read_write = fixed.src, fixed.tree, fixed.read_write
     root = tree.root_node
     walker = Walker(src, ctx, scope, out, nesting=nesting, span=span, functions=functions)
+    walker.read_write = read_write
     if root.has_error:
         for bad in _errors(root):
             what = "missing " + bad.type if bad.is_missing else "cannot parse"

@@ -20,22 +20,31 @@ from guard.policy import ProtectedPath
 class ProtectedPaths:
     """A compiled protected list: `match(path, access)` gives the entry that covers it."""
 
-    __slots__ = ("_any", "_entries", "_literal", "_writes", "home")
+    __slots__ = ("_any", "_entries", "_except", "_literal", "_reads", "_writes", "home")
 
     def __init__(self, entries: Iterable[ProtectedPath], home: str) -> None:
         self.home = home.rstrip("/") or "/"
-        self._entries = tuple(entries)
+        given = tuple(entries)
+        # `secrets` entries `!x`: exceptions to the secrets (`.env.*` but not `.env.example`)
+        excepted = [e.pattern[1:] for e in given if e.agent_only and e.pattern.startswith("!")]
+        self._entries = tuple(e for e in given if not e.pattern.startswith("!"))
         any_: list[str] = []
         writes: list[str] = []
+        reads: list[str] = []
         literal: list[tuple[tuple[str, ...], ProtectedPath]] = []
         for entry in self._entries:
             text = entry.pattern
             text = _anchored(text)
             regex = compile_path(text.rstrip("/") + "/**", self.home).pattern
-            (writes if entry.access == ("write",) else any_).append(regex)
+            group = writes if entry.access == ("write",) else any_
+            (reads if entry.access == ("read",) else group).append(regex)
             literal.append((tuple(_expand(text, self.home).split("/")), entry))
         self._any = _union(any_)
         self._writes = _union(writes)
+        self._reads = _union(reads)
+        self._except = _union(
+            [compile_path(covered_pattern(p), self.home).pattern for p in excepted]
+        )
         self._literal = tuple(literal)
 
     @property
@@ -44,14 +53,20 @@ class ProtectedPaths:
 
     def match(self, path: str, access: str) -> ProtectedPath | None:
         """The entry that protects `access` to `path` (absolute, normalised), or None."""
-        hit = self._any is not None and self._any.fullmatch(path)
+        hit = self._any is not None and self._any.fullmatch(path) is not None
         if not hit and access == "write" and self._writes is not None:
-            hit = self._writes.fullmatch(path)
+            hit = self._writes.fullmatch(path) is not None
+        if not hit and access == "read" and self._reads is not None:
+            hit = self._reads.fullmatch(path) is not None and not self.excepted(path)
         if not hit:
             return None
         return next(
             (e for e in self._entries if _covers(e, path, access, self.home)), self._entries[0]
         )
+
+    def excepted(self, path: str) -> bool:
+        """Whether a `!x` secrets entry excepts `path` (`.env.example`)."""
+        return self._except is not None and self._except.fullmatch(path) is not None
 
     def may_match(self, glob: str, access: str) -> ProtectedPath | None:
         """The entry a glob (`~/.s*/id_rsa`, `/etc/sh*`) could reach, whatever matches it now:
@@ -59,6 +74,8 @@ class ProtectedPaths:
         parts = glob.split("/")
         for entry_parts, entry in self._literal:
             if entry.access and access not in entry.access:
+                continue
+            if entry.agent_only and self.excepted(glob):
                 continue
             if entry_parts[:2] == ("", "**"):
                 tail = entry_parts[2:]

@@ -77,7 +77,16 @@ def visit_redirect(w: Walker, node: Node, depth: int) -> None:
         dynamic(w, arg, "redirect", f"a redirect target is not known: {why}")
         return
     mode: Access = "read" if op in _READS else "write"
+    if w.read_write and op == ">|" and _operator_at(node) in w.read_write:
+        access(w, arg, text, "read", "redirect")  # `<>`: opened to read and to write
     access(w, arg, text, mode, "redirect")
+
+
+def _operator_at(node: Node) -> int:
+    for child in node.children:
+        if not child.is_named:
+            return child.start_byte
+    return -1
 
 
 def _operator(node: Node) -> str:

@@ -70,6 +70,7 @@ class Walker:
         self.ran: set[int] = set()  # where the substitutions walked start (bytes)
         self.covered: list[tuple[int, int]] = []  # text walked as code another way (hidden code)
         self.budget = scope.budget  # the line's: nested walkers spend from the same one
+        self.read_write: frozenset[int] = frozenset()  # `<>` redirects (guard/parse_repair.py)
 
     # -- output -----------------------------------------------------------------------------
     def span(self, node: Node) -> tuple[int, int]:
@@ -125,7 +126,7 @@ class Walker:
 
     # -- words ------------------------------------------------------------------------------
     def evaluator(self) -> Evaluator:
-        return Evaluator(self.src, self.scope)
+        return Evaluator(self.src, self.scope, self.ctx.workspace)
 
     def walk_substitutions(self, ev: Evaluator, depth: int) -> None:
         """Substitutions run in a subshell of the current shell, wherever they stand."""

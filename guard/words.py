@@ -69,9 +69,10 @@ class _Part(NamedTuple):
 class Evaluator:
     """Evaluates word nodes of one source text against a scope; collects substitutions."""
 
-    def __init__(self, src: bytes, scope: Scope) -> None:
+    def __init__(self, src: bytes, scope: Scope, workspace: tuple[str, ...] = ()) -> None:
         self.src = src
         self.scope = scope
+        self.workspace = workspace  # the roots `$(git rev-parse --show-toplevel)` may name
         self.substitutions: list[Node] = []
         # code in word text tree-sitter did not parse (backticks inside ${…}), with its span
         self.hidden_code: list[tuple[str, tuple[int, int]]] = []
@@ -252,6 +253,8 @@ def _concatenation(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[
 
 def _simple_expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
     name = ev.text(node)[1:]
+    if name[:1].isspace():  # tree-sitter reads `"a$ b"` as `$` and a name ` b`: bash does not
+        return _literal(_DQ_ESCAPE.sub(_dq_unescape, "$" + name) if quoted else "$" + name, quoted)
     return ev._var(name, depth, quoted)
 
 
@@ -312,6 +315,11 @@ def _alternate_word(ev: Evaluator, nodes: list[Node], depth: int, quoted: bool) 
 
 def _command_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
     ev.substitutions.append(node)
+    from guard.produced_values import produced_value
+
+    known = produced_value(ev.src, node, ev.scope.cwd, ev.workspace)
+    if known is not None:  # `$(pwd)`, `$(uname -m)`: a known producer's kind of value
+        return [_Part((known,), "q" if quoted else "e")]
     return [
         _Part(
             None,
@@ -342,7 +350,24 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+    """A `$` the parser left alone: bash leaves it literal before a space, a quote that closes
+    the string, the end of the word or any other character that starts no expansion."""
+    after = ev.src[node.end_byte : node.end_byte + 1].decode("latin-1")
+    if after == '"' and not quoted:
+        return []  # `$"text"`: a translated string, which is the text the string gives
+    starts = _EXPANSION_START if not quoted else _EXPANSION_START_QUOTED
+    if after and (after.isalnum() or after in starts):
+        return [_Part(None, "q", f"{ev.text(node)} cannot be evaluated before it runs")]
+    return _literal("$", quoted)
+
+
+_EXPANSION_START_QUOTED = "_{([@*#?-$!"
+_EXPANSION_START = _EXPANSION_START_QUOTED + "'"
+
+
 _HANDLERS = {
+    "$": _dollar,
     "word": _word,
     "number": _word,
     "extglob_pattern": _word,
