@@ -28,7 +28,14 @@ from pathlib import Path
 
 BIN = Path(sys.executable).parent
 RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-HOOK_INPUT = b'{"tool_name": "Bash", "tool_input": {"command": "ls -la"}, "session_id": "bench"}'
+def hook_input(cwd: str) -> bytes:
+    """What Claude Code sends: the call, its session and its directory."""
+    import json
+
+    return json.dumps({
+        "tool_name": "Bash", "tool_input": {"command": "ls -la"}, "session_id": "bench",
+        "hook_event_name": "PreToolUse", "cwd": cwd,
+    }).encode()  # fmt: skip
 
 Variant = tuple[list[str], dict[str, str], bytes | None, Callable[[], None] | None]
 
@@ -106,8 +113,12 @@ def main() -> None:
             "guarded-bash -c true  cold": ([shim, "-c", "true"], env, None, stop),
             "guard check -- true   warm": ([guard, "check", "--", "true"], env, None, None),
             "guard check -- true   off": ([guard, "check", "--", "true"], off, None, None),
-            "guard hook claude-code warm": ([guard, "hook", "claude-code"], env, HOOK_INPUT, None),
-            "guard hook claude-code off": ([guard, "hook", "claude-code"], off, HOOK_INPUT, None),
+            "guard hook claude-code warm": (
+                [guard, "hook", "claude-code"], env, hook_input(str(work)), None
+            ),
+            "guard hook claude-code off": (
+                [guard, "hook", "claude-code"], off, hook_input(str(work)), None
+            ),
         }
         native = launcher(tmp, env)
         if native:
