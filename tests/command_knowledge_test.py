@@ -8,30 +8,7 @@ give. `/o/…` stands for any path outside the workspace.
 from __future__ import annotations
 
 import pytest
-
-from guard.project import project
-from guard.requests import Projection
-from guard.scope import Context
-
-W = "/w/proj"
-H = "/h/u"
-CTX = Context(cwd=W, env={"HOME": H, "PATH": "/usr/bin:/bin"}, workspace=(W,), home=H)
-
-
-def run(line: str) -> Projection:
-    return project(line, CTX)
-
-
-def external(line: str) -> set[tuple[str, str]]:
-    return {
-        (r.path or "", r.access or "")
-        for r in run(line).requests
-        if r.surface == "external_directory"
-    }
-
-
-def dynamic_roles(line: str) -> set[str]:
-    return {r.role or "" for r in run(line).requests if r.surface == "dynamic"}
+from projected import H, dynamic_roles, external, run
 
 
 def commands(line: str) -> list[str]:

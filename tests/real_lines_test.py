@@ -12,27 +12,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from projected import external, run
 
 from guard.judgement import judge
-from guard.project import project
-from guard.requests import Projection
-from guard.scope import Context
-
-W = "/w/proj"
-H = "/h/u"
-CTX = Context(cwd=W, env={"HOME": H, "PATH": "/usr/bin:/bin"}, workspace=(W,), home=H)
-
-
-def run(line: str, ctx: Context = CTX) -> Projection:
-    return project(line, ctx)
-
-
-def external(line: str) -> set[tuple[str, str]]:
-    return {
-        (r.path or "", r.access or "")
-        for r in run(line).requests
-        if r.surface == "external_directory"
-    }
 
 
 @pytest.fixture(scope="module")

@@ -9,32 +9,11 @@ from __future__ import annotations
 import os
 
 import pytest
+from projected import CTX, H, dynamic_roles, external, run
 
 from guard.decide import decide
 from guard.policy import load_policy
 from guard.project import project
-from guard.requests import Projection
-from guard.scope import Context
-
-W = "/w/proj"
-H = "/h/u"
-CTX = Context(cwd=W, env={"HOME": H, "PATH": "/usr/bin:/bin"}, workspace=(W,), home=H)
-
-
-def run(line: str, ctx: Context = CTX) -> Projection:
-    return project(line, ctx)
-
-
-def external(line: str) -> set[tuple[str, str]]:
-    return {
-        (r.path or "", r.access or "")
-        for r in run(line).requests
-        if r.surface == "external_directory"
-    }
-
-
-def dynamic_roles(line: str) -> set[str]:
-    return {r.role or "" for r in run(line).requests if r.surface == "dynamic"}
 
 
 def verdict(line: str) -> str:
