@@ -121,26 +121,70 @@ def cache_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:
 
 
 def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
-    """The ruleset `judgement`'s line runs under on this machine."""
+    """The ruleset `judgement`'s line runs under on this machine. A long-lived process (the
+    resident checker) keeps the last rulesets and builds one again only when its inputs differ
+    or a directory it listed, or a path whose existence it asked, has changed since."""
     ctx, policy = judgement.context, judgement.policy
     reads, writes = approved_accesses(judgement.verdict.decided, ctx.workspace)
     tmp = env.get("TMPDIR", "").strip()
-    return build_ruleset(
-        roots=ctx.workspace,
-        home=ctx.home,
-        tmp=tmp if os.path.isabs(tmp) else "/tmp",
-        caches=cache_dirs(env, ctx.home),
-        protected=protected_patterns(policy, env),
-        reads=reads,
-        writes=writes,
-        extra_reads=policy.enforce.read,
-        extra_writes=policy.enforce.write,
-        program=guard_program(env),
-        children=_children,
-        exists=os.path.exists,
+    inputs = {
+        "roots": ctx.workspace,
+        "home": ctx.home,
+        "tmp": tmp if os.path.isabs(tmp) else "/tmp",
+        "caches": cache_dirs(env, ctx.home),
+        "protected": protected_patterns(policy, env),
+        "reads": reads,
+        "writes": writes,
+        "extra_reads": policy.enforce.read,
+        "extra_writes": policy.enforce.write,
+        "program": guard_program(env),
+        "readable": (*SHELL_STARTUP, *guard_config()),
+    }
+    key = tuple((name, _frozen(value)) for name, value in inputs.items())
+    kept = _RULESETS.get(key)
+    if kept is not None and all(_seen(what, path) == was for what, path, was in kept[0]):
+        return kept[1]
+    looked: list[tuple[str, str, object]] = []
+
+    def children(path: str) -> Sequence[str] | None:
+        looked.append(("listed", path, _seen("listed", path)))
+        return _children(path)
+
+    def exists(path: str) -> bool:
+        found = os.path.exists(path)
+        looked.append(("exists", path, found))
+        return found
+
+    ruleset = build_ruleset(
+        **inputs,  # type: ignore[arg-type]
+        children=children,
+        exists=exists,
         resolve=_resolve,
-        readable=(*SHELL_STARTUP, *guard_config()),
     )
+    if len(_RULESETS) > 32:
+        _RULESETS.clear()
+    _RULESETS[key] = (tuple(looked), ruleset)
+    return ruleset
+
+
+_RULESETS: dict[tuple[object, ...], tuple[tuple[tuple[str, str, object], ...], Ruleset]] = {}
+
+
+def _frozen(value: object) -> object:
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return value
+
+
+def _seen(what: str, path: str) -> object:
+    """What a kept ruleset relied on: a listed directory's change stamp, a path's existence."""
+    if what == "exists":
+        return os.path.exists(path)
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        return exc.errno
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
 
 
 _NOT_LINKS: set[str] = set()  # entries a listing showed are no symlinks

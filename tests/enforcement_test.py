@@ -180,3 +180,29 @@ def test_a_line_that_is_not_enforced_never_loads_the_syscall_layer(tmp_path: Pat
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "off\n[]\n"
+
+
+def test_a_kept_ruleset_is_built_again_when_a_directory_it_listed_changes(tmp_path: Path) -> None:
+    """The resident checker keeps rulesets between lines: a new entry in home (a directory the
+    cover lists, since home holds protected paths) must be granted on the very next line."""
+    import os
+
+    from guard.enforcer import ruleset_for
+    from guard.judgement import judge
+
+    home = Path(os.environ["HOME"])
+    (home / ".ssh").mkdir()
+    (home / "notes").mkdir()
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    env = {**os.environ, "GUARD_AGENT": "1"}
+
+    def granted() -> set[str]:
+        result = judge("true", cwd=str(ws), env=env, session=None, agent=True)
+        return {g.path for g in ruleset_for(result, env).grants}
+
+    first = granted()
+    assert str(home / "notes") in first and str(home / ".ssh") not in first
+    assert granted() == first  # unchanged: the kept one
+    (home / "later").mkdir()
+    assert str(home / "later") in granted()
