@@ -561,23 +561,7 @@ TOOLS: dict[str, Tool] = {
     # privilege
     "sudo": Tool(
         ends_at_operand=True,
-        values=_v(
-            "-u",
-            "--user",
-            "-g",
-            "--group",
-            "-h",
-            "--host",
-            "-p",
-            "--prompt",
-            "-C",
-            "-r",
-            "-t",
-            "-U",
-            "-T",
-            "-D",
-            "--chdir",
-        ),
+        values=_spec_values(SPECS["sudo"]),
         effects=(
             E(
                 "privilege",

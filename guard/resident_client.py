@@ -303,14 +303,7 @@ def _ask(sock: _socket.socket, data: bytes) -> list[tuple[str, bytes]] | None:
 
 
 def _receive(sock: _socket.socket, size: int) -> bytes:
-    chunks, got = [], 0
-    while got < size:
-        chunk = sock.recv(min(size - got, 1 << 20))
-        if not chunk:
-            raise wire.ProtocolError("the checker closed the connection")
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+    return wire.receive(sock, size, other="checker")
 
 
 def _stop_hung(sock: _socket.socket) -> None:

@@ -138,3 +138,16 @@ def peer(sock: _socket.socket) -> tuple[int, int]:
     return int.from_bytes(raw[0:4], sys.byteorder, signed=True), int.from_bytes(
         raw[4:8], sys.byteorder
     )
+
+
+def receive(sock: _socket.socket, size: int, *, other: str) -> bytes:
+    """Exactly `size` bytes from `sock`; a ProtocolError when `other` (the checker, the client)
+    closes the connection first."""
+    chunks, got = [], 0
+    while got < size:
+        chunk = sock.recv(min(size - got, 1 << 20))
+        if not chunk:
+            raise ProtocolError(f"the {other} closed the connection")
+        chunks.append(chunk)
+        got += len(chunk)
+    return b"".join(chunks)

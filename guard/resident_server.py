@@ -236,11 +236,4 @@ def handle(conn: socket.socket, checker: Checker) -> None:
 
 
 def _receive(conn: socket.socket, size: int) -> bytes:
-    chunks, got = [], 0
-    while got < size:
-        chunk = conn.recv(min(size - got, 1 << 20))
-        if not chunk:
-            raise wire.ProtocolError("the client closed the connection")
-        chunks.append(chunk)
-        got += len(chunk)
-    return b"".join(chunks)
+    return wire.receive(conn, size, other="client")
