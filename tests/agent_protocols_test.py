@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from guard.agent_core import MAX_COMMAND, respond
-from guard.agent_protocols import PROTOCOLS
+from guard.entry.agent_core import MAX_COMMAND, respond
+from guard.entry.agent_protocols import PROTOCOLS
 
 GUARD = [sys.executable, "-m", "guard"]
 NOT_RUN = "the command was not run"
@@ -266,7 +266,7 @@ def test_the_hook_process_exits_0_with_its_answer_on_stdout(workspace: Path, age
 
 CRASH = """
 import sys
-import guard.agent_core as core
+import guard.entry.agent_core as core
 def crash(*args, **kwargs):
     raise RuntimeError("the checker crashed")
 core.verdict_for = crash

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.agent_config import AGENTS, config_path
+from guard.entry.agent_config import AGENTS, config_path
 
 GUARD = [sys.executable, "-m", "guard"]
 

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.approval_index import ApprovalIndex, stored_key
-from guard.decide import _approved_by
-from guard.judgement import judge
-from guard.line_cache import LineCache
-from guard.requests import Request
-from guard.store import MIGRATIONS, SCHEMA_VERSION, Store
+from guard.approvals.approval_index import ApprovalIndex, stored_key
+from guard.approvals.decide import _approved_by
+from guard.approvals.judgement import judge
+from guard.approvals.line_cache import LineCache
+from guard.approvals.store import MIGRATIONS, SCHEMA_VERSION, Store
+from guard.projection.requests import Request
 
 HOME = "/h/u"
 

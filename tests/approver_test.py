@@ -22,13 +22,13 @@ from pathlib import Path
 
 import pytest
 
-from guard.approver import Invalid, Lines, ask_message, encode, paths, read_ask
-from guard.approver_client import request_approval
-from guard.approver_server import Approver, Event
+from guard.approvals.judgement import Judgement, judge
+from guard.approvals.store import Store
+from guard.asking.approver import Invalid, Lines, ask_message, encode, paths, read_ask
+from guard.asking.approver_client import request_approval
+from guard.asking.approver_server import Approver, Event
+from guard.asking.confirm import Outcome, question_for
 from guard.cli.decide_remote import control
-from guard.confirm import Outcome, question_for
-from guard.judgement import Judgement, judge
-from guard.store import Store
 
 
 @dataclass
@@ -457,7 +457,7 @@ def test_an_approver_that_stops_denies_what_waits(env: dict[str, str]) -> None:
      ("never", "never"), ("off", "never"), ("0", "never"), ("sometimes", "always")],
 )  # fmt: skip
 def test_guard_approver_chooses_where_a_question_goes(setting: str, mode: str) -> None:
-    from guard.confirm import approver_mode
+    from guard.asking.confirm import approver_mode
 
     assert approver_mode({"GUARD_APPROVER": setting}) == mode
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from guard.arity import Choice, approval_choices, command_pattern
-from guard.decide import decide
-from guard.patterns import render_argv
-from guard.policy import Policy
-from guard.requests import Access, DynamicRole, Projection, Request
-from guard.store import Approval
+from guard.approvals.arity import Choice, approval_choices, command_pattern
+from guard.approvals.decide import decide
+from guard.approvals.store import Approval
+from guard.policy.files import Policy
+from guard.projection.patterns import render_argv
+from guard.projection.requests import Access, DynamicRole, Projection, Request
 
 HOME = "/home/u"
 

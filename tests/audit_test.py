@@ -115,7 +115,7 @@ def test_a_grant_stands_when_its_audit_row_cannot_be_written(tmp_path: Path) -> 
 def test_an_answer_at_the_question_that_grants_is_audited_as_a_change_of_trust(
     tmp_path: Path, keys: str, how: str, what: str
 ) -> None:
-    from guard.prompt import CONFIRM_GAP
+    from guard.asking.prompt import CONFIRM_GAP
 
     child = pexpect.spawn(GUARD[0], [*GUARD[1:], "check", "--session", "s7", "--",
                                      "cat /etc/hostname"], cwd=str(tmp_path), encoding="utf-8",

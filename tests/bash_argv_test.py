@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guard.bash_argv import BashInvocation, login_from_argv0, parse_bash_argv
+from guard.knowledge.bash_argv import BashInvocation, login_from_argv0, parse_bash_argv
 
 BASH = shutil.which("bash") or "/bin/bash"
 PROBE = (

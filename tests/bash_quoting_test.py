@@ -17,9 +17,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guard.bash_quoting import substitution_sites
-from guard.project import project
-from guard.scope import Context
+from guard.projection.bash_quoting import substitution_sites
+from guard.projection.project import project
+from guard.projection.scope import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 CHILD = r"""
 import json, resource, sys, time
-from guard.decide import decide
-from guard.policy import load_policy
-from guard.project import project
-from guard.workspace import build_context
+from guard.approvals.decide import decide
+from guard.policy.files import load_policy
+from guard.projection.project import project
+from guard.approvals.workspace import build_context
 
 cwd = sys.argv[1]
 ctx = build_context(cwd, {"HOME": sys.argv[2], "PATH": "/usr/bin:/bin"})
@@ -56,7 +56,8 @@ for raw in sys.stdin:
 """
 
 # How many times a trivial line's CPU time a line may take: a trivial line costs ~0.05 ms and
-# a line at most about 0.5 s of CPU time (guard/budget.py), with room for a noisy measure.
+# a line at most about 0.5 s of CPU time (guard/projection/budget.py), with room for a noisy
+# measure.
 MULTIPLE = 20_000
 MAX_RSS_MIB = 200
 
@@ -202,7 +203,7 @@ def test_the_bounded_glob_matches_what_glob_matches(
 ) -> None:
     import glob
 
-    from guard.bounded_glob import matches
+    from guard.projection.bounded_glob import matches
 
     for d in ("a/b/c", ".h/x", "d/.e/f", "s p/q"):
         (tmp_path / d).mkdir(parents=True)
@@ -215,8 +216,8 @@ def test_the_bounded_glob_matches_what_glob_matches(
 
 
 def test_a_glob_that_would_list_too_much_stops(tmp_path: Path) -> None:
-    from guard.bounded_glob import matches
-    from guard.budget import OverBudget
+    from guard.projection.bounded_glob import matches
+    from guard.projection.budget import OverBudget
 
     for n in range(30):
         (tmp_path / f"d{n}" / "x").mkdir(parents=True)

@@ -19,8 +19,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from guard.approvals.store import Store
 from guard.cli.hook import MAX_INPUT, claude_code
-from guard.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from guard.decide import decide
-from guard.policy import Policy, Rule, load_policy
-from guard.requests import Access, DynamicRole, Projection, Request
-from guard.store import Approval
+from guard.approvals.decide import decide
+from guard.approvals.store import Approval
+from guard.policy.files import Policy, Rule, load_policy
+from guard.projection.requests import Access, DynamicRole, Projection, Request
 
 HOME = "/home/u"
 WS = "/home/u/src/app"
@@ -62,9 +62,9 @@ def effect(kind: str, target: str, reason: str, *argv: str) -> Request:
 
 
 def projected(argv: tuple[str, ...]) -> Projection:
-    from guard.patterns import render_argv
-    from guard.project import project
-    from guard.scope import Context
+    from guard.projection.patterns import render_argv
+    from guard.projection.project import project
+    from guard.projection.scope import Context
 
     ctx = Context(cwd=WS, env={"HOME": HOME, "PATH": "/usr/bin:/bin"}, workspace=(WS,), home=HOME)
     return project(render_argv(argv), ctx)
@@ -453,7 +453,7 @@ def test_an_unknown_or_unparsable_part_is_explained_by_the_projections_reason(
 def test_the_commented_tmp_rules_in_the_shipped_policy_allow_scratch_work_when_copied(
     tmp_path: Path,
 ) -> None:
-    from guard.policy import default_policy_text, load_policy
+    from guard.policy.files import default_policy_text, load_policy
 
     text = default_policy_text()
     block = text[text.index("# [[rules]]") : text.index("# ---- unknown values")]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from guard.decide import decide
-from guard.policy import Policy, load_policy
-from guard.project import project
-from guard.scope import Context
+from guard.approvals.decide import decide
+from guard.policy.files import Policy, load_policy
+from guard.projection.project import project
+from guard.projection.scope import Context
 
 W = "/w/proj"
 H = "/h/u"
@@ -540,8 +540,8 @@ def test_the_effect_default_can_be_set_in_a_policy_file() -> None:
 
 
 def test_a_session_approval_of_an_effect_covers_its_kind_and_target(shipped: Policy) -> None:
-    from guard.arity import approval_choices
-    from guard.store import Approval
+    from guard.approvals.arity import approval_choices
+    from guard.approvals.store import Approval
 
     (request,) = [r for r in project("git stash clear", CTX).requests if r.surface == "effect"]
     (choice,) = approval_choices(request, home=H)

@@ -20,14 +20,14 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from guard.store import Store
+from guard.approvals.store import Store
 
 BIN = Path(sys.executable).parent
 SHIM = str(BIN / "guarded-bash")
 
 
 def _landlock() -> str:
-    from guard.landlock import abi_version
+    from guard.kernel.landlock import abi_version
 
     found = abi_version()
     return "" if isinstance(found, int) else found
@@ -290,7 +290,7 @@ def test_a_line_nested_sixteen_enforced_lines_deep_is_held_by_those_above(
     rulesets of the lines it runs inside, not refused."""
     code = (
         "import os, sys\n"
-        "from guard import landlock\n"
+        "from guard.kernel import landlock\n"
         "handled = landlock.handled_rights(landlock.abi_version())\n"
         "for _ in range(16):\n"
         "    fd = landlock.create_ruleset(handled)\n"
@@ -365,8 +365,8 @@ def test_where_landlock_is_blocked_lines_run_checked_and_doctor_says_why(
 def test_doctor_says_whether_lines_can_be_held_here(
     mode: str | None, found: tuple[int | None, str], level: str, says: str
 ) -> None:
-    from guard.enforcer import status
-    from guard.policy import load_policy
+    from guard.kernel.enforcer import status
+    from guard.policy.files import load_policy
 
     if mode:
         policy(f'[enforce]\nmode = "{mode}"\n')

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.enforce_policy import enforcement_mode
-from guard.policy import check_policy_file, load_policy, render_policy
+from guard.policy.enforce_policy import enforcement_mode
+from guard.policy.files import check_policy_file, load_policy, render_policy
 
 
 def write(path: Path, text: str) -> Path:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.enforcement import (
+from guard.kernel.enforcement import (
     DEVICES,
     SYSTEM_DIRS,
     Grant,
@@ -17,7 +17,7 @@ from guard.enforcement import (
     approved_accesses,
     build_ruleset,
 )
-from guard.requests import Decided, Request
+from guard.projection.requests import Decided, Request
 
 HOME = "/home/u"
 # a small machine: directory -> children; files are leaves
@@ -169,14 +169,17 @@ def test_an_allowed_lines_outside_paths_are_its_approved_reads_and_writes() -> N
 
 
 def test_a_line_that_is_not_enforced_never_loads_the_syscall_layer(tmp_path: Path) -> None:
-    """ctypes (and guard.landlock) cost a fresh process milliseconds: only enforcing loads it."""
+    """ctypes (and guard.kernel.landlock) cost a fresh process milliseconds: only enforcing loads
+    it."""
     code = (
         "import sys\n"
-        "from guard import enforcer\n"
-        "from guard.judgement import judge\n"
+        "from guard.kernel import enforcer\n"
+        "from guard.approvals.judgement import judge\n"
         f"j = judge('make', cwd={str(tmp_path)!r}, use_store=False)\n"
-        "print(enforcer.plan(j, {'GUARD_ENFORCE': 'off'}, agent=True).mode)\n"
-        "print(sorted(m for m in ('ctypes', '_ctypes', 'guard.landlock') if m in sys.modules))\n"
+        "print(enforcer.plan(j, {'GUARD_ENFORCE': 'off'},"
+        " agent=True).mode)\n"
+        "print(sorted(m for m in ('ctypes', '_ctypes', 'guard.kernel.landlock')"
+        " if m in sys.modules))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout == "off\n[]\n"
@@ -187,8 +190,8 @@ def test_a_kept_ruleset_is_built_again_when_a_directory_it_listed_changes(tmp_pa
     cover lists, since home holds protected paths) must be granted on the very next line."""
     import os
 
-    from guard.enforcer import ruleset_for
-    from guard.judgement import judge
+    from guard.approvals.judgement import judge
+    from guard.kernel.enforcer import ruleset_for
 
     home = Path(os.environ["HOME"])
     (home / ".ssh").mkdir()

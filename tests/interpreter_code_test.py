@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from guard.decide import decide
-from guard.policy import load_policy
-from guard.project import project
-from guard.scope import Context
+from guard.approvals.decide import decide
+from guard.policy.files import load_policy
+from guard.projection.project import project
+from guard.projection.scope import Context
 
 W = "/w/proj"
 H = "/h/u"
@@ -153,8 +153,8 @@ def test_ordinary_inline_code_stays_allowed(line: str) -> None:
 def test_the_checker_imports_ast_only_when_python_code_is_met() -> None:
     code = (
         "import sys\n"
-        "from guard.project import project\n"
-        "from guard.scope import Context\n"
+        "from guard.projection.project import project\n"
+        "from guard.projection.scope import Context\n"
         "ctx = Context(cwd='/w', env={}, workspace=('/w',), home='/h')\n"
         "project(\"git status; python3 -c 'print(1)'; node -e 'x'\", ctx)\n"
         "print('ast' in sys.modules)\n"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.judgement import judge
-from guard.line_cache import LineCache
+from guard.approvals.judgement import judge
+from guard.approvals.line_cache import LineCache
 
 DENY_TOUCH = '[[rules]]\nsurface = "command"\npattern = "touch denied*"\naction = "deny"\n'
 
@@ -120,7 +120,7 @@ def test_the_store_follows_guard_state_dir(
 
 
 def test_trust_given_or_lost_elsewhere_counts_on_the_next_line(workspace: Path) -> None:
-    from guard.trust import trust
+    from guard.approvals.trust import trust
 
     project = workspace / ".guard.toml"
     allow = '[[rules]]\nsurface = "external_directory"\npattern = "/etc/hosts"\naction = "allow"\n'

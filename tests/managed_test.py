@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from guard import managed
-from guard.confirm import approver_mode, confirm, question_for
-from guard.judgement import judge
-from guard.policy import load_policy, render_policy
-from guard.store import Store
-from guard.trust import trust
+from guard.approvals.judgement import judge
+from guard.approvals.store import Store
+from guard.approvals.trust import trust
+from guard.asking.confirm import approver_mode, confirm, question_for
+from guard.policy import managed
+from guard.policy.files import load_policy, render_policy
 
 GUARD = [sys.executable, "-m", "guard"]
 SESSION = "managed-test"
@@ -305,7 +305,7 @@ def test_a_managed_enforce_mode_is_checked_and_fixed(managed_file: Path, workspa
     policy = load_policy(str(workspace))
     assert policy.fixed == ("enforce.mode",)
     assert policy.settings[0][:2] == ("enforce.mode", "landlock")
-    from guard.enforce_policy import enforcement_mode
+    from guard.policy.enforce_policy import enforcement_mode
 
     # the managed mode wins over GUARD_ENFORCE and the session's kind
     assert enforcement_mode(policy, {"GUARD_ENFORCE": "off"}, agent=True) == "landlock"
@@ -437,7 +437,7 @@ def test_policy_check_of_the_managed_file_by_name(managed_file: Path) -> None:
 def test_the_resident_checker_reads_a_changed_managed_file_again(
     managed_file: Path, workspace: Path
 ) -> None:
-    from guard.line_cache import LineCache
+    from guard.approvals.line_cache import LineCache
 
     kept = LineCache()
     assert kept.policy(str(workspace)).managed_rules == ()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from guard.patterns import (
+from guard.projection.patterns import (
     command_matches,
     escape_command,
     escape_path,

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.policy import (
+from guard.policy.files import (
     DEFAULT_SOURCE,
     RULE_KEYS,
     TOP_KEYS,
@@ -21,7 +21,7 @@ from guard.policy import (
     render_policy,
     user_policy_path,
 )
-from guard.requests import SURFACES
+from guard.projection.requests import SURFACES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -272,7 +272,7 @@ def test_a_policy_file_that_is_not_utf8_is_a_problem(user_file: Path) -> None:
 
 CHILD = """
 import sys
-from guard.policy import load_policy
+from guard.policy.files import load_policy
 print(load_policy(None, user_file=sys.argv[1]).problems)
 """
 
@@ -453,8 +453,8 @@ def test_show_lists_each_rule_and_default_with_where_it_came_from(
 
 HOT_PATH = """
 import sys
-from guard.decide import decide
-from guard.policy import load_policy
+from guard.approvals.decide import decide
+from guard.policy.files import load_policy
 load_policy(None)
 print(sorted(m for m in ("platformdirs", "prompt_toolkit", "difflib", "json") if m in sys.modules))
 """

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from guard.producers import printed_roots
-from guard.project import project
-from guard.scope import Context
+from guard.knowledge.producers import printed_roots
+from guard.projection.project import project
+from guard.projection.scope import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guard.decide import decide
-from guard.policy import load_policy
-from guard.project import INTERNAL_ERROR, parser, project
-from guard.scope import Context
+from guard.approvals.decide import decide
+from guard.policy.files import load_policy
+from guard.projection.project import INTERNAL_ERROR, parser, project
+from guard.projection.scope import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 SEEDS = [

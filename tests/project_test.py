@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from guard.policy import combine
-from guard.project import project
-from guard.protected import ProtectedPaths
-from guard.requests import Projection
-from guard.scope import Context
-from guard.shipped_policy import default_layer
+from guard.policy.files import combine
+from guard.policy.shipped_policy import default_layer
+from guard.projection.project import project
+from guard.projection.protected import ProtectedPaths
+from guard.projection.requests import Projection
+from guard.projection.scope import Context
 
 W = "/w/proj"
 H = "/h/u"
@@ -693,7 +693,8 @@ def test_the_check_path_imports_no_heavy_modules() -> None:
     import sys
 
     code = (
-        "import sys, guard.judgement; from guard.project import parser; parser(); "
+        "import sys, guard.approvals.judgement; "
+        "from guard.projection.project import parser; parser(); "
         "print(sorted(m for m in ('dataclasses', 'importlib.resources', 'prompt_toolkit',"
         " 'platformdirs') if m in sys.modules))"
     )
@@ -712,7 +713,7 @@ def test_a_line_with_those_characters_does_not_crash_a_process() -> None:
     import sys
 
     code = (
-        "from guard.project import project\nfrom guard.scope import Context\n"
+        "from guard.projection.project import project\nfrom guard.projection.scope import Context\n"
         "ctx = Context('/w', {}, ('/w',), '/h')\n"
         "for _ in range(3000): project('{\\U0010ffff', ctx)\n"
     )

@@ -3,9 +3,9 @@ filesystem) and the views of a line's projection they assert on."""
 
 from __future__ import annotations
 
-from guard.project import project
-from guard.requests import Projection
-from guard.scope import Context
+from guard.projection.project import project
+from guard.projection.requests import Projection
+from guard.projection.scope import Context
 
 W = "/w/proj"
 H = "/h/u"

@@ -20,7 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guard.prompt import Choice, Question, ask
+from guard.asking.prompt import Choice, Question, ask
 
 
 def question_from(data: dict[str, Any]) -> Question:

@@ -21,7 +21,7 @@ from typing import Any
 import pexpect
 import pytest
 
-from guard.prompt import (
+from guard.asking.prompt import (
     CONFIRM_GAP,
     Answer,
     Choice,
@@ -35,7 +35,7 @@ from guard.prompt import (
     render,
     summary,
 )
-from guard.terminal import visible, width, wrap
+from guard.asking.terminal import visible, width, wrap
 
 ROOT = Path(__file__).resolve().parents[1]
 DRIVER = Path(__file__).with_name("prompt_driver.py")
@@ -486,7 +486,11 @@ def test_a_malformed_question_is_denied_before_the_terminal_is_touched(
 
 def test_importing_the_prompt_does_not_import_prompt_toolkit() -> None:
     done = subprocess.run(
-        [sys.executable, "-c", "import guard.prompt, sys; print('prompt_toolkit' in sys.modules)"],
+        [
+            sys.executable,
+            "-c",
+            "import guard.asking.prompt, sys; print('prompt_toolkit' in sys.modules)",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,

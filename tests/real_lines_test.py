@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from projected import external, run
 
-from guard.judgement import judge
+from guard.approvals.judgement import judge
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from guard import resident_protocol as wire
-from guard.resident_client import check_arguments, request
+from guard.entry import resident_protocol as wire
+from guard.entry.resident_client import check_arguments, request
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -62,7 +62,8 @@ def checker_pids(path: str) -> list[int]:
                 zombie = handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
         except OSError:
             continue
-        if not zombie and b"guard.resident_server" in b" ".join(argv) and path.encode() in argv:
+        ours = b"guard.entry.resident_server" in b" ".join(argv) and path.encode() in argv
+        if not zombie and ours:
             found.append(int(entry))
     return found
 
@@ -391,7 +392,7 @@ def test_messages_of_another_version_are_refused() -> None:
 
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
     from guard.cli.hook import MAX_INPUT
-    from guard.resident_client import MAX_HOOK_INPUT
+    from guard.entry.resident_client import MAX_HOOK_INPUT
 
     assert MAX_HOOK_INPUT == MAX_INPUT
 
@@ -431,7 +432,7 @@ def test_the_native_launcher_asks_the_checker_itself_and_runs_bash_on_allow(
 def test_an_allowed_line_through_the_native_launcher_starts_no_python(
     resident: str, work: Path, tmp_path: Path
 ) -> None:
-    from guard.launcher import native_source
+    from guard.entry.launcher import native_source
 
     (tmp_path / "launcher.c").write_text(native_source(str(tmp_path / "no-guarded-bash")))
     launcher = str(tmp_path / "bash")
@@ -442,7 +443,7 @@ def test_an_allowed_line_through_the_native_launcher_starts_no_python(
     assert (done.returncode, done.stdout) == (0, b"ran\n")  # guarded-bash is not even there
     # an agent's line, enforced by default: the launcher holds it to the checker's ruleset
     # itself (still no guarded-bash), and what the projection cannot see is stopped
-    from guard.enforcer import probe
+    from guard.kernel.enforcer import probe
 
     if probe()[0] is not None:
         home = Path(os.environ["HOME"])
@@ -580,7 +581,7 @@ def test_an_enforced_line_answered_by_the_checker_runs_held_to_its_ruleset(
 ) -> None:
     """The checker plans the Landlock ruleset of an agent's allowed line and guarded-bash holds
     the line to it before bash starts: a helper the projection cannot see is stopped."""
-    from guard.enforcer import probe
+    from guard.kernel.enforcer import probe
 
     abi, why_not = probe()
     if abi is None:

@@ -211,7 +211,7 @@ def wait_for_audit_row(command: str) -> None:
     """The checker writes a line's audit row just after answering; wait until it has."""
     import time
 
-    from guard.store import Store
+    from guard.approvals.store import Store
 
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:
@@ -303,7 +303,7 @@ def press(shell: Shell, keys: str) -> None:
     confirm a permanent answer and a moment more (`CONFIRM_GAP`), then types the rest."""
     import time
 
-    from guard.prompt import CONFIRM_GAP
+    from guard.asking.prompt import CONFIRM_GAP
 
     first, bar, rest = keys.partition("|")
     if first:

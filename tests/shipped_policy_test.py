@@ -6,7 +6,7 @@ import os
 import subprocess
 import sys
 
-from guard import shipped_policy
+from guard.policy import shipped_policy
 
 
 def test_the_parsed_copy_matches_the_toml_source() -> None:
@@ -14,7 +14,7 @@ def test_the_parsed_copy_matches_the_toml_source() -> None:
         shipped = f.read()
     fresh = shipped_policy.data_module(shipped_policy.parse_default(),
                                        os.stat(shipped_policy.TOML).st_size)
-    assert shipped == fresh, "run: python -m guard.shipped_policy"
+    assert shipped == fresh, "run: python -m guard.policy.shipped_policy"
 
 
 def test_the_layer_read_from_the_copy_is_the_parsed_one() -> None:
@@ -24,7 +24,7 @@ def test_the_layer_read_from_the_copy_is_the_parsed_one() -> None:
 
 
 def test_checking_a_line_does_not_parse_toml_when_there_are_no_policy_files() -> None:
-    code = ("import sys; from guard.judgement import judge; judge('ls', session='s'); "
+    code = ("import sys; from guard.approvals.judgement import judge; judge('ls', session='s'); "
             "print('tomllib' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "False", done.stderr

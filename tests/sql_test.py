@@ -1,4 +1,5 @@
-"""SQL is code: the token scan of guard/sql.py, and what sqlite3, psql and mysql lines reach.
+"""SQL is code: the token scan of guard/knowledge/sql.py, and what sqlite3, psql and mysql lines
+reach.
 
 Pure: a fixed context (workspace /w/proj, home /h/u); `/o/…` is any path outside it.
 """
@@ -7,9 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from guard.project import project
-from guard.scope import Context
-from guard.sql import Dialect, sql_effects
+from guard.knowledge.sql import Dialect, sql_effects
+from guard.projection.project import project
+from guard.projection.scope import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from guard.approvals.store import SCHEMA_VERSION, Store
 from guard.errors import GuardError
-from guard.store import SCHEMA_VERSION, Store
 
 REPO = Path(__file__).resolve().parents[1]
 T0 = 1_700_000_000.0
@@ -122,7 +122,7 @@ CHILD = """
 import sys
 from pathlib import Path
 from guard.errors import GuardError
-from guard.store import Store
+from guard.approvals.store import Store
 try:
     Store.open(Path(sys.argv[1])).close()
 except GuardError as exc:
@@ -204,7 +204,7 @@ FULL_DISK_CHILD = """
 import json, sys
 from pathlib import Path
 from guard.errors import GuardError
-from guard.store import Store
+from guard.approvals.store import Store
 
 def fill(directory):
     with open(directory / "filler", "wb", buffering=0) as handle:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from guard.approvals.store import IDLE_SECONDS, SCHEMA_VERSION, Approval, Store, default_store_path
 from guard.errors import GuardError
-from guard.store import IDLE_SECONDS, SCHEMA_VERSION, Approval, Store, default_store_path
 
 T0 = 1_700_000_000.0
 
@@ -335,7 +335,7 @@ def test_an_audit_row_comes_back_as_it_was_written(store: Store) -> None:
 def test_a_later_version_upgrades_an_existing_store_in_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import guard.store as module
+    import guard.approvals.store as module
 
     path = tmp_path / "guard.db"
     with Store.open(path) as old:
@@ -354,7 +354,7 @@ def test_a_later_version_upgrades_an_existing_store_in_place(
 
 
 def test_opening_the_store_does_not_import_platformdirs_when_guard_state_dir_is_set() -> None:
-    code = ("import sys; from guard.store import Store; Store.open().close(); "
+    code = ("import sys; from guard.approvals.store import Store; Store.open().close(); "
             "print('platformdirs' in sys.modules)")
     repo = Path(__file__).resolve().parents[1]
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

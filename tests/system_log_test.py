@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from guard import system_log
-from guard.store import Store
+from guard.approvals import system_log
+from guard.approvals.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]
 MULTI_LINE = "printf '%s\\n' 'first line\nsecond line' > /etc/motd"
@@ -133,7 +133,7 @@ def test_a_missing_socket_warns_once_and_keeps_the_local_row(
     user_policy(f'[audit]\njournald = "{sockets / "gone.sock"}"\n')
     code = textwrap.dedent("""
         import time
-        from guard.store import Store
+        from guard.approvals.store import Store
         with Store.open() as store:
             for n in range(3):
                 store.record(time=time.time(), session="s", cwd="/", command=f"ls {n}",
@@ -198,7 +198,7 @@ def test_without_an_audit_setting_nothing_more_is_loaded(user_file: str) -> None
         user_policy(user_file)
     code = textwrap.dedent("""
         import sys, time
-        from guard.store import Store
+        from guard.approvals.store import Store
         with Store.open() as store:
             store.record(time=time.time(), session="s", cwd="/", command="ls",
                          decision="allow", reasons=(), how="rule")

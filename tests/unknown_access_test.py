@@ -11,9 +11,9 @@ import os
 import pytest
 from projected import CTX, H, dynamic_roles, external, run
 
-from guard.decide import decide
-from guard.policy import load_policy
-from guard.project import project
+from guard.approvals.decide import decide
+from guard.policy.files import load_policy
+from guard.projection.project import project
 
 
 def verdict(line: str) -> str:
@@ -52,7 +52,7 @@ EXTERNAL = [
     ("kubectl apply -k /o/kustomize", {("/o/kustomize", "read")}),
     ("systemctl link /o/unit.service", {("/o/unit.service", "read")}),
     ("brew install /o/formula.rb", {("/o/formula.rb", "read")}),
-    # environment variables: knowledge in guard/environment.py
+    # environment variables: knowledge in guard/knowledge/environment.py
     ("GIT_INDEX_FILE=/o/idx git status", {("/o/idx", "write")}),
     ("GIT_WORK_TREE=/o git status", {("/o", "write")}),
     ("GIT_OBJECT_DIRECTORY=/o/objects git log", {("/o/objects", "write")}),
@@ -216,7 +216,7 @@ def test_a_path_guard_may_not_follow_is_a_request_not_a_traceback(tmp_path: obje
 
 
 def test_a_deleted_directory_is_judged_where_the_shell_says_it_is(tmp_path: object) -> None:
-    from guard.workspace import build_context
+    from guard.approvals.workspace import build_context
 
     gone = os.path.join(str(tmp_path), "gone")
     os.mkdir(gone)
@@ -231,7 +231,7 @@ def test_a_deleted_directory_is_judged_where_the_shell_says_it_is(tmp_path: obje
 
 
 def test_a_bare_name_that_exists_is_a_path(tmp_path: object) -> None:
-    from guard.workspace import build_context
+    from guard.approvals.workspace import build_context
 
     root = str(tmp_path)
     ws, outside = os.path.join(root, "ws"), os.path.join(root, "outside")
@@ -254,7 +254,7 @@ def test_a_variable_nobody_described_is_a_read_of_what_exists(tmp_path: object) 
     variable's name says it names files."""
     from pathlib import Path
 
-    from guard.workspace import build_context
+    from guard.approvals.workspace import build_context
 
     base = Path(str(tmp_path))
     (base / "ws").mkdir()

@@ -23,7 +23,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from guard.store import Store
+from guard.approvals.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]
 SHOWN = r"\[n\] deny"  # the last key listed: the whole request is on the screen

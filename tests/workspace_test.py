@@ -16,10 +16,10 @@ from pathlib import Path
 import pytest
 from shells import Shell, guard_program, have
 
-from guard.arity import approval_choices
-from guard.judgement import judge
-from guard.requests import Request
-from guard.workspace import choose_workspace, too_wide
+from guard.approvals.arity import approval_choices
+from guard.approvals.judgement import judge
+from guard.approvals.workspace import choose_workspace, too_wide
+from guard.projection.requests import Request
 
 GUARD = [sys.executable, "-m", "guard"]
 ALLOW, DENY, ASK = 0, 1, 3

@@ -3,7 +3,7 @@
 Only the module of the subcommand asked for is imported: `guard check` runs on every line a
 shell hook or guarded-bash sees, and importing every subcommand would cost it time. `guard
 check -- LINE` and `guard explain --json -- LINE` first ask the
-resident checker, before argparse is imported (guard/resident_client.py).
+resident checker, before argparse is imported (guard/entry/resident_client.py).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             reconfigure(errors="backslashreplace")
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] in (["check"], ["hook"], ["explain"]):
-        from guard.resident_client import fast_cli
+        from guard.entry.resident_client import fast_cli
 
         try:
             status = fast_cli(args_list)

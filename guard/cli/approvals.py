@@ -10,7 +10,7 @@ import time
 from collections.abc import Mapping
 
 from guard.printable import escaped
-from guard.requests import ACCESSES, SURFACES
+from guard.projection.requests import ACCESSES, SURFACES
 
 PATH_SURFACES = ("external_directory", "protected")
 
@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _list(args: argparse.Namespace) -> int:
-    from guard.store import Store
+    from guard.approvals.store import Store
 
     limit = args.limit if args.limit is not None else (0 if args.json else PAGE)
     offset = max(args.offset, 0)
@@ -82,8 +82,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _grant(args: argparse.Namespace) -> int:
-    from guard.audit import trust_changed
-    from guard.store import Store
+    from guard.approvals.audit import trust_changed
+    from guard.approvals.store import Store
 
     if args.always and not _always_allowed():
         print("guard: the managed policy turns off lasting approvals ([approvals] always = "
@@ -128,8 +128,8 @@ def _grant(args: argparse.Namespace) -> int:
 def _always_allowed() -> bool:
     import os
 
-    from guard.managed import read_managed_layer
-    from guard.policy_settings import combine_settings, setting
+    from guard.policy.managed import read_managed_layer
+    from guard.policy.policy_settings import combine_settings, setting
 
     layer = read_managed_layer(os.path.expanduser("~"))
     if layer is None:
@@ -162,8 +162,8 @@ def _what(verb: str, detail: Mapping[str, object]) -> str:
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    from guard.audit import trust_changed
-    from guard.store import Store
+    from guard.approvals.audit import trust_changed
+    from guard.approvals.store import Store
 
     with Store.open() as store:
         gone = next((r for r in store.list_approvals() if r.id == args.id), None)
@@ -181,8 +181,8 @@ def _revoke(args: argparse.Namespace) -> int:
 
 
 def _clear(args: argparse.Namespace) -> int:
-    from guard.audit import trust_changed
-    from guard.store import Store
+    from guard.approvals.audit import trust_changed
+    from guard.approvals.store import Store
 
     whose = f"session {escaped(args.session)}'s" if args.session else "all"
     if not args.yes:

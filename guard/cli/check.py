@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from guard.check import ALLOW, ASK, DENY, check_line, how_decided
+from guard.entry.check import ALLOW, ASK, DENY, check_line, how_decided
 
 USAGE = 2
 _how = how_decided  # the shell hooks' resident checker imported it from here
@@ -35,7 +35,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.session import current_session
+    from guard.approvals.session import current_session
 
     if not args.command:
         print("guard: check needs a command line: guard check -- 'COMMAND'", file=sys.stderr)

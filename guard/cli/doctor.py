@@ -164,7 +164,7 @@ def rc_findings() -> list[Finding]:
 
 def workspace_findings(cwd: str | None) -> list[Finding]:
     """What the workspace rule gives for this directory; a warning when there is none."""
-    from guard.workspace import choose_workspace, current_dir
+    from guard.approvals.workspace import choose_workspace, current_dir
 
     env = dict(os.environ)
     here = cwd or current_dir(env)
@@ -183,9 +183,9 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 
 
 def policy_findings(cwd: str | None) -> list[Finding]:
-    from guard.policy import PROJECT_FILE, load_policy
-    from guard.trust import is_trusted
-    from guard.workspace import build_context
+    from guard.approvals.trust import is_trusted
+    from guard.approvals.workspace import build_context
+    from guard.policy.files import PROJECT_FILE, load_policy
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -202,7 +202,7 @@ def policy_findings(cwd: str | None) -> list[Finding]:
 
 def managed_finding() -> Finding:
     """The managed layer's path and state: absent, in use, or refused (then lines ask)."""
-    from guard.managed import managed_policy_path, read_managed_layer
+    from guard.policy.managed import managed_policy_path, read_managed_layer
 
     path = managed_policy_path()
     layer = read_managed_layer(os.path.expanduser("~"), path=path)
@@ -219,7 +219,7 @@ def managed_finding() -> Finding:
 
 
 def store_finding() -> Finding:
-    from guard.store import Store
+    from guard.approvals.store import Store
 
     try:
         with Store.open() as store:
@@ -256,9 +256,9 @@ def tiocsti_finding(path: str) -> Finding:
 
 def enforce_finding(cwd: str | None) -> Finding:
     """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
-    from guard.enforcer import probe, status
-    from guard.policy import load_policy
-    from guard.workspace import build_context
+    from guard.approvals.workspace import build_context
+    from guard.kernel.enforcer import probe, status
+    from guard.policy.files import load_policy
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -269,9 +269,9 @@ def enforce_finding(cwd: str | None) -> Finding:
 def agent_findings(cwd: str | None) -> list[Finding]:
     """For each agent found here: is guard's hook installed (yours or the project's), does it
     fail closed there, and (Codex) has the hook been trusted."""
-    from guard import agent_setup
-    from guard.agent_config import AGENTS
     from guard.cli.setup import project_dir
+    from guard.entry import agent_setup
+    from guard.entry.agent_config import AGENTS
 
     out = []
     here = cwd or os.getcwd()
@@ -303,8 +303,8 @@ def resident_finding() -> Finding:
     and lines served; or why every call checks in-process."""
     import time
 
-    from guard import resident_protocol as wire
-    from guard.resident_client import request
+    from guard.entry import resident_protocol as wire
+    from guard.entry.resident_client import request
 
     path = wire.socket_path(os.environ)
     if not wire.enabled(os.environ):

@@ -9,10 +9,10 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from guard.judgement import Judgement, judge
-from guard.paths import display
+from guard.approvals.judgement import Judgement, judge
 from guard.printable import escaped
-from guard.requests import Decided
+from guard.projection.paths import display
+from guard.projection.requests import Decided
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
 
@@ -41,7 +41,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.session import current_session
+    from guard.approvals.session import current_session
 
     session = args.session or current_session()
     if args.jsonl:
@@ -61,14 +61,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = as_json(result)
         if args.enforce:  # issue 17: the ruleset the line would run under
-            from guard.enforcer import describe_json
+            from guard.kernel.enforcer import describe_json
 
             out["enforce"] = describe_json(result, result.context.env)
         print(json.dumps(out, ensure_ascii=True))
     else:
         sys.stdout.write(render(result, colour=_colour()))
         if args.enforce:  # issue 17: the ruleset the line would run under
-            from guard.enforcer import describe
+            from guard.kernel.enforcer import describe
 
             sys.stdout.write(describe(result, result.context.env))
     return 0
@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
 def _jsonl(args: argparse.Namespace, session: str) -> int:
     """One object per input line, in order, flushed as it is written: a line that is not a JSON
     string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
-    from guard.line_cache import LineCache
+    from guard.approvals.line_cache import LineCache
 
     cache = LineCache()
     env = dict(os.environ)

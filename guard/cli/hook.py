@@ -1,7 +1,7 @@
 """`guard hook AGENT`: guard's verdict as the answer to an agent's own pre-tool hook.
 
 The agent runs the hook before each tool call with its JSON on stdin; guard judges shell calls
-and prints the answer in that agent's form (guard/agent_protocols.py); other tools get no
+and prints the answer in that agent's form (guard/entry/agent_protocols.py); other tools get no
 opinion. Whatever goes wrong — bad or truncated JSON, a missing command, a crash — the answer
 is the agent's deny with a `guard:` reason, and the exit status is 0 so that the agent reads it
 (for most agents a hook that fails with another status lets the call through). Should anything
@@ -21,8 +21,8 @@ import os
 import sys
 from collections.abc import Mapping
 
-from guard.agent_core import MAX_INPUT, NOT_RUN, respond
-from guard.agent_protocols import PROTOCOLS
+from guard.entry.agent_core import MAX_INPUT, NOT_RUN, respond
+from guard.entry.agent_protocols import PROTOCOLS
 
 __all__ = ["MAX_INPUT", "NOT_RUN", "add_parser", "claude_code", "run"]
 
@@ -46,7 +46,7 @@ def run(args: argparse.Namespace, raw: bytes | None = None) -> int:
         raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
         text = respond(protocol, raw, os.environ, hook_timeout=args.timeout)
     except BaseException as exc:  # fail closed, whatever it was
-        from guard.agent_core import refused
+        from guard.entry.agent_core import refused
 
         text = protocol.answer(refused(f"could not check the command ({exc!r})"))
     if text:

@@ -16,8 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+from guard.entry.launcher import is_guard_shim, native_source, script_text
 from guard.errors import GuardError
-from guard.launcher import is_guard_shim, native_source, script_text
 
 NAME = "bash"
 ZSH_NOTE = "zsh: no launcher written: guarded-bash does not speak zsh yet (bash only)."

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from guard.printable import escaped
 
 if TYPE_CHECKING:
-    from guard.store import AuditRow, Store
+    from guard.approvals.store import AuditRow, Store
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -31,7 +31,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.store import Store
+    from guard.approvals.store import Store
 
     if args.limit < 0:
         print(f"guard: --limit counts rows; give 0 or more, not {args.limit}", file=sys.stderr)
@@ -70,7 +70,7 @@ def _show(r: AuditRow) -> None:
 
 def follow(session: str | None, limit: int, *, as_json: bool, poll: float = 0.25) -> int:
     """The last ``limit`` rows, then every new one as it is written, until interrupted."""
-    from guard.store import Store
+    from guard.approvals.store import Store
 
     with Store.open() as store:
         rows = tuple(reversed(store.log(session, limit)))

@@ -28,8 +28,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _show(args: argparse.Namespace) -> int:
-    from guard.policy import load_policy, render_policy
-    from guard.workspace import build_context
+    from guard.approvals.workspace import build_context
+    from guard.policy.files import load_policy, render_policy
 
     ctx = build_context(args.cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -38,8 +38,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from guard.policy import PROJECT_FILE, check_policy_file, user_policy_path
-    from guard.workspace import build_context
+    from guard.approvals.workspace import build_context
+    from guard.policy.files import PROJECT_FILE, check_policy_file, user_policy_path
 
     if args.file:
         files = [args.file]
@@ -47,7 +47,7 @@ def _check(args: argparse.Namespace) -> int:
         ctx = build_context(args.cwd)
         project = [os.path.join(root, PROJECT_FILE) for root in ctx.workspace[:1]]
         files = [f for f in (user_policy_path(), *project) if os.path.exists(f)]
-    from guard.managed import managed_policy_path, read_managed_layer
+    from guard.policy.managed import managed_policy_path, read_managed_layer
 
     managed = managed_policy_path()
     if not args.file and os.path.lexists(managed):
@@ -67,9 +67,9 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _trust(args: argparse.Namespace) -> int:
-    from guard.policy import PROJECT_FILE, check_policy_file
-    from guard.trust import trust
-    from guard.workspace import build_context
+    from guard.approvals.trust import trust
+    from guard.approvals.workspace import build_context
+    from guard.policy.files import PROJECT_FILE, check_policy_file
 
     roots = build_context(args.cwd).workspace
     if not args.file and not roots:
@@ -97,7 +97,7 @@ def _trust(args: argparse.Namespace) -> int:
         for line in f:  # what a human reads before trusting it: nothing in it may hide a rule
             print(escaped(line.removesuffix("\n")))
     sha256 = trust(path)
-    from guard.audit import trust_changed
+    from guard.approvals.audit import trust_changed
 
     trust_changed(None, how="policy-trust", what=f"trust {path}",
                   detail={"path": os.path.realpath(path), "sha256": sha256})  # fmt: skip

@@ -1,6 +1,6 @@
 """`guard setup AGENT [--project] [--dry-run] [--uninstall]` and `guard setup --detect`.
 
-Writes guard's hook into the agent's configuration (guard/agent_setup.py does the merging),
+Writes guard's hook into the agent's configuration (guard/entry/agent_setup.py does the merging),
 says what changed, and what is still to do in the agent itself. Exit 0 when done (or nothing
 was to do), 1 on a problem.
 """
@@ -11,7 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
-from guard.agent_config import AGENTS, hook_command
+from guard.entry.agent_config import AGENTS, hook_command
 from guard.errors import GuardError
 
 
@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard import agent_setup
+    from guard.entry import agent_setup
 
     if args.detect:
         return _detect(project_dir() if args.project else None)
@@ -75,7 +75,7 @@ def _verb(action: str, *, uninstall: bool) -> tuple[str, str]:
 
 
 def _detect(project: str | None) -> int:
-    from guard import agent_setup
+    from guard.entry import agent_setup
 
     found = agent_setup.detected(project)
     if not found:

@@ -19,14 +19,14 @@ from contextlib import suppress
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from guard import terminal
-from guard.approver import DEFAULT_TIMEOUT, paths
+from guard.asking import terminal
+from guard.asking.approver import DEFAULT_TIMEOUT, paths
+from guard.asking.prompt import CONFIRM_GAP, confirming, needs_confirming
+from guard.asking.terminal import visible
 from guard.errors import GuardError
-from guard.prompt import CONFIRM_GAP, confirming, needs_confirming
-from guard.terminal import visible
 
 if TYPE_CHECKING:
-    from guard.approver_server import Approver, Event, Waiting
+    from guard.asking.approver_server import Approver, Event, Waiting
 
 QUIT = ("q", "Q", "\x03", "\x04")
 NEXT = "\t"
@@ -49,7 +49,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.approver_server import Approver
+    from guard.asking.approver_server import Approver
 
     env = dict(os.environ)
     timeout = _timeout(args.timeout, env)
@@ -257,7 +257,7 @@ def request_lines(
 ) -> list[str]:
     """One waiting request as the human sees it: where it comes from, then the prompt's own
     rendering (command with ``^`` under the marked parts, why it asks, the keys)."""
-    from guard.prompt import render
+    from guard.asking.prompt import render
 
     ask = w.ask
     left = max(0.0, w.deadline - now)

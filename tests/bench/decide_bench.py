@@ -21,10 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from guard import patterns
-from guard.decide import decide
-from guard.policy import _default_layer, load_policy
-from guard.requests import Projection, Request
+from guard.approvals.decide import decide
+from guard.policy.files import _default_layer, load_policy
+from guard.projection import patterns
+from guard.projection.requests import Projection, Request
 
 RUNS = 2000
 HOME = "/home/u"

@@ -11,9 +11,9 @@ import os
 import sys
 import time
 
-from guard import invocation
-from guard.project import project
-from guard.scope import Context
+from guard.projection import invocation
+from guard.projection.project import project
+from guard.projection.scope import Context
 
 ORDINARY = [
     "git status", "ls -la", "cat src/main.py | grep -n foo", "npm test", "make -j4",

@@ -2,7 +2,7 @@
 
 Run: .venv/bin/python tests/bench/enforce_cost.py [N]
 Prints, in ms (median, p90 and min: a loaded machine moves the first two), each step timed in
-a fresh process as guarded-bash meets it: importing guard.landlock (its `_ctypes`), building
+a fresh process as guarded-bash meets it: importing guard.kernel.landlock (its `_ctypes`), building
 the ruleset for a line, handing it to the kernel (create + add each rule) and restricting the
 process; then the whole of `guarded-bash -c true` with GUARD_ENFORCE=off against landlock.
 The target (issue 17) is under 2 ms per command for applying the ruleset. Nothing passes or
@@ -46,12 +46,12 @@ def fake_home(home: Path) -> None:
 # then landlock imported, the ruleset built, handed to the kernel, and the process restricted.
 STEPS = """
 import os, sys, time
-from guard.judgement import judge
-from guard import enforcer
+from guard.approvals.judgement import judge
+from guard.kernel import enforcer
 judgement = judge("make test", cwd=os.environ["GUARD_WORKSPACE"], use_store=False)
 import gc; gc.disable()  # as enforcer.prepare() does: this process execs next
 t0 = time.perf_counter()
-from guard import landlock
+from guard.kernel import landlock
 t1 = time.perf_counter()
 ruleset = enforcer.ruleset_for(judgement, os.environ)
 t2 = time.perf_counter()
@@ -80,7 +80,7 @@ def main() -> None:
     import compileall
 
     import guard
-    from guard.landlock import abi_version
+    from guard.kernel.landlock import abi_version
 
     # guarded-bash runs from bytecode; without it each fresh process would compile the modules
     compileall.compile_dir(os.path.dirname(guard.__file__), quiet=1)
@@ -115,7 +115,7 @@ def main() -> None:
     columns = list(zip(*rows, strict=True))
     rules = int(columns[5][0])
     print(f"Landlock ABI {abi}; {RUNS} runs each; {rules} rules; median, p90, min in ms")
-    show("import guard.landlock (its _ctypes)", list(columns[0]))
+    show("import guard.kernel.landlock (its _ctypes)", list(columns[0]))
     show("build the ruleset (paths, home's cover)", list(columns[1]))
     show("kernel ruleset (create, add each rule)", list(columns[2]))
     show("restrict_self (and no_new_privs)", list(columns[3]))

@@ -6,7 +6,8 @@ Pipes LINES (20,000 unless given) lines of the mix in tests/bench/projection.py 
 `guard explain --jsonl` process and counts lines per second, its start-up (one line) taken off;
 in the same run, the projection alone and projection plus decision over the same mix in this
 process. Goal (issue 14): at least 20,000 lines/s; the process should cost little more than the
-projection does, since policy, context and store are kept between lines (guard/line_cache.py).
+projection does, since policy, context and store are kept between lines
+(guard/approvals/line_cache.py).
 """
 
 from __future__ import annotations
@@ -25,10 +26,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from projection import MIX, rate
 
-from guard.decide import decide
-from guard.policy import load_policy
-from guard.project import project
-from guard.workspace import build_context
+from guard.approvals.decide import decide
+from guard.approvals.workspace import build_context
+from guard.policy.files import load_policy
+from guard.projection.project import project
 
 
 def piped(guard: str, data: bytes, env: dict[str, str], cwd: str) -> float:

@@ -1,0 +1,2 @@
+"""Approvals and the judged line: the store, sessions, trust, scopes, the decision and the
+judgement."""

@@ -1,0 +1,167 @@
+"""What an approval covers: the scopes a human may pick when a request asks.
+
+A command approval remembers a prefix chosen with knowledge of the tool: the words that name
+*what* the tool does (`git push`, `npm run build`, `docker compose up`) followed by ` *`, so
+approving `git push --force origin main` covers later `git push`es but not `git reset`.
+Interpreters, shells, wrappers and destructive tools get no prefix at all: approving
+`python3 x.py` or `rm -rf build` remembers exactly that argv, never `python3 *` or `rm *`.
+A tool not in the table gets its name and first argument (`terraform plan *`) when that
+argument is a plain word, and the exact argv otherwise.
+
+A path approval is this path exactly, or its directory and everything below it (`DIR/**`);
+for a directory itself (a `cd`, or `is_dir`) the second choice is that directory and below.
+The root directory and the home directory are never offered as "and below".
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+
+from guard.projection.paths import display
+from guard.projection.patterns import (
+    command_name,
+    escape_command,
+    escape_path,
+    escape_text,
+    render_argv,
+)
+from guard.projection.requests import Access, Request, Surface
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+# How many leading words name what a tool does. The longest prefix that matches wins.
+ARITY: dict[str, int] = {
+    # single-purpose tools: approving one use covers their other uses
+    **dict.fromkeys(
+        _words(
+            "ls cat head tail less more grep rg ag wc sort uniq diff stat file du df tree which "
+            "echo printf pwd date make pytest jest vitest ruff mypy black eslint prettier tsc "
+            "mkdir touch cp mv ln tar zip unzip"
+        ),
+        1,
+    ),
+    # tools whose first argument is a subcommand
+    **dict.fromkeys(
+        _words(
+            "git npm yarn pnpm bun cargo go docker podman kubectl helm terraform tofu brew apt "
+            "apt-get dnf yum pacman pip pip3 pipx uv poetry conda rustup systemctl launchctl "
+            "dotnet mvn gradle gradlew composer bundle rails rake mix deno gem npx bunx"
+        ),
+        2,
+    ),
+    # tools whose subcommands have subcommands
+    **dict.fromkeys(
+        [
+            *_words("gh aws gcloud az"),
+            *("npm run", "yarn run", "pnpm run", "bun run", "docker compose", "docker container"),
+            *("docker image", "docker network", "docker volume", "podman compose", "git remote"),
+            *("git stash", "git submodule", "git worktree", "kubectl config", "kubectl rollout"),
+            *("go mod", "uv pip", "rustup toolchain"),
+        ],
+        3,
+    ),
+}
+
+# Tools that run whatever they are given, and tools whose every use may destroy: an approval
+# of these remembers the exact argv. Matched on the command name, and on the first two words.
+EXACT: frozenset[str] = frozenset(
+    [
+        *_words(
+            "sh bash zsh dash ksh fish csh tcsh pwsh python python2 python3 pypy pypy3 node "
+            "nodejs ruby perl php lua luajit Rscript osascript tclsh expect awk gawk sed env "
+            "sudo doas su pkexec runuser chroot unshare nsenter setsid nohup timeout nice ionice "
+            "stdbuf flock watch time command builtin exec eval source . xargs parallel strace "
+            "ltrace gdb ssh rm rmdir shred dd mkfs chmod chown chgrp kill killall pkill truncate "
+            "find"
+        ),
+        *("docker exec", "docker run", "podman exec", "podman run", "kubectl exec", "kubectl run"),
+        *("npm exec", "yarn dlx", "pnpm dlx", "pnpm exec", "uv run", "poetry run", "bundle exec"),
+        *("pipx run", "deno run", "deno eval", "git filter-branch", "npx", "uvx", "bunx"),
+        *("npm x", "yarn exec", "pipenv run", "pdm run", "hatch run", "rye run", "conda run"),
+        *("mamba run", "micromamba run", "pixi run", "direnv exec", "pyenv exec", "rbenv exec"),
+        *("asdf exec", "mise exec", "mise x", "opam exec", "stack exec", "at", "batch", "crontab"),
+    ]
+)
+_VERSIONED = re.compile(r"(python|pypy|ruby|perl|php|lua|node)[0-9.]*|mkfs(\..*)?")
+_PLAIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]*")
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One scope an approval may remember: what the prompt shows as `label`."""
+
+    surface: Surface
+    pattern: str
+    access: Access | None
+    label: str
+
+
+def approval_choices(
+    request: Request, *, home: str = "", is_dir: bool = False
+) -> tuple[Choice, ...]:
+    """The scopes offered for `request`, narrowest first. Empty when only "this once" is safe."""
+    if request.surface == "command" and request.argv:
+        pattern = command_pattern(request.argv)
+        exact = pattern == escape_command(render_argv(request.argv))
+        label = f"exactly {render_argv(request.argv)}" if exact else pattern
+        return (Choice("command", pattern, None, label),)
+    if request.surface == "external_directory":
+        return _path_choices(request, home=home, is_dir=is_dir)
+    if request.surface == "protected":  # never wider than the path itself
+        verb = request.access or "use"
+        pattern = escape_path(request.path)
+        return (Choice("protected", pattern, request.access, f"{verb} {request.path}"),)
+    if request.surface == "effect" and request.kind and request.target:
+        # covers this kind of effect on this target: `discard:git-worktree`, `publish:npm`
+        subject = f"{request.kind}:{request.target}"
+        return (Choice("effect", escape_text(subject), None, f"{request.kind} {request.target}"),)
+    if request.surface == "dynamic" and request.role not in ("code", "command_name"):
+        # An unknown value that runs as code or names the command could be anything next time.
+        return (Choice("dynamic", escape_text(request.text), None, request.text),)
+    return ()
+
+
+def command_pattern(argv: tuple[str, ...]) -> str:
+    """The pattern a command approval remembers (see the module docstring)."""
+    exact = escape_command(render_argv(argv))
+    width = command_width(argv)
+    if width is None or width > len(argv):
+        return exact
+    return escape_command(render_argv(argv[:width])) + " *"
+
+
+def command_width(argv: tuple[str, ...]) -> int | None:
+    """How many leading words an approval keeps; None when it must keep the exact argv."""
+    if not argv:
+        return None
+    words = [command_name(argv), *argv[1:3]]
+    if _VERSIONED.fullmatch(words[0]) or any(" ".join(words[:n]) in EXACT for n in (1, 2)):
+        return None
+    width = next((ARITY[k] for n in (3, 2, 1) if (k := " ".join(words[:n])) in ARITY), None)
+    if width is None:  # a tool we do not know: its name and a subcommand-like first word
+        width = 2 if len(argv) > 1 and _PLAIN_WORD.fullmatch(argv[1]) else None
+    if width is None or any(word.startswith("-") for word in argv[1:width]):
+        return None  # a flag before the subcommand (`git -C dir push`): keep it all
+    return width
+
+
+def _path_choices(request: Request, *, home: str, is_dir: bool) -> tuple[Choice, ...]:
+    path, access = request.path, request.access
+    verb = access or "use"
+    shown = display(path, home)  # a label a human reads: ~/x, as the question's lines show it
+    exact = Choice("external_directory", escape_path(path), access, f"{verb} {shown}")
+    directory = path if is_dir or access == "chdir" else os.path.dirname(path)
+    if directory in ("", "/", home.rstrip("/") or "/"):
+        return (exact,)  # never widen to everything, or to the whole home directory
+    below = Choice(
+        "external_directory",
+        escape_path(directory) + "/**",
+        access,
+        f"{verb} anything in {display(directory, home)} and below",
+    )
+    return (exact, below)

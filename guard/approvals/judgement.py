@@ -1,0 +1,248 @@
+"""One command line judged: context, policy, projection, approvals, verdict.
+
+The edge that every front end (`guard explain`, `guard check`, `guarded-bash`, the shell hooks,
+agent adapters) calls. It reads the policy files and the approvals store; a store that cannot
+be read leaves the verdict to the policy alone, with a warning, never with an approval that
+was not given.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, NamedTuple
+
+from guard.approvals.decide import decide
+from guard.approvals.trust import is_trusted
+from guard.approvals.workspace import (
+    Workspace,
+    build_context,
+    choose_workspace,
+    current_dir,
+    is_agent,
+)
+from guard.errors import GuardError
+from guard.policy.files import PROJECT_FILE, Policy, ProtectedPath, load_policy
+from guard.policy.policy_settings import setting
+from guard.projection.project import project
+from guard.projection.protected import ProtectedPaths
+from guard.projection.requests import Projection, Request, Verdict
+from guard.projection.scope import Context
+
+if TYPE_CHECKING:
+    from guard.approvals.line_cache import LineCache
+
+IDLE_SECONDS = 12 * 3600
+
+
+class Judgement(NamedTuple):
+    context: Context
+    policy: Policy
+    projection: Projection
+    verdict: Verdict
+    warnings: tuple[str, ...]  # printed with every verdict (the store could not be read …)
+    notes: tuple[str, ...] = ()  # shown by explain and doctor (an untrusted project file …)
+    project_trusted: bool = True  # the project's .guard.toml is absent or trusted as it is
+    workspace_why: str = ""  # how the workspace was chosen, or why there is none
+
+
+def judge(
+    command: str,
+    *,
+    cwd: str | None = None,
+    env: Mapping[str, str] | None = None,
+    session: str | None = None,
+    positional: tuple[str, ...] | None = None,
+    arg0: str | None = None,
+    use_store: bool = True,
+    policy_loader: Callable[..., Policy] | None = None,
+    stdin_code: bool = False,
+    agent: bool | None = None,
+    workspace_dir: str | None = None,
+    cache: LineCache | None = None,
+) -> Judgement:
+    """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
+    policies in memory returns its copy from there. `cache` (line_cache.py) is what a
+    long-lived process keeps between lines: policies, trust, the store and its approvals.
+
+    `agent` says whose session it is (None: `GUARD_AGENT`, else an agent when there is no
+    terminal). An agent's workspace is decided once, when its session is first seen (from
+    `workspace_dir` when given, else the directory), and kept in the store; a person's follows
+    the directory. Neither is ever the home directory, above it, or `/`."""
+    env = dict(os.environ if env is None else env)
+    agent = is_agent(env, terminal=_terminal()) if agent is None else agent
+    context = cache.context if cache else build_context
+    no_store = without_store(env)
+    use_store = use_store and not no_store
+    here = cwd if cwd is not None else current_dir(env)
+    home = env.get("HOME") or os.path.expanduser("~")
+    notes: list[str] = []
+    warnings: list[str] = []
+    chosen = _workspace(
+        workspace_dir or here, env, home, session=session, fixed=agent and use_store, notes=notes
+    )
+    if chosen.warning:  # a session's start: an agent's first line; a person's shell says it
+        (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
+    ctx = context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
+    root = ctx.workspace[0] if ctx.workspace else None
+    if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
+        trusted, note = False, ""
+    elif root is None:
+        trusted, note = True, ""
+    else:
+        project_file = os.path.join(root, PROJECT_FILE)
+        trusted, note = cache.trusted(project_file) if cache else is_trusted(project_file)
+    if note:
+        notes.append(note)
+    load = policy_loader or (cache.policy if cache else load_policy)
+    policy = load(root, home=ctx.home, trust_project=trusted)
+    if policy.roots:
+        ctx = context(
+            ctx.cwd,
+            env,
+            workspace=ctx.workspace,
+            extra_roots=policy.roots,
+            positional=positional,
+            arg0=arg0,
+        )
+        wide = [r for r in ctx.workspace if r not in chosen.roots and _too_wide(r, ctx.home)]
+        if wide:
+            warnings.append(
+                f"guard: the policy's workspace roots include {', '.join(wide)}, so everything "
+                "below counts as the workspace; protected paths still ask"
+            )
+    ctx = ctx._replace(
+        stdin_code=stdin_code, protected=protected_paths(policy, ctx.home, env, agent=agent),
+        agent=agent,
+    )
+    projection = project(command, ctx)
+    verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
+    if use_store and session and any(d.decision == "ask" for d in verdict.decided):
+        try:  # approvals only ever turn an ask into an allow: read them only when one asks
+            approvals = (
+                cache.approvals(session, env, time.time(), ctx.home)
+                if cache
+                else _approvals(session, env, _asking(verdict), ctx.home)
+            )
+        except GuardError as exc:
+            warnings.append(f"{exc} (approvals are not used for this line)")
+        else:
+            if setting(policy.settings, "approvals.always") is False:  # the managed policy's
+                approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
+                # (an indexed set is rebuilt by decide from this tuple when it is large)
+            verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
+    return Judgement(
+        ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
+    )
+
+
+def _terminal() -> bool:
+    try:
+        return os.isatty(0)
+    except (OSError, ValueError):
+        return False
+
+
+def _too_wide(root: str, home: str) -> bool:
+    from guard.approvals.workspace import too_wide
+
+    return too_wide(root, os.path.realpath(home))
+
+
+def _workspace(
+    directory: str,
+    env: Mapping[str, str],
+    home: str,
+    *,
+    session: str | None,
+    fixed: bool,
+    notes: list[str],
+) -> Workspace:
+    """An agent session's workspace as first decided (stored), else decided here and now."""
+    chosen = choose_workspace(directory, env, home)
+    if not (fixed and session):
+        return chosen
+    import json
+
+    from guard.approvals.store import Store
+
+    try:
+        with Store.open() as store:
+            kept = store.session_workspace(
+                session, time.time(), json.dumps([list(chosen.roots), chosen.why])
+            )
+        roots, why = json.loads(kept)
+        first = kept == json.dumps([list(chosen.roots), chosen.why])
+        if first:
+            return Workspace(tuple(roots), why, chosen.warning)
+        return Workspace(tuple(roots), f"{why}; kept since the session began")
+    except GuardError as exc:
+        notes.append(f"{exc} (the workspace is decided from this directory)")
+    except (ValueError, TypeError):
+        notes.append("guard: the session's stored workspace is damaged; it is decided again here")
+    return chosen
+
+
+_PROTECTED: dict[tuple[int, str, tuple[str, ...], bool], tuple[Policy, ProtectedPaths]] = {}
+
+
+def protected_paths(
+    policy: Policy, home: str, env: Mapping[str, str], *, agent: bool = True
+) -> ProtectedPaths:
+    """The policy's protected list with guard's own config, state and runtime directories;
+    its `secrets` (reads in the workspace) only in an agent's session."""
+    own = own_paths(env)
+    key = (id(policy), home, own, agent)
+    cached = _PROTECTED.get(key)
+    if cached is not None and cached[0] is policy:
+        return cached[1]
+    mine = policy.protected if agent else tuple(e for e in policy.protected if not e.agent_only)
+    entries = (*mine, *(ProtectedPath(p, (), "guard's own files") for p in own))
+    compiled = ProtectedPaths(entries, home)
+    if len(_PROTECTED) > 16:
+        _PROTECTED.clear()
+    _PROTECTED[key] = (policy, compiled)
+    return compiled
+
+
+def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Where guard keeps its config, state and sockets: reaching them changes guard itself."""
+    from guard import dirs
+    from guard.policy.files import user_policy_path
+
+    found = [dirs.user_config_dir(), dirs.user_state_dir(), dirs.user_runtime_dir()]
+    for name in ("GUARD_CONFIG", "GUARD_STATE_DIR", "GUARD_MANAGED_POLICY"):
+        if env.get(name):
+            found.append(env[name])
+    found.append(user_policy_path())
+    return tuple(dict.fromkeys(os.path.realpath(p) for p in found if p))
+
+
+def _asking(verdict: Verdict) -> list[Request]:
+    return [d.request for d in verdict.decided if d.decision == "ask"]
+
+
+def _approvals(
+    session: str, env: Mapping[str, str], asking: list[Request], home: str
+) -> tuple[object, ...]:
+    """The approvals that may cover what asks (a fresh process reads only those)."""
+    from guard.approvals.store import Store
+
+    idle = idle_seconds(env)
+    with Store.open() as store:
+        return tuple(store.approvals(session, time.time(), idle, matching=asking, home=home))
+
+
+def without_store(env: Mapping[str, str]) -> bool:
+    """`GUARD_NO_STORE=1`: this guard runs where it must not keep approvals (an agent's
+    sandbox). Approvals and the audit log live with the approver (`guard watch`) outside."""
+    return env.get("GUARD_NO_STORE", "") == "1"
+
+
+def idle_seconds(env: Mapping[str, str]) -> float:
+    raw = env.get("GUARD_SESSION_IDLE", "")
+    try:
+        return float(raw) if raw else IDLE_SECONDS
+    except ValueError:
+        return IDLE_SECONDS

@@ -1,0 +1,223 @@
+"""What a long-lived process keeps between the lines it judges, so each line costs only itself.
+
+The shell hooks' checker (`guard serve`), `guard explain --jsonl`, `guard watch` and the agent
+adapters judge many lines in one process. A `LineCache` passed to `judge(..., cache=…)` keeps:
+
+- the policy, per workspace, home and trust: read again as soon as the user's or the project's
+  policy file changes (its mtime, ctime, size or inode; a file that appears or goes counts);
+- the project file's trust: its hash is kept while the file is unchanged, and the store is asked
+  on every line whether that hash is trusted (one indexed read), so `guard policy trust` in
+  another terminal counts at once;
+- one open store connection, opened again when `GUARD_STATE_DIR` names another file or the file
+  is replaced;
+- the approvals as an `ApprovalIndex`, read again only when the store's approvals counter says
+  they changed, or the session went idle or came back.
+
+Nothing here is ever stale: every line pays a few `stat` calls and two indexed reads to know.
+The interface is `policy`, `trusted`, `approvals` and `close`; a later resident checker for
+all of a user's shells (issue 15) shares one across them.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from stat import S_ISLNK
+from typing import TYPE_CHECKING
+
+from guard.approvals.workspace import build_context
+from guard.policy.files import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.projection.scope import Context
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from guard.approvals.approval_index import ApprovalIndex
+    from guard.approvals.store import Store
+
+_STORE_ENV = ("GUARD_STATE_DIR", "XDG_STATE_HOME", "HOME")
+# what build_context reads of the environment besides passing it on
+_CONTEXT_ENV = ("GUARD_WORKSPACE", "HOME", "PWD")
+
+
+def stamp(path: str) -> object:
+    """What changes when the file at `path` does: None for no file, an errno when unreadable."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return exc.errno
+    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+
+
+class LineCache:
+    """Policies, trust, a store connection and approvals, kept between lines (see above)."""
+
+    def __init__(self) -> None:
+        self._policies: dict[tuple[object, ...], tuple[object, Policy]] = {}
+        self._digests: dict[str, tuple[object, str | None]] = {}
+        self._store: Store | None = None
+        self._store_key: tuple[str, object] | None = None
+        self._store_path: tuple[tuple[str | None, ...], Path] | None = None
+        self._contexts: dict[tuple[object, ...], tuple[object, Context]] = {}
+        self._approvals: dict[tuple[str, str, int], tuple[tuple[int, bool], ApprovalIndex]] = {}
+
+    # -- policy -----------------------------------------------------------------------------
+    def policy(
+        self, workspace: str | None, *, home: str | None = None, trust_project: bool = True
+    ) -> Policy:
+        """`load_policy`, kept until one of its files changes (the `policy_loader` of judge).
+        Every file load_policy reads must be stamped here: a new layer (a managed policy) adds
+        its path to `now`, or an edit to it would go unseen."""
+        user = user_policy_path()
+        project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
+        key = (workspace, home, user, trust_project)
+        from guard.policy.managed import managed_policy_path
+
+        managed = managed_policy_path()  # the machine's file: an edit or a chmod counts too
+        now = (stamp(user), stamp(project) if project else None, stamp(managed))
+        kept = self._policies.get(key)
+        if kept is not None and kept[0] == now:
+            return kept[1]
+        policy = load_policy(workspace, home=home, trust_project=trust_project)
+        if len(self._policies) > 64:
+            self._policies.clear()
+        self._policies[key] = (now, policy)
+        return policy
+
+    # -- context ---------------------------------------------------------------------------
+    def context(
+        self,
+        cwd: str | None,
+        env: Mapping[str, str],
+        *,
+        workspace: tuple[str, ...] | None = None,
+        extra_roots: tuple[str, ...] = (),
+        positional: tuple[str, ...] | None = None,
+        arg0: str | None = None,
+    ) -> Context:
+        """`build_context`, kept while every directory from `cwd` up is unchanged (see
+        `_dirs_stamp`). The environment is always the one given (not copied: judge copies)."""
+        if cwd is None:  # as build_context: $PWD when it is this directory (it keeps links)
+            here = os.getcwd()
+            pwd = env.get("PWD")
+            cwd = pwd if pwd and pwd != here and stamp(pwd) == stamp(here) else here
+        key = (cwd, workspace, extra_roots, positional, arg0, *(env.get(n) for n in _CONTEXT_ENV))
+        kept = self._contexts.get(key)
+        if kept is not None and kept[0] == _dirs_stamp(kept[1].cwd):
+            return kept[1]._replace(env=env)
+        ctx = build_context(
+            cwd, env, workspace=workspace, extra_roots=extra_roots, positional=positional, arg0=arg0
+        )
+        if len(self._contexts) > 256:
+            self._contexts.clear()
+        self._contexts[key] = (_dirs_stamp(ctx.cwd), ctx)
+        return ctx
+
+    # -- trust ------------------------------------------------------------------------------
+    def trusted(self, path: str) -> tuple[bool, str]:
+        """`guard.approvals.trust.is_trusted`, hashing the file only when it changed."""
+        from guard.approvals.trust import is_trusted
+
+        try:
+            st = os.lstat(path)
+        except FileNotFoundError:
+            return True, ""  # nothing there to trust; a missing file loosens nothing
+        except OSError:
+            return is_trusted(path)
+        if S_ISLNK(st.st_mode):
+            return is_trusted(path)  # a link: the plain answer says why it is not trusted
+        now = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+        kept = self._digests.get(path)
+        if kept is None or kept[0] != now:
+            from guard.approvals.trust import digest
+
+            kept = self._digests[path] = (now, digest(path))
+        if kept[1] is None:
+            return is_trusted(path)
+        from guard.errors import GuardError
+
+        try:
+            trusted = self.store().trusted_policy(os.path.realpath(path))
+        except GuardError as exc:
+            return False, f"{exc} (so {path} may only tighten the policy)"
+        if trusted == kept[1]:
+            return True, ""
+        what = "has changed since it was trusted" if trusted else "is not trusted yet"
+        return False, (
+            f"guard: {path} {what}: its allow rules and roots are ignored; read it, then "
+            f"run `guard policy trust` to use them"
+        )
+
+    # -- store ------------------------------------------------------------------------------
+    def store(self) -> Store:
+        """The open store for this process's `GUARD_STATE_DIR`; raises GuardError."""
+        from guard.approvals.store import Store, default_store_path
+
+        names = tuple(os.environ.get(n) for n in _STORE_ENV)
+        if self._store_path is None or self._store_path[0] != names:
+            self._store_path = (names, default_store_path())
+        path = self._store_path[1]
+        key = (str(path), _identity(str(path)))
+        if self._store is None or self._store_key != key:
+            self.close()
+            self._store = Store.open(path)
+            self._store_key = (str(path), _identity(str(path)))
+        return self._store
+
+    def approvals(
+        self,
+        session: str,
+        env: Mapping[str, str],
+        now: float,
+        home: str,
+        *,
+        store: Store | None = None,
+    ) -> ApprovalIndex:
+        """The approvals that count for `session` at `now`, indexed; raises GuardError. From
+        `store` when given (a process that holds its own), else from `store()`."""
+        from guard.approvals.approval_index import ApprovalIndex
+        from guard.approvals.judgement import idle_seconds
+
+        store = store if store is not None else self.store()
+        idle = idle_seconds(env)
+        version, last = store.approvals_state(session)
+        state = (version, last is not None and now - last <= idle)
+        key = (session, home, id(store))
+        kept = self._approvals.get(key)
+        if kept is not None and kept[0] == state:
+            return kept[1]
+        index = ApprovalIndex(store.approvals(session, now, idle), home)
+        if len(self._approvals) > 16:
+            self._approvals.clear()
+        self._approvals[key] = (state, index)
+        return index
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+        self._store = None
+        self._store_key = None
+        self._approvals.clear()
+
+
+def _identity(path: str) -> object:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
+def _dirs_stamp(path: str) -> tuple[object, ...]:
+    """The stamps of `path` and every directory above it, symlinks followed: a `.git` made or
+    removed changes a directory's mtime, a link pointed elsewhere changes what it stamps."""
+    stamps: list[object] = []
+    probe = path
+    while True:
+        stamps.append(stamp(probe))
+        parent = os.path.dirname(probe)
+        if parent == probe:
+            return tuple(stamps)
+        probe = parent

@@ -1,0 +1,1 @@
+"""Asking a human: the terminal prompt, confirm, and the approver (server, client)."""

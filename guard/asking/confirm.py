@@ -1,0 +1,343 @@
+"""Asking a human about a line the policy says to ask about, and remembering the answer.
+
+Builds the question from the verdict (what each choice would approve, exactly), asks on the
+terminal, and turns the answer into approvals: once (nothing stored), for this session (the
+store), or always (a rule appended to the user's or the project's policy file).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from guard.approvals import arity
+from guard.approvals.judgement import Judgement
+from guard.asking.prompt import Answer, Choice, Question
+from guard.errors import GuardError
+from guard.policy.files import Policy
+from guard.policy.policy_settings import setting
+from guard.projection.paths import display
+from guard.projection.requests import Decided
+
+if TYPE_CHECKING:
+    from guard.approvals.store import Store
+
+DEFAULT_TIMEOUT = 120.0
+# Denials the terminal prompt itself reports on the terminal: no second line on stderr.
+SHOWN_AT_THE_PROMPT = frozenset({"interrupt", "timeout"})
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    allowed: bool
+    how: str  # "human", "timeout", "interrupt", "no-terminal", …
+    message: str  # one line for stderr when denied without a human
+    choice: str  # the key picked, or ""
+
+
+def asking(judgement: Judgement) -> list[Decided]:
+    return [d for d in judgement.verdict.decided if d.decision == "ask"]
+
+
+def question_for(
+    judgement: Judgement, env: Mapping[str, str]
+) -> tuple[Question, dict[str, list[arity.Choice]]]:
+    """The question, and for each key the approvals it would store."""
+    home = judgement.context.home
+    asked = asking(judgement)
+    narrow: list[arity.Choice] = []
+    wide: list[arity.Choice] = []
+    # an approval never turns the managed policy's ask into allow: only "allow once" helps
+    rememberable = not any(d.by.startswith("managed") for d in asked)
+    always = setting(judgement.policy.settings, "approvals.always") is not False
+    for d in asked if rememberable else ():
+        options = arity.approval_choices(d.request, home=home, is_dir=_is_dir(d.request.path))
+        if not options:
+            rememberable = False
+            continue
+        narrow.append(options[0])
+        wide.append(options[-1])
+    covers_narrow = tuple(dict.fromkeys(c.label for c in narrow))
+    covers_wide = tuple(dict.fromkeys(c.label for c in wide))
+    choices = [Choice("y", "allow once", "once", ())]
+    grants: dict[str, list[arity.Choice]] = {"y": []}
+    if rememberable and narrow:
+        choices.append(Choice("s", "allow for this session", "session", covers_narrow))
+        grants["s"] = narrow
+        if covers_wide != covers_narrow:
+            choices.append(
+                Choice("d", "allow for this session, directories and below", "session", covers_wide)
+            )
+            grants["d"] = wide
+        if always:  # the managed policy may turn off lasting approvals
+            choices.append(Choice("a", "always", "always", covers_narrow, "user"))
+            grants["a"] = narrow
+        if always and judgement.project_trusted:  # an untrusted project file gets nothing added
+            choices.append(
+                Choice(
+                    "p", "always", "always", covers_narrow, "project"
+                )
+            )
+            grants["p"] = narrow
+    choices.append(Choice("n", "deny", "deny", ()))
+    command = judgement.projection.command
+    lines = tuple(dict.fromkeys(_typed(_line(d, home), d, home, command) for d in asked))
+    marks = tuple(d.request.span for d in asked)
+    question = Question(
+        judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
+    )
+    return question, grants
+
+
+def _line(d: Decided, home: str) -> str:
+    r = d.request
+    if r.surface == "command":
+        return "run " + " ".join(r.argv) + (f"  — {d.by}" if d.by.startswith("rule") else "")
+    if r.surface == "external_directory":
+        return f"{r.access} {display(r.path, home)} ({r.via})"
+    if r.surface == "protected":
+        return f"{r.access} {display(r.path, home)} ({r.via}) — a protected path"
+    if r.surface == "dynamic":
+        return f"unknown: {r.text} — {r.reason}"
+    if r.surface == "effect":
+        return f"{r.kind} {r.target}: {r.reason} ({r.text})"
+    return f"cannot check: {r.reason}"
+
+
+def _typed(line: str, d: Decided, home: str, command: str) -> str:
+    """``line`` with its path, for a request on a path, shown as the line wrote it."""
+    r = d.request
+    if not r.path:
+        return line
+    shown = f" {display(r.path, home)} ("
+    return line.replace(shown, f" {as_typed(r.path, home, command, r.span)} (", 1)
+
+
+def as_typed(path: str, home: str, command: str, span: tuple[int, int]) -> str:
+    """A path as the line wrote it (``~/x``, ``../x``, ``$HOME/x``), with the path it resolves
+    to beside it when the two differ: ``../etc/x = /srv/etc/x``."""
+    shown = display(path, home)
+    data = command.encode("utf-8", "surrogateescape")
+    typed = data[span[0] : span[1]].decode("utf-8", "surrogateescape") if data else ""
+    if not typed or len(typed) > 80 or "\n" in typed or typed in (path, shown):
+        return typed if typed == path else shown
+    return f"{typed} = {shown}"
+
+
+def _is_dir(path: str) -> bool:
+    return bool(path) and os.path.isdir(path)
+
+
+def _timeout(env: Mapping[str, str]) -> float:
+    try:
+        return float(env.get("GUARD_PROMPT_TIMEOUT", "") or DEFAULT_TIMEOUT)
+    except ValueError:
+        return DEFAULT_TIMEOUT
+
+
+# How `ask` says that this process's terminal cannot be used; the approver is asked instead.
+NO_TTY = ("no-terminal", "not-foreground", "noninteractive")
+NOT_HERE = {
+    "no-terminal": "no terminal",
+    "not-foreground": "this process runs in the background of its terminal",
+    "noninteractive": "GUARD_NONINTERACTIVE is set, so the terminal is not asked",
+}
+
+
+def approver_mode(env: Mapping[str, str], policy: Policy | None = None) -> str:
+    """``GUARD_APPROVER``: "auto" (the approver when the terminal cannot be used), "always"
+    (never the terminal: agents that drive a pty could answer there), or "never". The managed
+    policy's ``[approver] required = true`` makes it "always", whatever the variable says."""
+    if policy is not None and setting(policy.settings, "approver.required") is True:
+        return "always"
+    value = env.get("GUARD_APPROVER", "").strip().lower()
+    if value in ("", "auto"):
+        return "auto"
+    if value in ("never", "off", "no", "0", "false"):
+        return "never"
+    return "always"  # "always", or a value we do not know: keep away from the agent's terminal
+
+
+def confirm(
+    judgement: Judgement, *, session: str, env: Mapping[str, str], origin: str = "guard check"
+) -> Outcome:
+    """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
+    ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
+    from guard.asking.prompt import ask
+
+    question, grants = question_for(judgement, env)
+    mode = approver_mode(env, judgement.policy)
+    if mode == "always":
+        why = "GUARD_APPROVER=always keeps the question off this terminal"
+        return _ask_approver(judgement, question, grants, session, env, origin, why)
+    answer: Answer = ask(question, env=env)
+    if answer.how in NO_TTY and mode == "auto":
+        why = NOT_HERE.get(answer.how, "no terminal")
+        return _ask_approver(judgement, question, grants, session, env, origin, why)
+    if not answer.allowed or answer.choice is None:
+        if answer.how in ("key", "enter", "arrows"):  # a human answered deny
+            return Outcome(False, "human", "", "n" if answer.choice is None else answer.choice.key)
+        if answer.how in SHOWN_AT_THE_PROMPT:
+            return Outcome(False, answer.how, "", "")  # the prompt already said so on the tty
+        return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
+    key = answer.choice.key
+    remember(judgement, session, answer.choice, grants.get(key, []))
+    return Outcome(True, "human", "", key)
+
+
+def _ask_approver(
+    judgement: Judgement,
+    question: Question,
+    grants: dict[str, list[arity.Choice]],
+    session: str,
+    env: Mapping[str, str],
+    origin: str,
+    why: str = "no terminal",
+) -> Outcome:
+    """The human at `guard watch` answers; it also stores what they granted. ``why`` says why
+    this process's own terminal was not asked."""
+    from guard.asking.approver_client import NO_TERMINAL, request_approval
+
+    outcome = request_approval(
+        judgement, question, grants, session=session, env=env, origin=origin
+    )
+    if not outcome.allowed and outcome.how == "no-approver":
+        # say what was blocked and why, for the human reading it later and the agent now
+        rest = outcome.message.removeprefix("guard: denied: ").removeprefix("guard: ")
+        rest = rest.replace(f"— {NO_TERMINAL},", f"— {why},", 1)
+        message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or run "
+                   f"it yourself, or {_rule_hint(grants.get('s', []))}")
+        return Outcome(False, outcome.how, message, outcome.choice)
+    return outcome
+
+
+def _rule_hint(narrow: Sequence[arity.Choice]) -> str:
+    """What to write in the policy to allow this line from now on: the rules the question's
+    `a` would write, named, not a generic pointer."""
+    if not narrow:
+        return "allow it once at a terminal (what it runs cannot be approved for longer)"
+    from guard.policy.files import user_policy_path
+
+    rules = "; ".join(
+        f'surface = "{a.surface}", pattern = "{a.pattern}"'
+        + (f', access = ["{a.access}"]' if a.access else "")
+        for a in narrow[:2]
+    )
+    more = f" (and {len(narrow) - 2} more)" if len(narrow) > 2 else ""
+    return f'add an allow rule to {user_policy_path()}: {rules}{more}, action = "allow"'
+
+
+def _blocked(judgement: Judgement) -> str:
+    """`cat /etc/hosts` (read /etc/hosts (cat) is outside the workspace): one line's worth."""
+    command = " ".join(judgement.projection.command.split())
+    if len(command) > 80:
+        command = command[:79] + "…"
+    reasons = [
+        r.removeprefix("ask: ").removeprefix("deny: ") for r in judgement.verdict.reasons[:2]
+    ]
+    return f"`{command}` ({'; '.join(reasons)})" if reasons else f"`{command}`"
+
+
+def remember(
+    judgement: Judgement, session: str, choice: Choice, approvals: list[arity.Choice]
+) -> None:
+    workspace = judgement.context.workspace
+    for problem in save_grant(
+        judgement.projection.command, workspace[0] if workspace else "", session, choice, approvals
+    ):
+        print_warning(problem)
+
+
+def save_grant(
+    command: str,
+    workspace: str,
+    session: str,
+    choice: Choice,
+    approvals: Sequence[arity.Choice],
+    *,
+    granted_by: str = "human",
+    store: Store | None = None,
+) -> list[str]:
+    """Store what ``choice`` grants: session approvals in the store (``store``, else the
+    default one), always rules in the user's or the project's policy file. Returns one line per
+    problem; the caller decides where to show them (the line is still allowed once)."""
+    problems: list[str] = []
+    if choice.scope == "session":
+        from guard.approvals.store import Store
+
+        now = time.time()
+        try:
+            with nullcontext(store) if store is not None else Store.open() as opened:
+                for a in approvals:
+                    new = opened.grant(
+                        session=session,
+                        scope="session",
+                        surface=a.surface,
+                        pattern=a.pattern,
+                        access=a.access,
+                        granted_by=granted_by,
+                        command=command,
+                        now=now,
+                    )
+                    _audit_grant(opened, session, new, a, granted_by, command)
+        except GuardError as exc:
+            problems.append(f"{exc} (allowed once; the approval was not saved)")
+    elif choice.scope == "always":
+        from guard.policy.policy_file import append_rules, project_policy_path, user_policy_path
+
+        target = (
+            project_policy_path(workspace) if choice.target == "project" else user_policy_path()
+        )
+        try:
+            append_rules(target, approvals, command=command)
+            _audit_rules(target, approvals, granted_by, command, session)
+            if choice.target == "project":
+                from guard.approvals.trust import trust
+
+                trust(target)  # it was trusted (or absent) before; the human added this rule
+        except GuardError as exc:
+            problems.append(f"{exc} (allowed once; the rule may not count until trusted)")
+        except OSError as exc:
+            problems.append(f"guard: could not write {target}: {exc.strerror}; allowed once only")
+    return problems
+
+
+def _audit_grant(
+    store: Store, session: str, new: int, a: arity.Choice, by: str, command: str
+) -> None:
+    from guard.approvals.audit import trust_changed
+
+    access = f" [{a.access}]" if a.access else ""
+    trust_changed(store, how="grant", what=f"grant session {a.surface} {a.pattern}{access}",
+                  detail={"id": new, "scope": "session", "surface": a.surface,
+                          "pattern": a.pattern, "access": a.access, "by": by,
+                          "command": command},
+                  session=session)  # fmt: skip
+
+
+def _audit_rules(
+    target: str, approvals: Sequence[arity.Choice], by: str, command: str, session: str
+) -> None:
+    from guard.approvals.audit import trust_changed
+
+    rules = [{"surface": a.surface, "pattern": a.pattern, "access": a.access} for a in approvals]
+    shown = ", ".join(a.pattern for a in approvals)
+    trust_changed(None, how="always-rule", what=f"allow rule in {target}: {shown}",
+                  detail={"path": target, "rules": rules, "by": by, "command": command},
+                  session=session)  # fmt: skip
+
+
+def print_warning(message: str) -> None:
+    import sys
+
+    print(message, file=sys.stderr)
+
+
+def _denied_message(judgement: Judgement) -> str:
+    from guard.printable import denied
+
+    return denied(judgement.verdict.reasons)

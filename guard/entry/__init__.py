@@ -1,0 +1,2 @@
+"""Where lines come in: guarded-bash, the shell hooks' checker, the resident checker, agent
+adapters."""

@@ -1,0 +1,328 @@
+"""Putting guard's hook into an agent's configuration, and taking exactly that out again.
+
+`install` is idempotent (a second run changes nothing), keeps every other hook and every key it
+does not know, and copies the file to FILE.guard-backup before its first change. `uninstall`
+removes guard's entry only; when what is left is what the backup holds, the backup's bytes are
+put back, so a file nobody else touched is restored byte for byte (and a file guard created is
+removed). `status` says whether guard's hook is there and fails closed.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import re
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from guard.entry.agent_config import AGENTS, config_path, handler, script
+from guard.errors import GuardError
+
+BACKUP = ".guard-backup"
+SKELETONS: tuple[dict[str, Any], ...] = (
+    {},
+    {"hooks": {}},
+    {"version": 1},
+    {"version": 1, "hooks": {}},
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    path: Path
+    action: str  # "added", "updated", "unchanged", "removed", "restored", "absent"
+    text: str | None  # what the file should hold afterwards; None: the file goes
+
+
+@dataclass(frozen=True, slots=True)
+class Status:
+    agent: str
+    path: Path
+    installed: bool
+    fail_closed: bool
+    note: str = ""
+
+
+def is_guards(agent: str, value: object) -> bool:
+    """Whether a hook command is guard's hook for `agent`."""
+    return (
+        isinstance(value, str)
+        and re.search(rf"(^|[/'\"\s])guard['\"]?\s+hook\s+{re.escape(agent)}(\s|$)", value)
+        is not None
+    )
+
+
+def _command(entry: object) -> object:
+    return entry.get("command", entry.get("bash")) if isinstance(entry, dict) else None
+
+
+def _read(path: Path) -> tuple[bytes | None, dict[str, Any]]:
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, {}
+    except OSError as exc:
+        raise GuardError(
+            f"guard: cannot read {path} ({exc.strerror}); fix its permissions"
+        ) from None
+    try:
+        data = json.loads(raw) if raw.strip() else {}
+    except ValueError as exc:
+        raise GuardError(
+            f"guard: {path} is not JSON ({exc}); fix it or move it aside, then run this again"
+        ) from None
+    if not isinstance(data, dict):
+        raise GuardError(f"guard: {path} does not hold a JSON object; fix it or move it aside")
+    return raw, data
+
+
+def _events(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise GuardError(f'guard: {path} has a "hooks" that is not an object; fix it first')
+    return hooks
+
+
+def _strip(agent: str, data: dict[str, Any]) -> dict[str, Any]:
+    """`data` without guard's entries, and without the containers only they filled."""
+    out = copy.deepcopy(data)
+    hooks = out.get("hooks")
+    if not isinstance(hooks, dict):
+        return out
+    for event in list(hooks):
+        entries = hooks[event]
+        if not isinstance(entries, list):
+            continue
+        kept: list[Any] = []
+        for entry in entries:
+            inner = entry.get("hooks") if isinstance(entry, dict) else None
+            if isinstance(inner, list):  # grouped: {matcher, hooks: [...]}
+                left = [h for h in inner if not is_guards(agent, _command(h))]
+                if left or not inner:
+                    kept.append({**entry, "hooks": left} if len(left) != len(inner) else entry)
+            elif not is_guards(agent, _command(entry)):
+                kept.append(entry)
+        if kept or not entries:
+            hooks[event] = kept
+        else:
+            del hooks[event]
+    if not hooks and data.get("hooks"):  # emptied by taking guard's entries out
+        del out["hooks"]
+    return out
+
+
+def _with_guard(agent: str, data: dict[str, Any], path: Path) -> dict[str, Any]:
+    cfg = AGENTS[agent]
+    out = _strip(agent, data)
+    if cfg.shape == "flat":
+        out.setdefault("version", 1)
+    entry: dict[str, Any] = handler(agent)
+    if cfg.shape == "grouped":
+        entry = {"matcher": cfg.matcher, "hooks": [entry]}
+    events = _events(out, path)
+    if not isinstance(events.setdefault(cfg.event, []), list):
+        raise GuardError(f"guard: {path}: hooks.{cfg.event} is not a list; fix it first")
+    events[cfg.event].append(entry)
+    return out
+
+
+def _has_exactly_guard(agent: str, data: dict[str, Any]) -> bool:
+    """guard's entry is there once and as setup writes it: nothing to do."""
+    cfg = AGENTS[agent]
+    want: dict[str, Any] = handler(agent)
+    if cfg.shape == "grouped":
+        want = {"matcher": cfg.matcher, "hooks": [want]}
+    hooks = data.get("hooks")
+    found = [
+        (event, entry)
+        for event, entries in (hooks.items() if isinstance(hooks, dict) else ())
+        if isinstance(entries, list)
+        for entry in entries
+        if _guards_in(agent, entry)
+    ]
+    return found == [(cfg.event, want)] and (cfg.shape != "flat" or data.get("version") == 1)
+
+
+def _guards_in(agent: str, entry: object) -> bool:
+    inner = entry.get("hooks") if isinstance(entry, dict) else None
+    if isinstance(inner, list):
+        return any(is_guards(agent, _command(h)) for h in inner)
+    return is_guards(agent, _command(entry))
+
+
+def _dump(data: dict[str, Any]) -> str:
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def plan_install(agent: str, *, project: str | None = None) -> Change:
+    path = config_path(agent, project=project)
+    if AGENTS[agent].shape == "file":
+        return _plan_file(agent, path)
+    _raw, data = _read(path)
+    if _has_exactly_guard(agent, data):
+        return Change(path, "unchanged", None)
+    action = "updated" if _strip(agent, data) != data else "added"
+    return Change(path, action, _dump(_with_guard(agent, data, path)))
+
+
+def _plan_file(agent: str, path: Path) -> Change:
+    want = script(agent)
+    try:
+        have = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Change(path, "added", want)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GuardError(f"guard: cannot read {path} ({exc}); move it aside first") from None
+    if have == want:
+        return Change(path, "unchanged", None)
+    if not is_guards(agent, have) and f"guard setup {agent}" not in have:
+        raise GuardError(
+            f"guard: {path} is another tool's hook and {agent} runs only one there; move it "
+            "aside (or merge it by hand), then run this again"
+        )
+    return Change(path, "updated", want)
+
+
+def plan_uninstall(agent: str, *, project: str | None = None) -> Change:
+    path = config_path(agent, project=project)
+    if AGENTS[agent].shape == "file":
+        try:
+            have = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return Change(path, "absent", None)
+        except (OSError, UnicodeDecodeError):
+            return Change(path, "absent", None)
+        ours = f"guard setup {agent}" in have
+        return Change(path, "removed", None) if ours else Change(path, "absent", None)
+    raw, data = _read(path)
+    if raw is None:
+        return Change(path, "absent", None)
+    left = _strip(agent, data)
+    if left == data:
+        return Change(path, "absent", None)
+    backup = path.with_name(path.name + BACKUP)
+    try:
+        original = backup.read_bytes()
+        kept = json.loads(original)
+        versionless = {k: v for k, v in left.items() if k != "version"}
+        if kept in (left, versionless, {**left, "hooks": {}}, {**versionless, "hooks": {}}):
+            return Change(path, "restored", original.decode("utf-8"))
+    except (OSError, ValueError):
+        pass
+    if left in SKELETONS and not backup.exists():
+        return Change(path, "removed", None)
+    return Change(path, "removed", _dump(left))
+
+
+def apply(change: Change, agent: str) -> None:
+    """Write what `change` says; back the original up before guard first changes it."""
+    path = change.path
+    if change.action in ("unchanged", "absent"):
+        return
+    backup = path.with_name(path.name + BACKUP)
+    try:
+        first = change.action in ("added", "updated") and not backup.exists()
+        if first and AGENTS[agent].shape != "file" and path.exists():
+            shutil.copy2(path, backup)
+        if change.text is None:
+            path.unlink(missing_ok=True)
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if change.action == "restored":
+            temp = path.with_name(path.name + ".guard-new")
+            temp.write_bytes(change.text.encode("utf-8"))
+            shutil.copymode(backup, temp)
+            os.replace(temp, path)
+            backup.unlink()
+            return
+        temp = path.with_name(path.name + ".guard-new")
+        temp.write_text(change.text, encoding="utf-8")
+        mode = 0o755 if agent == "cline" else None
+        if path.exists():
+            shutil.copymode(path, temp)
+        if mode is not None:
+            temp.chmod(mode)
+        os.replace(temp, path)
+    except OSError as exc:
+        raise GuardError(
+            f"guard: cannot write {path} ({exc.strerror}); nothing was changed"
+        ) from None
+
+
+def status(agent: str, *, project: str | None = None) -> Status:
+    cfg = AGENTS[agent]
+    path = config_path(agent, project=project)
+    if cfg.shape == "file":
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return Status(agent, path, False, False)
+        ours = is_guards(agent, text) or f"guard hook {agent}" in text
+        return Status(agent, path, ours, ours)
+    try:
+        _raw, data = _read(path)
+    except GuardError as exc:
+        return Status(agent, path, False, False, str(exc))
+    hooks = data.get("hooks")
+    entries = hooks.get(cfg.event) if isinstance(hooks, dict) else None
+    found = []
+    for entry in entries if isinstance(entries, list) else []:
+        inner = entry.get("hooks") if isinstance(entry, dict) else None
+        for h in inner if isinstance(inner, list) else [entry]:
+            if is_guards(agent, _command(h)):
+                found.append(h)
+    if not found:
+        return Status(agent, path, False, False)
+    closed = all(
+        (agent == "claude-code" and h.get("onFailure") == "block")
+        or (agent == "cursor" and h.get("failClosed") is True)
+        for h in found
+    )
+    return Status(agent, path, True, closed)
+
+
+def detected(project: str | None = None) -> list[str]:
+    """The agents that look installed here: a configuration directory (yours, or the one in
+    `project`), or a program on PATH."""
+    found = []
+    for agent, cfg in AGENTS.items():
+        config_dir = config_path(agent).parent
+        if agent in ("copilot", "opencode", "cline"):
+            config_dir = config_dir.parent
+        ours = project is not None and status(agent, project=project).installed
+        if ours or config_dir.is_dir() or any(shutil.which(b) for b in cfg.binaries):
+            found.append(agent)
+    return found
+
+
+def codex_trusted(path: Path) -> bool:
+    """Whether Codex recorded trust for guard's hook in `path` (its config.toml keeps a
+    `[hooks.state."PATH:pre_tool_use:GROUP:HOOK"]` with a `trusted_hash`). Codex skips an
+    untrusted hook without a word; a changed hook needs trusting again, which guard cannot see."""
+    import tomllib
+
+    try:
+        _raw, data = _read(path)
+    except GuardError:
+        return False
+    groups = (
+        data.get("hooks", {}).get("PreToolUse", []) if isinstance(data.get("hooks"), dict) else []
+    )
+    keys = [
+        f"{path}:pre_tool_use:{g}:{h}"
+        for g, group in enumerate(groups if isinstance(groups, list) else [])
+        for h, hook in enumerate(group.get("hooks", []) if isinstance(group, dict) else [])
+        if is_guards("codex", _command(hook))
+    ]
+    variable = os.environ.get("CODEX_HOME", "")
+    config = Path(variable or os.path.expanduser("~/.codex")) / "config.toml"
+    try:
+        state = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
+    except (OSError, ValueError, AttributeError):
+        return False
+    return bool(keys) and all(
+        isinstance(state.get(k), dict) and state[k].get("trusted_hash") for k in keys
+    )

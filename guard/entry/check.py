@@ -1,0 +1,183 @@
+"""Checking one command line at an edge: judge it, ask a human if needed, record the verdict.
+
+The one path `guard check`, guarded-bash and the shell hooks' fallback share. Kept out of
+`guard/cli/` so guarded-bash does not import argparse for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping
+
+from guard.approvals.judgement import Judgement, idle_seconds, judge
+from guard.errors import GuardError
+from guard.printable import denied, escaped
+
+ALLOW, DENY, ASK = 0, 1, 3
+
+
+def check_line(
+    command: str,
+    *,
+    session: str,
+    cwd: str | None = None,
+    as_json: bool = False,
+    prompt: bool = True,
+    positional: tuple[str, ...] | None = None,
+    arg0: str | None = None,
+    origin: str = "guard check",
+    background_audit: bool = False,
+    stdin_code: bool = False,
+    enforce: Callable[[Judgement], Mapping[str, object]] | None = None,
+    ask_because: str = "",
+) -> int:
+    """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
+
+    With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
+    forked child, so the command does not wait for the store. `enforce` (guarded-bash) is called
+    for an allowed line before the row is written: what it returns goes into the row's detail,
+    and a GuardError from it refuses the line. With
+    `ask_because` (the shell hooks, when their checker timed out) a line the policy allows
+    asks, with that reason."""
+    env = dict(os.environ)
+    result = judge(
+        command,
+        cwd=cwd,
+        env=env,
+        session=session,
+        positional=positional,
+        arg0=arg0,
+        stdin_code=stdin_code,
+    )
+    if ask_because:
+        result = forced_ask(result, ask_because)
+    status, decision, how, picked = settle(
+        result, session=session, env=env, prompt=prompt, origin=origin
+    )
+    extra: Mapping[str, object] = {}
+    if enforce is not None and decision == "allow":
+        try:
+            extra = enforce(result)
+        except GuardError as exc:
+            print(exc, file=sys.stderr)
+            status, decision, how, extra = DENY, "deny", "enforcement", {"enforce": str(exc)}
+    child = _forked_child() if background_audit else None
+    if child:
+        try:
+            _audit(result, session, decision, how, origin, extra, picked)
+        finally:
+            os._exit(0)
+    elif child is None:
+        _audit(result, session, decision, how, origin, extra, picked)
+    if as_json:
+        from guard.cli.explain import as_json as to_json
+
+        out = to_json(result)
+        out["final"] = decision
+        print(json.dumps(out))
+    return status
+
+
+def settle(
+    result: Judgement, *, session: str, env: dict[str, str], prompt: bool, origin: str
+) -> tuple[int, str, str, str]:
+    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny: the exit
+    status, the final decision, how it was reached and the key a human picked (for the row)."""
+    for warning in result.warnings:
+        print(escaped(warning), file=sys.stderr)
+    decision = result.verdict.decision
+    how = how_decided(result)
+    picked = ""
+    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
+    if decision == "ask" and prompt:
+        from guard.asking.confirm import confirm
+
+        outcome = confirm(result, session=session, env=env, origin=origin)
+        how = outcome.how
+        picked = outcome.choice
+        status = ALLOW if outcome.allowed else DENY
+        decision = "allow" if outcome.allowed else "deny"
+        if not outcome.allowed and outcome.message:
+            print(escaped(outcome.message), file=sys.stderr)
+    elif decision == "deny":
+        print(denied(result.verdict.reasons), file=sys.stderr)
+    return status, decision, how, picked
+
+
+def forced_ask(result: Judgement, reason: str) -> Judgement:
+    """`result` with one more request that asks for `reason` (a deny stays a deny)."""
+    from guard.projection.requests import Decided, Request, Verdict
+
+    command = result.projection.command
+    span = (0, len(command.encode("utf-8", "surrogateescape")))
+    asked = Decided(Request("syntax", span, reason, text=command[:80]), "ask", "hook")
+    v = result.verdict
+    verdict = Verdict(
+        "deny" if v.decision == "deny" else "ask",
+        (f"ask: {reason}", *v.reasons),
+        (asked, *v.decided),
+    )
+    return result._replace(verdict=verdict)
+
+
+def _forked_child() -> bool | None:
+    """Fork: True in the child (which keeps none of the caller's terminal or pipes), False in
+    the parent, None when there is no child (the caller then writes the row itself)."""
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid:
+        return False
+    os.setsid()
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    return True
+
+
+def how_decided(result: Judgement) -> str:
+    bys = {d.by.split(" ")[0] for d in result.verdict.decided if d.decision != "allow"}
+    if result.verdict.decision == "allow":
+        bys = {d.by.split(" ")[0] for d in result.verdict.decided}
+        return "approval" if "approval" in bys else "rule"
+    return "rule" if bys else "default"
+
+
+def _audit(
+    result: Judgement,
+    session: str,
+    decision: str,
+    how: str,
+    origin: str,
+    extra: Mapping[str, object] | None = None,
+    key: str = "",
+) -> None:
+    from guard.approvals.judgement import without_store
+    from guard.approvals.store import Store
+
+    if without_store(os.environ):
+        return  # in a sandbox: the approver outside logs what it is asked
+
+    try:
+        with Store.open() as store:
+            store.record(
+                time=time.time(),
+                session=session,
+                cwd=result.context.cwd,
+                command=result.projection.command,
+                decision=decision,
+                reasons=result.verdict.reasons,
+                how=how,
+                detail={"origin": origin, **(extra or {}), **({"key": key} if key else {})},
+            )
+            store.touch_session(
+                session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
+            )
+    except GuardError as exc:
+        from guard.approvals.audit import not_written
+
+        not_written(exc)

@@ -1,0 +1,218 @@
+"""What the resident checker answers: the verdict the in-process path would give, from a request.
+
+Each request carries the client's whole environment and directory; the checker makes them its
+own before it judges (the policy file, the store and guard's own paths are found through
+GUARD_CONFIG, GUARD_STATE_DIR and the XDG variables, as in the client). It never asks a human:
+an ask that the client would put to one comes back as `fallback`, and the client asks in its
+own process, on its own terminal, exactly as it does without a checker.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+from collections.abc import Callable
+
+from guard.approvals.judgement import Judgement, judge
+from guard.approvals.workspace import is_agent
+from guard.entry import resident_protocol as wire
+from guard.policy.files import PROJECT_FILE, Policy, load_policy, user_policy_path
+
+Pairs = list[tuple[str, bytes]]
+Answer = list[tuple[str, str | bytes]]
+AfterAck = Callable[[], None]  # work done once the client has taken the answer (the audit row)
+
+
+def fallback(reason: str) -> Answer:
+    return [("action", "fallback"), ("reason", reason)]
+
+
+def _contents(path: str) -> bytes | str | None:
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        return f"error {exc.errno}"
+
+
+class FreshPolicies:
+    """Policies kept in memory, each with the bytes of the files it was read from; a file whose
+    bytes differ (whatever its mtime says) is read again, so a policy is never stale. A layer
+    that `load_policy` reads from another file must be named in `files` too."""
+
+    def __init__(self) -> None:
+        self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], Policy]] = {}
+
+    def files(self, workspace: str | None) -> tuple[str, ...]:
+        project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
+        return (user_policy_path(), project, os.environ.get("GUARD_MANAGED_POLICY", ""))
+
+    def load(
+        self, workspace: str | None, *, home: str | None = None, trust_project: bool = True
+    ) -> Policy:
+        files = self.files(workspace)
+        key = (workspace, home, trust_project, files)
+        before = tuple(_contents(f) for f in files)
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] == before:
+            return kept[1]
+        policy = load_policy(workspace, home=home, trust_project=trust_project)
+        if tuple(_contents(f) for f in files) == before:  # not changed while it was read
+            if len(self._kept) > 64:
+                self._kept.clear()
+            self._kept[key] = (before, policy)
+        return policy
+
+
+def adopt(env: dict[str, str]) -> None:
+    """Make the client's environment this process's, as a fresh process would have it."""
+    if env != os.environ:
+        os.environ.clear()
+        os.environ.update(env)
+
+
+def environment(pairs: Pairs) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for item in wire.every(pairs, "env"):
+        name, eq, value = item.partition("=")
+        if eq and name:
+            env[name] = value
+    return env
+
+
+def client_dir(env: dict[str, str], here: str) -> str:
+    """The client's directory as `current_dir` would give it there: $PWD when it is `here`."""
+    given = env.get("PWD")
+    try:
+        return given if given and os.path.samefile(given, here) else here
+    except OSError:
+        return here
+
+
+def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
+    """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
+    from guard.entry.check import _audit, settle
+
+    env = environment(pairs)
+    adopt(env)
+    here = wire.first(pairs, "getcwd")
+    cwd = wire.first(pairs, "cwd") or client_dir(env, here)
+    session = wire.first(pairs, "session")
+    given = wire.first(pairs, "positional?") == "1"
+    positional = tuple(wire.every(pairs, "positional")) if given else None
+    arg0 = next((wire.text(v) for k, v in pairs if k == "arg0"), None)
+    prompt = wire.first(pairs, "prompt") == "1"
+    origin = wire.first(pairs, "origin", "guard check")
+    result = judge(
+        wire.first(pairs, "text"),
+        cwd=cwd,
+        env=env,
+        session=session,
+        positional=positional,
+        arg0=arg0,
+        stdin_code=wire.first(pairs, "stdin_code") == "1",
+        agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
+        policy_loader=policies.load,
+    )
+    if result.verdict.decision == "ask" and prompt:
+        return fallback("ask: the client asks the human"), None
+    held: Answer = []
+    extra: dict[str, object] = {}
+    if origin == "guarded-bash" and result.verdict.decision == "allow":
+        from guard.policy.enforce_policy import enforcement_mode
+
+        mode = enforcement_mode(result.policy, env, agent=result.context.agent)
+        if mode != "off":
+            # the line runs held by Landlock (issue 17): a client that can apply a ruleset
+            # gets its grants; the native launcher cannot, and hands the line to guarded-bash
+            if wire.first(pairs, "enforce_capable") != "1":
+                return fallback("the line runs enforced: the client applies the ruleset"), None
+            held, extra = _ruleset_pairs(result, env, mode)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        status, decision, how, _ = settle(
+            result, session=session, env=env, prompt=False, origin=origin
+        )
+
+    def record() -> None:
+        with contextlib.redirect_stderr(io.StringIO()):
+            _audit(result, session, decision, how, origin, extra)
+
+    answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", err.getvalue())]
+    return [*answer, *held], record
+
+
+def _ruleset_pairs(
+    result: Judgement, env: dict[str, str], mode: str
+) -> tuple[Answer, dict[str, object]]:
+    """The enforcement a client applies before it execs bash: the mode and each grant
+    (`read PATH`, `write PATH`), and what the audit row says of it."""
+    from guard.kernel.enforcer import probe, ruleset_for
+
+    abi, why_not = probe()
+    pairs: Answer = [("enforce", mode)]
+    if abi is None:
+        return pairs, {"enforce": f"unavailable: {why_not}"}
+    ruleset = ruleset_for(result, env)
+    pairs += [("grant", f"{g.access} {g.path}") for g in ruleset.grants]
+    return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
+
+
+def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
+    """`guard hook AGENT` for an agent whose own prompt shows an ask (guard/entry/agent_core.py
+    never holds such a call unless a human answers at `guard watch`: then, and for input that
+    does not name its directory and session, the hook answers in its own process)."""
+    import json
+
+    from guard.asking.confirm import approver_mode
+    from guard.entry.agent_core import respond
+    from guard.entry.agent_protocols import PROTOCOLS
+
+    env = environment(pairs)
+    adopt(env)
+    protocol = PROTOCOLS.get(wire.first(pairs, "agent"))
+    if protocol is None or not protocol.in_band_ask:
+        return fallback("this agent's calls may be held for a human"), None
+    raw = next((v for k, v in pairs if k == "input"), b"")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return fallback("the input is not JSON: the hook says so itself"), None
+    ids = ("session_id", "conversation_id", "sessionId", "taskId")
+    if not isinstance(data, dict) or "cwd" not in data or not any(k in data for k in ids):
+        return fallback("the input names no directory or session"), None
+    home = env.get("HOME") or os.path.expanduser("~")
+    if approver_mode(env, policies.load(None, home=home)) == "always":
+        return fallback("the human answers at guard watch: the hook waits for it"), None
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        text = respond(protocol, raw, env)
+    out = text + "\n" if text else ""
+    return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
+
+
+def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
+    """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
+    import json
+
+    from guard.cli.explain import as_json
+
+    env = environment(pairs)
+    adopt(env)
+    here = wire.first(pairs, "getcwd")
+    result = judge(
+        wire.first(pairs, "text"),
+        cwd=wire.first(pairs, "cwd") or client_dir(env, here),
+        env=env,
+        session=wire.first(pairs, "session"),
+        agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
+        policy_loader=policies.load,
+    )
+    err = "".join(line + "\n" for line in result.warnings + result.notes)
+    out = json.dumps(as_json(result), ensure_ascii=True) + "\n"
+    return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err)], None

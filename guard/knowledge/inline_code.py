@@ -1,0 +1,307 @@
+"""Inline interpreter code (`python -c`, `node -e`, `ruby -e`, code on stdin) read for what it
+reaches: shell commands it runs, files it opens, removes or writes, and what cannot be seen.
+
+Pure: code text in, `Finding`s out. Python is parsed with the stdlib `ast` (imported only when
+Python code is met); the other languages are scanned for shell-out and file APIs. The caller
+(guard/projection/interpreter_effects.py) walks the shell lines found as shell, as a `bash -c`
+string.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal, NamedTuple
+
+What = Literal["shell", "read", "write", "destroy", "dynamic"]
+
+
+class Finding(NamedTuple):
+    what: What  # shell: a line run by a shell; read/write: a path; destroy: a tree removed
+    text: str  # the shell line, the path, or (dynamic) why it cannot be known
+
+
+# ---- Python ---------------------------------------------------------------------------------
+
+_PY_SHELL = frozenset(
+    {
+        "os.system",
+        "os.popen",
+        "subprocess.run",
+        "subprocess.call",
+        "subprocess.check_call",
+        "subprocess.check_output",
+        "subprocess.Popen",
+        "subprocess.getoutput",
+        "subprocess.getstatusoutput",
+        "pty.spawn",
+        "commands.getoutput",
+    }
+)
+_PY_ARGV = ("os.exec", "os.spawn", "os.posix_spawn")  # argv-list APIs: os.execvp(…), …
+_PY_WRITE = frozenset(
+    {
+        "os.remove",
+        "os.unlink",
+        "os.rmdir",
+        "os.removedirs",
+        "os.mkdir",
+        "os.makedirs",
+        "os.chmod",
+        "os.chown",
+        "os.truncate",
+        "os.symlink",
+        "os.link",
+        "shutil.chown",
+    }
+)
+_PY_DESTROY = frozenset({"shutil.rmtree"})
+_PY_TWO = frozenset(  # (source read, destination written)
+    {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.move"}
+)
+_PY_RENAME = frozenset({"os.rename", "os.replace", "os.renames"})
+_PATH_WRITE = frozenset(
+    {
+        "unlink",
+        "rmdir",
+        "write_text",
+        "write_bytes",
+        "touch",
+        "mkdir",
+        "chmod",
+        "rename",
+        "replace",
+        "symlink_to",
+        "hardlink_to",
+    }
+)
+_PATH_READ = frozenset({"read_text", "read_bytes", "iterdir", "glob", "rglob"})
+_PATH_CLASSES = frozenset({"Path", "pathlib.Path", "PosixPath", "pathlib.PosixPath"})
+_PY_DYNAMIC = frozenset(
+    {
+        "exec",
+        "eval",
+        "compile",
+        "__import__",
+        "importlib.import_module",
+        "getattr",
+        "globals",
+        "locals",
+        "vars",
+        "breakpoint",
+        "setattr",
+    }
+)
+
+
+def python_findings(code: str) -> list[Finding]:
+    """What Python code reaches, from its syntax tree; code that does not parse is unknown."""
+    if not _PY_HINTS.search(code):
+        return []  # nothing that shells out, opens, imports dynamically: the common case
+    import ast
+
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError) as exc:
+        return [Finding("dynamic", f"the Python code does not parse ({exc.__class__.__name__})")]
+    aliases = _py_aliases(tree)
+    found: list[Finding] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            names = [a.name for a in node.names] + [getattr(node, "module", None) or ""]
+            if any(n.split(".")[0] == "ctypes" for n in names):
+                found.append(Finding("dynamic", "the Python code loads ctypes (native calls)"))
+        if isinstance(node, ast.Call):
+            found.extend(_py_call(node, _py_name(node.func, aliases)))
+        name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+        if isinstance(name, str) and name.startswith("__") and name not in _PY_PLAIN_DUNDERS:
+            found.append(Finding("dynamic", f"the Python code reaches {name}"))
+    return found
+
+
+_PY_PLAIN_DUNDERS = frozenset({"__name__", "__file__", "__doc__", "__version__", "__init__"})
+
+
+_PY_HINTS = re.compile(
+    r"system|popen|subprocess|spawn|exec|eval|compile|import|open|remove|unlink|rmdir|rmtree|"
+    r"mkdir|chmod|chown|truncate|link|shutil|rename|replace|write|read_|Path|ctypes|iterdir|glob|"
+    r"getattr|globals|locals|vars|breakpoint|__"
+)
+
+
+def _py_aliases(tree: Any) -> dict[str, str]:
+    """Local names for modules and functions: `import subprocess as sp`, `from os import system`."""
+    import ast
+
+    out: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                out[a.asname or a.name] = a.name
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                out[a.asname or a.name] = f"{node.module}.{a.name}"
+    return out
+
+
+def _py_name(func: Any, aliases: dict[str, str]) -> str:
+    import ast
+
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if isinstance(func, ast.Name):
+        parts.append(aliases.get(func.id, func.id))
+        return ".".join(reversed(parts))
+    return ""
+
+
+def _py_call(node: Any, name: str) -> list[Finding]:
+    import ast
+
+    args = node.args
+    if name in _PY_SHELL or name.startswith(_PY_ARGV):
+        line = _py_command(args[0] if args else None, argv=name.startswith(_PY_ARGV))
+        return [line] if line else [Finding("dynamic", f"{name} runs a command not known")]
+    if name in _PY_DYNAMIC:
+        return [Finding("dynamic", f"{name} runs code not known before it runs")]
+    if name in ("open", "io.open", "os.open", "codecs.open"):
+        mode = "r"
+        if len(args) > 1:
+            mode = _py_literal(args[1]) or "w"
+        for kw in node.keywords:
+            if kw.arg in ("mode", "flags"):
+                mode = _py_literal(kw.value) or "w"
+        if name == "os.open":
+            mode = "w" if len(args) < 2 or "O_RDONLY" not in ast.dump(args[1]) else "r"
+        return _py_paths(name, args[:1], "write" if re.search("[wax+]", mode) else "read")
+    if name in _PY_WRITE:
+        return _py_paths(name, args[:1], "write")
+    if name in _PY_DESTROY:
+        return _py_paths(name, args[:1], "write") + _py_paths(name, args[:1], "destroy")
+    if name in _PY_TWO:
+        return _py_paths(name, args[:1], "read") + _py_paths(name, args[1:2], "write")
+    if name in _PY_RENAME:
+        return _py_paths(name, args[:2], "write")
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr in _PATH_WRITE | _PATH_READ | {"open"}:
+        base = func.value
+        if isinstance(base, ast.Call) and _py_name(base.func, {}) in _PATH_CLASSES:
+            writes = func.attr in _PATH_WRITE
+            if func.attr == "open":
+                writes = bool(re.search("[wax+]", (_py_literal(args[0]) or "w") if args else "r"))
+            joined = _py_joined(base.args)
+            if joined is None:
+                return [Finding("dynamic", f"Path(…).{func.attr}() is given a path not known")]
+            return [Finding("write" if writes else "read", joined)]
+    return []
+
+
+def _py_paths(name: str, args: list[Any], mode: What) -> list[Finding]:
+    out: list[Finding] = []
+    for arg in args:
+        value = _py_literal(arg)
+        if value is None:
+            out.append(Finding("dynamic", f"{name} is given a path not known"))
+        else:
+            out.append(Finding(mode, value))
+    return out
+
+
+def _py_literal(node: Any) -> str | None:
+    import ast
+
+    if isinstance(node, ast.Constant) and isinstance(node.value, str | bytes):
+        value = node.value
+        return value.decode("utf-8", "replace") if isinstance(value, bytes) else value
+    return None
+
+
+def _py_joined(args: list[Any]) -> str | None:
+    parts = [_py_literal(a) for a in args]
+    if not parts or any(p is None for p in parts):
+        return None
+    return "/".join(p or "" for p in parts)
+
+
+def _py_command(node: Any, *, argv: bool) -> Finding | None:
+    """A literal command line, or a literal argv list joined as one."""
+    import ast
+    import shlex
+
+    if node is None:
+        return None
+    text = _py_literal(node)
+    if text is not None:
+        return Finding("shell", text)
+    if isinstance(node, ast.List | ast.Tuple):
+        words = [_py_literal(e) for e in node.elts]
+        if words and all(w is not None for w in words):
+            return Finding("shell", " ".join(shlex.quote(w or "") for w in words))
+    return None
+
+
+# ---- other languages: a token scan ----------------------------------------------------------
+
+_STRING = r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
+_SHELL_CALL = re.compile(
+    r"\b(execSync|execFileSync|spawnSync|execFile|exec|spawn|system|popen|shell_exec|passthru"
+    r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec|do shell script)\b\s*\(?\s*"
+    + _STRING
+    + "?"
+)
+_BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\})")
+_FILE_CALL = re.compile(
+    r"(FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rm|rm_f|mkdir_p|touch)"
+    r"|File\.(?:delete|unlink|write|open)|\bfs\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink"
+    r"|writeFileSync|writeFile|appendFileSync|appendFile|readFileSync|readFile|mkdirSync)"
+    r"|\b(?:unlinkSync|rmSync|writeFileSync|readFileSync)|\bunlink|\brmtree|\bremove_tree"
+    r"|\bfile_put_contents|\bfile_get_contents|\bfopen|\brmdir)\b\s*\(?\s*" + _STRING + "?"
+)
+_EVAL = re.compile(r"\b(eval|instance_eval|class_eval|new Function|Function)\s*\(|\beval\s+[\"'$]")
+_JS_EXEC = re.compile(r"(child_process|cp|require\([^)]*\))\.exec\b")
+_RECURSIVE = ("rm_rf", "rm_r", "remove_dir", "rmtree", "remove_tree", "rmSync", "fs.rm")
+_READS = ("readFile", "file_get_contents", "File.read")
+
+
+def script_findings(language: str, code: str) -> list[Finding]:
+    """Shell-outs and file APIs in JavaScript, Ruby, Perl or PHP, with their literal strings."""
+    found: list[Finding] = []
+    shells = language != "js" or "child_process" in code or "execa" in code
+    if shells:
+        for m in _SHELL_CALL.finditer(code):
+            api, literal = m.group(1), m.group(2)
+            dotted = m.start() > 0 and code[m.start() - 1] == "."
+            if api == "exec" and language == "js" and dotted and not _JS_EXEC.search(code):
+                continue  # /re/.exec(s): a regular expression, not a shell
+            found.append(_literal_finding("shell", literal, language, f"{api} runs a command"))
+    if language != "js":
+        for m in _BACKTICK.finditer(code):
+            inner = next(g for g in m.groups() if g is not None)
+            found.append(
+                _literal_finding("shell", f'"{inner}"', language, "backticks run a command")
+            )
+    for m in _FILE_CALL.finditer(code):
+        api, literal = m.group(1), m.group(2)
+        mode: What = "read" if any(r in api for r in _READS) else "write"
+        if api.startswith("File.open") and literal is not None:
+            rest = code[m.end() : m.end() + 12]
+            mode = "write" if re.match(r"\s*,\s*[\"'][wa]", rest) else "read"
+        found.append(_literal_finding(mode, literal, language, f"{api} is given a path"))
+        if any(api.endswith(r) for r in _RECURSIVE) and literal is not None:
+            found.append(_literal_finding("destroy", literal, language, api))
+    if _EVAL.search(code):
+        found.append(Finding("dynamic", "the code evaluates code not known before it runs"))
+    return found
+
+
+def _literal_finding(what: What, literal: str | None, language: str, why: str) -> Finding:
+    if literal is None:
+        return Finding("dynamic", f"{why} not known before it runs")
+    quote, body = literal[0], literal[1:-1]
+    interpolates = quote == '"' and (
+        ("#{" in body and language == "ruby") or ("$" in body and language in ("perl", "php"))
+    )
+    if interpolates or (language == "js" and "${" in body and quote == "`"):
+        return Finding("dynamic", f"{why} built from values not known before it runs")
+    return Finding(what, re.sub(r"\\(.)", r"\1", body))

@@ -1,0 +1,1 @@
+"""Policy: the files a user writes, the shipped default, the managed layer, their settings."""

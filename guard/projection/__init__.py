@@ -1,0 +1,2 @@
+"""Text to projection: parse, words and their values, the walk, invocations, paths, requests.
+Pure."""

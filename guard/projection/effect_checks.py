@@ -1,0 +1,332 @@
+"""Named checks for what words and options cannot say: SQL in an argument, a `+ref` in a
+push, the user `sudo -u` names, the command `docker exec` runs. A row of
+guard/knowledge/effect_knowledge.py names one in `check`; each returns the target (and a reason
+when it knows a better one) or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from guard.knowledge.effect_argv import Parsed, given
+from guard.knowledge.effect_knowledge import TOOLS, Effect
+from guard.projection.invocation import Arg
+from guard.projection.walker import Stdin, Walker
+
+
+class Found(NamedTuple):
+    target: str
+    reason: str = ""  # "" keeps the row's reason
+
+
+class EffectCall(NamedTuple):
+    w: Walker
+    argv: list[Arg]
+    parsed: Parsed
+    stdin: Stdin | None
+    depth: int
+    name: str
+
+
+def _git_checkout_paths(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    if c.parsed.dashdash < len(ops):
+        return Found(row.target)
+    if any(op is not None and re.match(_PATHLIKE, op) for op in ops[1:]):
+        return Found(row.target)
+    return None
+
+
+_PATHLIKE = r"^(\.|\.\.|\*|:/.*|\.{1,2}/.*)$"
+
+
+def _git_restore_worktree(c: EffectCall, row: Effect) -> Found | None:
+    tool = TOOLS["git"]
+    staged = given(c.parsed, "-S", tool) or given(c.parsed, "--staged", tool)
+    worktree = given(c.parsed, "-W", tool) or given(c.parsed, "--worktree", tool)
+    if staged and not worktree:
+        return None
+    return Found(row.target) if len(c.parsed.operands) > 1 else None
+
+
+def _git_push_plus(c: EffectCall, row: Effect) -> Found | None:
+    refs = c.parsed.operands[2:]
+    return Found(row.target) if any(r is not None and r.startswith("+") for r in refs) else None
+
+
+def _git_push_delete(c: EffectCall, row: Effect) -> Found | None:
+    refs = c.parsed.operands[2:]
+    return Found(row.target) if any(r is not None and r[:1] == ":" for r in refs) else None
+
+
+def _as_user(c: EffectCall, row: Effect) -> Found | None:
+    """`sudo -u postgres …` is privilege:postgres; `su - bob` is privilege:bob."""
+    values = c.parsed.values
+    user = values.get("-u") if "-u" in values else values.get("--user", row.target)
+    if c.name == "su" and "-u" not in values:
+        ops = [op for op in c.parsed.operands if op != "-"]
+        user = ops[0] if ops and (ops[0] is None or not ops[0].startswith("-")) else row.target
+    if user is None:
+        return Found("?", "runs as a user not known")
+    return Found(user)
+
+
+def _mongo_eval(c: EffectCall, row: Effect) -> Found | None:
+    code = c.parsed.values.get("--eval") or ""
+    if re.search(r"\.(dropDatabase|drop)\s*\(|\.(deleteMany|remove)\s*\(\s*\{\s*\}", code):
+        return Found(row.target)
+    return None
+
+
+_ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "disk", "adm"})
+
+
+def _admin_group(c: EffectCall, row: Effect) -> Found | None:
+    """`usermod -aG docker me`, `gpasswd -a me sudo`: the group holds root's powers."""
+    words = [a.value or "" for a in c.argv[1:]]
+    groups = set()
+    for i, word in enumerate(words):
+        if word in ("-G", "--groups", "-g", "--gid") and i + 1 < len(words):
+            groups.update(words[i + 1].split(","))
+        elif word.startswith("-") and word.endswith("G") and i + 1 < len(words):
+            groups.update(words[i + 1].split(","))  # -aG
+    if c.name == "gpasswd" and len(words) >= 3 and words[0] in ("-a", "--add", "-M"):
+        groups.add(words[-1])
+    hit = sorted(groups & _ADMIN_GROUPS)
+    return Found(row.target, f"adds a user to {hit[0]}, which holds root's powers") if hit else None
+
+
+def _git_prune_now(c: EffectCall, row: Effect) -> Found | None:
+    prune = c.parsed.values.get("--prune")
+    return Found(row.target) if prune in ("now", "all") else None
+
+
+def _find_delete(c: EffectCall, row: Effect) -> Found | None:
+    words = [a.value for a in c.argv[1:]]
+    if "-delete" in words:
+        return Found(row.target)
+    for i, word in enumerate(words[:-1]):
+        if word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inner = (words[i + 1] or "").rsplit("/", 1)[-1]
+            if inner in ("rm", "shred", "unlink", "rmdir", "srm"):
+                return Found(row.target, f"find runs {inner} on every file it matches")
+    return None
+
+
+def _rsync_delete(c: EffectCall, row: Effect) -> Found | None:
+    opts = c.parsed.options
+    if not any(o == "--del" or o.startswith("--delete") for o in opts):
+        return None
+    ops = [op for op in c.parsed.operands if op is not None]
+    remote = re.match(_REMOTE_SPEC, ops[-1]) if len(ops) >= 2 else None
+    return Found(f"{row.target}@{remote.group(1)}") if remote else Found(row.target)
+
+
+def _operands(c: EffectCall, row: Effect) -> Found | None:
+    return Found(row.target) if c.parsed.operands else None
+
+
+def _signal_pids(c: EffectCall, row: Effect) -> Found | None:
+    """`kill PID`: a process anyone may have started; `kill %1` (this shell's job) is not."""
+    ops = c.parsed.operands
+    return Found(row.target) if any(op is None or op[:1] != "%" for op in ops) else None
+
+
+def _dd_of(c: EffectCall, row: Effect) -> Found | None:
+    for arg in c.argv[1:]:
+        value = arg.value
+        if value is None:  # could be of=/dev/…: the strongest reading
+            return (
+                Found(row.target, "dd is given an argument not known")
+                if row.target == "device"
+                else None
+            )
+        if value.startswith("of="):
+            device = value[3:].startswith("/dev/") and not re.match(_PLUMBING, value[3:])
+            if device == (row.target == "device"):
+                return Found(row.target)
+    return None
+
+
+_PLUMBING = r"^/dev/(null|zero|stdout|stderr|tty|fd/\d+)$"
+
+
+def _chmod_setuid(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    mode = ops[0] if ops else None
+    if mode is None:
+        return None
+    if re.fullmatch(r"[0-7]{4,}", mode) and int(mode[-4]) & 6:
+        return Found(row.target)
+    if re.search(r"[+=][rwxXt]*s", mode):
+        return Found(row.target)
+    return None
+
+
+def _http_delete(c: EffectCall, row: Effect) -> Found | None:
+    values = c.parsed.values
+    method = values.get("-X") or values.get("--request") or values.get("--method") or ""
+    return Found(row.target) if method.upper() == "DELETE" else None
+
+
+def _raw_after(c: EffectCall, operands: int) -> list[Arg]:
+    """The argv words after the first `operands` operands, as given (options included)."""
+    tool = TOOLS[c.name]
+    seen, i = 0, 1
+    while i < len(c.argv) and seen < operands:
+        value = c.argv[i].value
+        i += 1
+        if value is None or not value.startswith("-") or value == "-":
+            seen += 1
+        elif value == "--":
+            continue
+        elif "=" not in value and (value in tool.values or value[-2:] in tool.values):
+            i += 1
+    return c.argv[i:]
+
+
+def _inside(c: EffectCall, row: Effect, where: str, command: list[Arg]) -> Found:
+    """`docker exec C CMD`, `kubectl exec POD -- CMD`: CMD's effects, reported where it runs."""
+    from guard.projection.interpreter_effects import remote_code
+
+    target = f"{row.target}/{where}"
+    if command and all(a.value is not None for a in command):
+        text = " ".join(_quoted(a.value or "") for a in command)
+        remote_code(c.w, text, c.argv[0], c.depth, target)
+    return Found(target)
+
+
+def _quoted(word: str) -> str:
+    return word if re.fullmatch(r"[\w@%+=:,./-]+", word) else "'" + word.replace("'", "'\\''") + "'"
+
+
+def _container_exec(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    skip = 2 if ops and ops[0] == "container" else 1
+    if len(ops) <= skip:
+        return Found(row.target)
+    return _inside(c, row, ops[skip] or "?", _raw_after(c, skip + 1))
+
+
+def _pod_exec(c: EffectCall, row: Effect) -> Found | None:
+    ops = c.parsed.operands
+    pod = ops[1] if len(ops) > 1 and c.parsed.dashdash > 1 else "?"
+    words = [a.value for a in c.argv]
+    command = c.argv[words.index("--") + 1 :] if "--" in words else []
+    return _inside(c, row, pod or "?", command)
+
+
+def _copy_to_remote(c: EffectCall, row: Effect) -> Found | None:
+    ops = [op for op in c.parsed.operands if op is not None]
+    if len(ops) < 2:
+        return None
+    found = re.match(_REMOTE_SPEC, ops[-1])
+    return Found(f"{row.target}/{found.group(1)}") if found else None
+
+
+_REMOTE_SPEC = r"^(?:rsync://|scp://)?(?:[^@/:]+@)?([A-Za-z0-9][\w.-]*|\[[^]]+\]):"
+
+
+def _kill_all(c: EffectCall, row: Effect) -> Found | None:
+    words = [a.value for a in c.argv[1:]]
+    if words and words[0] in ("-s", "-n"):
+        words = words[2:]
+    elif words and words[0] is not None and words[0].startswith("-"):
+        words = words[1:]  # the signal (`kill -1 PID` sends signal 1), or `--`
+    if words and words[0] == "--":
+        words = words[1:]
+    return Found(row.target) if "-1" in words else None
+
+
+def _sql(c: EffectCall, row: Effect) -> Found | None:
+    from guard.knowledge.sql_effects import destroying_statement
+
+    values = c.parsed.values
+    texts: list[str | None] = []
+    if c.name == "psql":
+        texts = [values.get("-c"), values.get("--command")]
+    elif c.name in ("mysql", "mariadb"):
+        texts = [values.get("-e"), values.get("--execute")]
+    else:  # sqlite3 DB [SQL …]
+        texts = [values.get("-cmd"), *c.parsed.operands[1:]]
+    given = [t for t in texts if t is not None]
+    if not given and c.stdin is not None and c.stdin.kind == "text" and c.stdin.text:
+        given = [c.stdin.text]
+    for text in given:
+        statement = destroying_statement(text)
+        if statement is not None:
+            return Found(row.target, f"SQL that destroys data: {statement}")
+    return None
+
+
+def _ssh(c: EffectCall, row: Effect) -> Found | None:
+    from guard.projection.interpreter_effects import remote_code
+
+    ops = c.parsed.operands
+    if not ops or "-N" in c.parsed.options or "-O" in c.parsed.options:
+        return None
+    host = (ops[0] or "?").rsplit("@", 1)[-1]
+    command = ops[1:]
+    target = f"{row.target}/{host}"
+    if not command and c.stdin is not None and c.stdin.kind == "text" and c.stdin.text:
+        remote_code(c.w, c.stdin.text, c.argv[0], c.depth, host)  # ssh HOST <<EOF … EOF
+        return Found(target, f"runs code on {host}")
+    if not command:
+        return Found(target, f"opens a shell on {host}")
+    if any(word is None for word in command):
+        return Found(target, f"runs a command not known on {host}")
+    remote_code(c.w, " ".join(w or "" for w in command), c.argv[0], c.depth, host)
+    return Found(target, f"runs code on {host}")
+
+
+def _http_upload(c: EffectCall, row: Effect) -> Found | None:
+    from guard.knowledge.network_effects import http_upload
+
+    target = http_upload(c.name, c.parsed)
+    return None if target is None else Found(target)
+
+
+def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
+    from guard.knowledge.network_effects import fed_to_host
+
+    fed = c.stdin is not None and c.stdin.kind != "terminal"
+    target = fed_to_host(c.parsed, fed)
+    return None if target is None else Found(target)
+
+
+def _sftp_host(c: EffectCall, row: Effect) -> Found | None:
+    from guard.knowledge.network_effects import sftp_host
+
+    target = sftp_host(c.parsed)
+    return None if target is None else Found(target)
+
+
+CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
+    "git-checkout-paths": _git_checkout_paths,
+    "git-restore-worktree": _git_restore_worktree,
+    "git-push-plus": _git_push_plus,
+    "git-push-delete": _git_push_delete,
+    "as-user": _as_user,
+    "mongo-eval": _mongo_eval,
+    "admin-group": _admin_group,
+    "git-prune-now": _git_prune_now,
+    "find-delete": _find_delete,
+    "rsync-delete": _rsync_delete,
+    "operands": _operands,
+    "dd-of": _dd_of,
+    "dd-device": _dd_of,
+    "chmod-setuid": _chmod_setuid,
+    "http-delete": _http_delete,
+    "container-exec": _container_exec,
+    "pod-exec": _pod_exec,
+    "copy-to-remote": _copy_to_remote,
+    "kill-all": _kill_all,
+    "signal-pids": _signal_pids,
+    "http-upload": _http_upload,
+    "fed-to-host": _fed_to_host,
+    "sftp-host": _sftp_host,
+    "sql": _sql,
+    "ssh": _ssh,
+}

@@ -1,0 +1,125 @@
+"""Code that a command carries to somewhere else: an interpreter's inline code (`python -c`,
+`node -e`, a heredoc on `python3`'s stdin) and the command `ssh HOST CMD` runs on HOST.
+
+Inline code is read by guard/knowledge/inline_code.py; what it finds is handed back here as the
+walker's
+own requests: shell lines are walked as shell (as a `bash -c` string is), paths are accesses,
+what cannot be seen is `dynamic`. A remote command is walked as shell too, and only its effects
+are kept, reported with the host (its paths are the other machine's).
+"""
+
+from __future__ import annotations
+
+from guard.knowledge.commands import spec_for
+from guard.knowledge.effect_knowledge import CODE_OPTIONS, NOT_CODE
+from guard.projection.effects import add_effect, command_effects
+from guard.projection.invocation import Arg, access, dynamic
+from guard.projection.invocation_kinds import MAX_NESTING, run_code
+from guard.projection.requests import Request
+from guard.projection.walker import Stdin, Walker
+
+
+def inline_code(w: Walker, argv: list[Arg], language: str, stdin: Stdin | None, depth: int) -> None:
+    """Find the code an interpreter runs (an option's value, or its stdin) and project it."""
+    via = (argv[0].value or language).rsplit("/", 1)[-1]
+    code_options, value_options = CODE_OPTIONS[language]
+    codes: list[Arg] = []
+    i = 1
+    while i < len(argv):
+        arg, value = argv[i], argv[i].value
+        i += 1
+        if value is None or value == "--" or not value.startswith("-"):
+            if not codes:
+                return  # a script (or one not known): its code is a file guard reads as such
+            break
+        if value == "-":
+            break  # the code comes from standard input
+        name, eq, attached = value.partition("=")
+        if value.startswith("--"):
+            if name in code_options:
+                codes.append(arg._replace(value=attached) if eq else _next(argv, i))
+                i += 0 if eq else 1
+            elif name in NOT_CODE:
+                return
+            elif name in value_options and not eq:
+                i += 1
+            continue
+        for j in range(1, len(value)):
+            opt = "-" + value[j]
+            rest = value[j + 1 :]
+            if opt in code_options:
+                codes.append(arg._replace(value=rest) if rest else _next(argv, i))
+                i += 0 if rest else 1
+                break
+            if opt in value_options:
+                i += 0 if rest else 1
+                break
+            if opt == "-m" and language == "python":  # python -m twine upload: the module's
+                module = arg._replace(value=rest) if rest else _next(argv, i)
+                tool = [module, *argv[i + (0 if rest else 1) :]]
+                known = spec_for(module.value or "")
+                command_effects(w, tool, known, stdin, argv[0].span, depth)
+                return
+            if opt in NOT_CODE:
+                return
+    if not codes:
+        if stdin is None or stdin.kind in ("terminal", "file"):
+            return  # interactive, or a script read from a file
+        if stdin.kind == "text" and stdin.text is not None:
+            codes = [Arg(stdin.text, argv[0].span, argv[0].source)]
+        else:
+            dynamic(w, argv[0], "code", f"{via} runs code read from a pipe, not known before")
+            return
+    for code in codes:
+        _project(w, argv, code, language, via, depth)
+
+
+def _next(argv: list[Arg], i: int) -> Arg:
+    if i < len(argv):
+        return argv[i]
+    return Arg("", argv[0].span, argv[0].source)
+
+
+def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, depth: int) -> None:
+    from guard.knowledge.inline_code import python_findings, script_findings
+
+    if code.value is None:
+        dynamic(w, code, "code", f"the code {via} runs is not known: {code.reason}")
+        return
+    found = (
+        python_findings(code.value)
+        if language == "python"
+        else script_findings(language, code.value)
+    )
+    shown = tuple([a.shown for a in argv])
+    for finding in found:
+        if finding.what == "shell":
+            run_code(w, finding.text, code._replace(reason=""), depth, new_process=True, via=via)
+        elif finding.what in ("read", "write"):
+            access(w, code, finding.text, finding.what, via)
+        elif finding.what == "destroy":
+            reason = f"{via} code removes {finding.text} and everything below it"
+            add_effect(w, code.span, "destroy", "files", reason, shown)
+        else:
+            dynamic(w, code, "code", f"{via} code: {finding.text}")
+
+
+def remote_code(w: Walker, text: str, arg: Arg, depth: int, host: str) -> None:
+    """Walk what `ssh HOST CMD` runs on HOST and keep its effects, with the host."""
+    from guard.projection.project import walk_source
+
+    if w.nesting >= MAX_NESTING:
+        return  # the remote effect itself still asks
+    found: list[Request] = []
+    walk_source(
+        text,
+        w.ctx,
+        w.scope.child_process(None, None),
+        found,
+        nesting=w.nesting + 1,
+        span=w.fixed_span or arg.span,
+        functions={},
+    )
+    for r in found:
+        if r.surface == "effect":
+            w.out.append(r._replace(target=f"{r.target}@{host}", reason=f"{r.reason} (on {host})"))

@@ -1,0 +1,69 @@
+"""What a pipeline's part reads from the part before it, when guard can know more than "a
+pipe": paths under the roots a known producer was given (`find src | xargs wc -l`, see
+guard/knowledge/producers.py), or SQL that `echo` hands a database client.
+"""
+
+from __future__ import annotations
+
+from tree_sitter import Node
+
+from guard.projection.walker import Stdin, Walker
+from guard.projection.words import plain_word
+
+
+def piped_input(w: Walker, before: Node, node: Node) -> Stdin:
+    """The standard input of `node`, which reads what `before` prints."""
+    name = node.child_by_field_name("name") if node.type == "command" else None
+    command = w.text(name) if name is not None else ""
+    if command in ("xargs", "parallel"):  # only then does it matter what paths it prints
+        return Stdin("pipe", roots=produced_roots(w, before))
+    from guard.knowledge.sql import DIALECTS
+
+    if command in DIALECTS:
+        return _piped_sql(w, before)
+    return Stdin("pipe")
+
+
+def _piped_sql(w: Walker, before: Node) -> Stdin:
+    """`echo '.shell id' | sqlite3 db`: SQL a database client reads from `echo`/`printf` of
+    literal words is known text, read as the code it is."""
+    argv = static_argv(w, before)
+    if argv and argv[0] in ("echo", "printf"):
+        return Stdin("text", " ".join(a for a in argv[1:] if not a.startswith("-")))
+    return Stdin("pipe")
+
+
+def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:
+    """Where the paths a simple command prints lie, when it is a known producer
+    (`find src -name '*.py'`, `git ls-files`): see guard/knowledge/producers.py."""
+    from guard.knowledge.producers import printed_roots
+
+    argv = static_argv(w, node)
+    return printed_roots(argv) if argv else None
+
+
+def static_argv(w: Walker, node: Node) -> list[str] | None:
+    """The argv of a simple command made of literal words only (no expansions), else None."""
+    if node.type != "command":
+        return None
+    argv: list[str] = []
+    for child in node.named_children:
+        word = child.named_children[0] if child.type == "command_name" else child
+        if child.type in ("file_redirect", "comment"):
+            continue
+        if word.type == "word":
+            raw = w.src[word.start_byte : word.end_byte]
+            text = plain_word(raw)
+            if text is None and b"$" not in raw and b"`" not in raw:  # HEAD~1, *.py, a\ b
+                text = w.evaluator().value(word).single()
+        elif word.type == "raw_string" or (word.type == "string" and not word.named_children):
+            text = w.text(word)[1:-1]
+        elif word.type == "string" and all(c.type == "string_content" for c in word.named_children):
+            text = w.text(word)[1:-1]
+            text = None if "\\" in text else text
+        else:
+            return None
+        if text is None:
+            return None
+        argv.append(text)
+    return argv

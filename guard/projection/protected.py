@@ -1,0 +1,132 @@
+"""Protected paths: the list of places every access to which asks, inside the workspace or not.
+
+Pure: the list comes from the policy (`[protected]` in each layer) and from the edge (guard's
+own config, state and runtime directories); `~` is the home directory the edge names. An entry
+is a path pattern (see guard/projection/patterns.py) that covers the path and everything below it;
+an entry without a leading `/` or `~` names that path in any directory (`.git/hooks` is every
+repository's hooks). Entries may cover every access or writes only.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Iterable
+
+from guard.policy.files import ProtectedPath
+from guard.projection.patterns import compile_path, is_relative_path_pattern
+
+
+class ProtectedPaths:
+    """A compiled protected list: `match(path, access)` gives the entry that covers it."""
+
+    __slots__ = ("_any", "_entries", "_except", "_literal", "_reads", "_writes", "home")
+
+    def __init__(self, entries: Iterable[ProtectedPath], home: str) -> None:
+        self.home = home.rstrip("/") or "/"
+        given = tuple(entries)
+        # `secrets` entries `!x`: exceptions to the secrets (`.env.*` but not `.env.example`)
+        excepted = [e.pattern[1:] for e in given if e.agent_only and e.pattern.startswith("!")]
+        self._entries = tuple(e for e in given if not e.pattern.startswith("!"))
+        any_: list[str] = []
+        writes: list[str] = []
+        reads: list[str] = []
+        literal: list[tuple[tuple[str, ...], ProtectedPath]] = []
+        for entry in self._entries:
+            text = entry.pattern
+            text = _anchored(text)
+            regex = compile_path(text.rstrip("/") + "/**", self.home).pattern
+            group = writes if entry.access == ("write",) else any_
+            (reads if entry.access == ("read",) else group).append(regex)
+            literal.append((tuple(_expand(text, self.home).split("/")), entry))
+        self._any = _union(any_)
+        self._writes = _union(writes)
+        self._reads = _union(reads)
+        self._except = _union(
+            [compile_path(covered_pattern(p), self.home).pattern for p in excepted]
+        )
+        self._literal = tuple(literal)
+
+    @property
+    def entries(self) -> tuple[ProtectedPath, ...]:
+        return self._entries
+
+    def match(self, path: str, access: str) -> ProtectedPath | None:
+        """The entry that protects `access` to `path` (absolute, normalised), or None."""
+        hit = self._any is not None and self._any.fullmatch(path) is not None
+        if not hit and access == "write" and self._writes is not None:
+            hit = self._writes.fullmatch(path) is not None
+        if not hit and access == "read" and self._reads is not None:
+            hit = self._reads.fullmatch(path) is not None and not self.excepted(path)
+        if not hit:
+            return None
+        return next(
+            (e for e in self._entries if _covers(e, path, access, self.home)), self._entries[0]
+        )
+
+    def excepted(self, path: str) -> bool:
+        """Whether a `!x` secrets entry excepts `path` (`.env.example`)."""
+        return self._except is not None and self._except.fullmatch(path) is not None
+
+    def may_match(self, glob: str, access: str) -> ProtectedPath | None:
+        """The entry a glob (`~/.s*/id_rsa`, `/etc/sh*`) could reach, whatever matches it now:
+        component by component, each side read as a pattern of the other."""
+        parts = glob.split("/")
+        for entry_parts, entry in self._literal:
+            if entry.access and access not in entry.access:
+                continue
+            if entry.agent_only and self.excepted(glob):
+                continue
+            if entry_parts[:2] == ("", "**"):
+                tail = entry_parts[2:]
+                starts = range(1, max(len(parts) - len(tail) + 1, 1))
+                if any(_parts_meet(parts[i : i + len(tail)], tail) for i in starts):
+                    return entry
+                continue
+            if len(parts) >= len(entry_parts) and _parts_meet(parts, entry_parts):
+                return entry
+        return None
+
+
+def _covers(entry: ProtectedPath, path: str, access: str, home: str) -> bool:
+    if entry.access and access not in entry.access:
+        return False
+    return compile_path(covered_pattern(entry.pattern), home).fullmatch(path) is not None
+
+
+def covered_pattern(pattern: str) -> str:
+    """The path pattern of what an entry covers: the path, and everything below it, in any
+    directory when the entry is relative."""
+    return _anchored(pattern).rstrip("/") + "/**"
+
+
+def _parts_meet(parts: list[str] | tuple[str, ...], entry: tuple[str, ...]) -> bool:
+    for have, want in zip(parts, entry, strict=False):
+        if have == want:
+            continue
+        if have[:1] in ("*", "?", "[") and want.startswith("."):
+            return False  # bash's globs do not match a leading dot unless they spell it
+        if not (fnmatch.fnmatchcase(want, have) or fnmatch.fnmatchcase(have, want)):
+            return False
+    return True
+
+
+def _anchored(pattern: str) -> str:
+    """A relative entry names that path in any directory."""
+    if not is_relative_path_pattern(pattern):
+        return pattern
+    while pattern.startswith("./"):
+        pattern = pattern[2:]
+    return "/**/" + pattern
+
+
+def _expand(pattern: str, home: str) -> str:
+    if pattern == "~" or pattern.startswith("~/"):
+        return home + pattern[1:]
+    return pattern
+
+
+def _union(regexes: list[str]) -> re.Pattern[str] | None:
+    if not regexes:
+        return None
+    return re.compile("|".join(f"(?:{r})" for r in regexes), re.DOTALL)

@@ -1,0 +1,219 @@
+"""Redirects, heredocs, here-strings and `[[ … ]]` tests.
+
+Redirect targets are reads or writes; fd duplications (`2>&1`, `<&0`, `>&-`) are not accesses.
+A heredoc body is data, unless its delimiter is unquoted and the body holds `$( )` or backticks,
+which run; fed to a shell, a heredoc or here-string is code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tree_sitter import Node
+
+from guard.knowledge.commands import FILE_TEST_OPERATORS
+from guard.projection.invocation import Arg, access, dynamic
+from guard.projection.requests import Access
+from guard.projection.walker import HANDLERS, Stdin, Walker
+
+_READS = frozenset({"<"})
+_DUPS = frozenset({">&", "<&", ">&-", "<&-"})
+_ARITHMETIC_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
+_BACKTICK = re.compile(r"(?<!\\)`((?:[^`\\]|\\.)*)`", re.S)
+
+
+def redirect_stdin(w: Walker, redirects: list[Node], stdin: Stdin | None) -> Stdin | None:
+    """What a command reads on standard input, given its redirects (the last one wins)."""
+    for r in redirects:
+        if r.type == "herestring_redirect":
+            words = [c for c in r.children if c.is_named]
+            value = w.evaluator().value(words[0]) if words else None
+            text = value.single() if value is not None else None
+            stdin = Stdin("text", text)
+        elif r.type == "heredoc_redirect":
+            _misread_body(w, r)
+            body = next((c for c in r.children if c.type == "heredoc_body"), None)
+            stdin = Stdin("text", _heredoc_code(w, r), raw=w.text(body) if body else "")
+        elif r.type == "file_redirect" and _descriptor(w, r) in ("", "0"):
+            op = _operator(r)
+            target = r.child_by_field_name("destination")
+            text = None if target is None else w.evaluator().value(target).single()
+            if op == "<":
+                # a pipe in disguise (`< <(cmd)`, /dev/fd/N) carries what another command wrote
+                piped = (
+                    text is None
+                    or text.startswith(("/dev/fd/", "/proc/"))
+                    or (text in ("/dev/stdin",) and stdin is not None and stdin.kind != "terminal")
+                )
+                stdin = Stdin("pipe") if piped else Stdin("file")
+            elif op == "<&" and text not in ("0", "-"):
+                stdin = Stdin("pipe")  # another descriptor: whatever it was opened on
+    return stdin
+
+
+def visit_redirect(w: Walker, node: Node, depth: int) -> None:
+    if node.type == "heredoc_redirect":
+        _heredoc(w, node, depth)
+        return
+    if node.type == "herestring_redirect":
+        w.collect_words(node, depth)
+        return
+    op = _operator(node)
+    target = node.child_by_field_name("destination")
+    if target is None:
+        return
+    ev = w.evaluator()
+    value = ev.value(target)
+    w.walk_substitutions(ev, depth)
+    text = value.single()
+    if op in _DUPS:
+        if target.type == "number" or (text is not None and (text.isdigit() or text == "-")):
+            return
+        if op.startswith("<"):
+            return
+    arg = Arg(text, w.span(target), w.text(target), value.unknown)
+    if text is None:
+        why = value.unknown or "the target expands to several words"
+        dynamic(w, arg, "redirect", f"a redirect target is not known: {why}")
+        return
+    mode: Access = "read" if op in _READS else "write"
+    if w.read_write and op == ">|" and _operator_at(node) in w.read_write:
+        access(w, arg, text, "read", "redirect")  # `<>`: opened to read and to write
+    access(w, arg, text, mode, "redirect")
+
+
+def _operator_at(node: Node) -> int:
+    for child in node.children:
+        if not child.is_named:
+            return child.start_byte
+    return -1
+
+
+def _operator(node: Node) -> str:
+    for child in node.children:
+        if not child.is_named:
+            return child.type
+    return ""
+
+
+def _descriptor(w: Walker, node: Node) -> str:
+    d = node.child_by_field_name("descriptor")
+    return "" if d is None else w.text(d)
+
+
+def _quoted_delimiter(w: Walker, node: Node) -> bool:
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    return start is not None and any(q in w.text(start) for q in "'\"\\")
+
+
+def _heredoc(w: Walker, node: Node, depth: int) -> None:
+    if _quoted_delimiter(w, node):
+        return
+    body = next((c for c in node.children if c.type == "heredoc_body"), None)
+    if body is None:
+        return
+    w.collect_words(body, depth)
+    pos = body.start_byte
+    for child in body.children:
+        if child.is_named and child.type != "heredoc_content":
+            _backticks(w, pos, child.start_byte, depth)
+            pos = child.end_byte
+    _backticks(w, pos, body.end_byte, depth)
+
+
+def _backticks(w: Walker, start_byte: int, end_byte: int, depth: int) -> None:
+    """tree-sitter leaves backticks in heredoc text unparsed: their commands still run."""
+    from guard.projection.invocation_kinds import run_code
+
+    text = w.src[start_byte:end_byte].decode("utf-8", "replace")
+    for match in _BACKTICK.finditer(text):
+        start = start_byte + len(text[: match.start()].encode())
+        span = (start, start + len(match.group(0).encode()))
+        w.ran.add(start)
+        arg = Arg(match.group(1), w.fixed_span or span, match.group(0))
+        saved = w.scope
+        w.scope = w.scope.copy()
+        run_code(w, match.group(1), arg, depth, new_process=False, via="`…`")
+        w.scope = saved
+
+
+def _misread_body(w: Walker, node: Node) -> None:
+    """tree-sitter-bash reads some heredoc bodies (one starting with `\\`) as words of the
+    redirect: what bash reads as the body, the tree holds as arguments. Bash wins: it asks."""
+    start = next((c for c in node.children if c.type == "heredoc_start"), None)
+    if start is None:
+        return
+    newline = w.src.find(b"\n", start.end_byte)
+    if newline < 0:
+        return
+    for child in node.named_children:
+        if child.type not in _HEREDOC_PARTS and child.start_byte > newline:
+            from guard.projection.invocation import Arg, dynamic
+
+            arg = Arg(None, w.span(child), w.text(child))
+            dynamic(w, arg, "code", "the parser and bash may read this differently (a heredoc)")
+            return
+
+
+_HEREDOC_PARTS = frozenset({"heredoc_start", "heredoc_body", "heredoc_end", "heredoc_content"})
+
+
+def _heredoc_code(w: Walker, node: Node) -> str | None:
+    """A heredoc's body as code for a shell that reads it (unquoted: only if it has no `$`)."""
+    body = next((c for c in node.children if c.type == "heredoc_body"), None)
+    if body is None:
+        return ""
+    text = w.text(body)
+    if not _quoted_delimiter(w, node) and ("$" in text or "`" in text or "\\" in text):
+        return None
+    strip = any(c.type == "<<-" for c in node.children)
+    if strip:
+        text = "\n".join(line.lstrip("\t") for line in text.split("\n"))
+    return text
+
+
+def _redirected_statement(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    body = node.child_by_field_name("body")
+    redirects = [c for c in node.children if c.is_named and c != body]
+    inner_stdin = redirect_stdin(w, redirects, stdin)
+    for r in redirects:
+        visit_redirect(w, r, depth)
+    if body is not None:
+        w.push_visit(body, depth + 1, inner_stdin)
+
+
+def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
+    """`[[ -f x ]]`, `[ -d y ]`: file tests read paths; everything else only runs substitutions."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if n.type == "unary_expression":
+            op = next((c for c in n.children if c.type == "test_operator"), None)
+            operand = n.children[-1] if n.children else None
+            if op is not None and operand is not None and w.text(op) in FILE_TEST_OPERATORS:
+                ev = w.evaluator()
+                value = ev.value(operand)
+                w.walk_substitutions(ev, depth)
+                text = value.single()
+                arg = Arg(text, w.span(operand), w.text(operand), value.unknown)
+                if text is None:
+                    dynamic(w, arg, "path", f"a path tested is not known: {value.unknown}")
+                else:
+                    access(w, arg, text, "read", "test")
+                continue
+        if n.type in ("command_substitution", "process_substitution"):
+            w.ran.add(n.start_byte)
+            w.push_subshell([c for c in n.children if c.is_named], depth + 1)
+            continue
+        if n.type in ("word", "raw_string", "string") and _ARITHMETIC_CODE.search(w.text(n)):
+            arg = Arg(None, w.span(n), w.text(n), "a subscript that runs code")
+            dynamic(w, arg, "code", "the test evaluates a subscript that runs code")
+            continue
+        stack.extend(n.children)
+
+
+HANDLERS["redirected_statement"] = _redirected_statement
+HANDLERS["test_command"] = _test_command
+HANDLERS["file_redirect"] = lambda w, n, d, s: visit_redirect(w, n, d)
+HANDLERS["heredoc_redirect"] = lambda w, n, d, s: visit_redirect(w, n, d)
+HANDLERS["herestring_redirect"] = lambda w, n, d, s: visit_redirect(w, n, d)

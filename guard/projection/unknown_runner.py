@@ -1,0 +1,96 @@
+"""Fail closed on tools guard does not know: an operand that names a command guard knows, with
+words after it, may be a command the tool runs (`entr rm -rf data`, `mywrap git push -f`).
+
+Those words are projected as a command it may run, with the reason "unknown tool may run NAME",
+so their effects and accesses are judged as if they ran. Only names guard has knowledge of
+count (a spec in guard/knowledge/commands.py or effect knowledge in
+guard/knowledge/effect_knowledge.py): any other
+name run that way would be judged as a command nobody knows, which the unknown tool's own
+reading already covers (each path-shaped word is a read). Names of plain data builtins
+(`echo`, `true`, `test` …) are not looked at: running them changes nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from guard.projection.requests import Request
+from guard.projection.walker import Stdin, Walker
+
+# names so common as plain words (subcommands, arguments) that running them is harmless
+_HARMLESS = frozenset(
+    {
+        "echo",
+        "printf",
+        "true",
+        "false",
+        ":",
+        "test",
+        "[",
+        "time",
+        "date",
+        "help",
+        "type",
+        "which",
+        "pwd",
+        "ls",
+        "cat",
+        "head",
+        "tail",
+        "wc",
+        "sort",
+        "uniq",
+        "yes",
+        "sleep",
+        "wait",
+        "read",
+        "id",
+        "env",
+    }
+)
+MAX_LOOKED_AT = 8  # operands looked at: a tool's own arguments come first
+
+
+def may_run(
+    w: Walker,
+    argv: list[Any],  # list[Arg]: guard/projection/invocation.py stays out of the import graph
+    stdin: Stdin | None,
+    span: tuple[int, int],
+    depth: int,
+    run: Callable[..., None],
+) -> None:
+    """Project `argv[i:]` as a command, for the first operand `i` that names a known command
+    and has words after it."""
+    from guard.knowledge.commands import spec_for
+    from guard.knowledge.effect_knowledge import TOOLS
+
+    tool = (argv[0].value or "").rsplit("/", 1)[-1]
+    looked = 0
+    for i in range(1, len(argv) - 1):
+        word = argv[i].value
+        if word is None or word.startswith("-") or "=" in word:
+            continue
+        looked += 1
+        if looked > MAX_LOOKED_AT:
+            return
+        if word in _HARMLESS:
+            return  # the first command named is the one it would run: this one changes nothing
+        if "/" in word:
+            continue
+        if spec_for(word) is None and word not in TOOLS:
+            continue
+        before = len(w.out)
+        run(w, argv[i:], stdin, span, depth)
+        _mark(w, before, tool, word)
+        return
+
+
+def _mark(w: Walker, before: int, tool: str, word: str) -> None:
+    why = f"unknown tool may run {word} ({tool})"
+    for k in range(before, len(w.out)):
+        r: Request = w.out[k]
+        if r.surface == "command" and r.argv[:1] == (word,) and r.reason == f"runs {word}":
+            w.out[k] = r._replace(reason=why)
+        elif r.surface == "effect":
+            w.out[k] = r._replace(reason=f"{r.reason} ({why})")

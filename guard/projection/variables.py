@@ -1,0 +1,151 @@
+"""Variables whose values are code or programs: what setting them means.
+
+`PROMPT_COMMAND='rm -rf ~'` runs later; `GIT_SSH_COMMAND`, `EDITOR` and friends are run by the
+tools that read them; `PATH`, `LD_PRELOAD`, `BASH_ENV` name programs and libraries that will be
+executed. Setting one of these, as an assignment, an `export` or a command's prefix, is
+projected as the code it carries or the paths it makes executable.
+"""
+
+from __future__ import annotations
+
+import re
+
+from guard.knowledge.arguments import path_part
+from guard.knowledge.environment import ENVIRONMENT, env_role, named, names_files
+from guard.projection.invocation import Arg, access, dynamic
+from guard.projection.scope import Var
+from guard.projection.walker import Walker
+
+# The variables of each kind live in one table, `guard/knowledge/environment.py`.
+CODE = named("code")
+PROMPTS = named("prompt")
+EXECUTABLE_PATHS = named("execute")
+GUARDS_OWN = named("guard")
+TOOL_OPTIONS = named("options")
+WRITTEN_PATHS = named("written")
+
+
+# A subscript holding a command substitution: bash runs it when the text is used as a number or
+# a variable name (`(( x ))` with x='a[$(cmd)]', `let`, `read`, `printf -v`, `test -v` …).
+ARITHMETIC_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
+
+
+def assigned(
+    w: Walker, name: str, value: str | None, arg: Arg, depth: int, *, exported: bool = False
+) -> None:
+    """What setting `name` to `value` (None: unknown) means beyond the variable itself;
+    `exported`: the value reaches the environment of the programs run (`export`, `VAR=v cmd`)."""
+    if value and ARITHMETIC_CODE.search(value):
+        dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
+    role = env_role(name)
+    if role == "guard":
+        dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
+    elif role == "options":
+        dynamic(
+            w, arg, "code", f"setting {name} passes options to a tool, and they can run programs"
+        )
+    elif role == "meaning":
+        # they change how later lines split words and where cd goes; guard sees one line at a time
+        dynamic(w, arg, "code", f"setting {name} changes what later commands mean")
+    elif role == "code":
+        _code(w, name, value, arg, depth)
+    elif role == "prompt":
+        if value is None or "$(" in value or "`" in value:
+            dynamic(w, arg, "code", f"{name} runs the commands in it every time a prompt shows")
+    elif role == "execute":
+        _paths(w, name, value, arg)
+    elif role == "written":
+        if value is None:
+            dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
+        elif value:
+            access(w, arg, value, "write", name)
+    elif role in ("read", "write") and (exported or name in w.scope.env):
+        _files(w, name, value, arg, role)
+    elif role is None and (exported or name in w.scope.env) and value:
+        # nobody described it: a program may open what it names, when its name says it names
+        # files, or when it is the path of something that exists (XYZ=/etc/shadow cmd)
+        named_files = names_files(name)
+        for element in _elements(value):
+            part = path_part(element)
+            if part is not None and (named_files or _exists(w, part)):
+                access(w, arg, part, "read", name)
+
+
+def _exists(w: Walker, path: str) -> bool:
+    """Whether an absolute (or ~) path names something that exists now."""
+    if path.startswith("~/"):
+        path = w.ctx.home.rstrip("/") + path[1:]
+    if not path.startswith("/"):
+        return False
+    quoted = "".join(f"[{c}]" if c in "*?[" else c for c in path)
+    return bool(w.ctx.expand(quoted))
+
+
+def _elements(value: str) -> list[str]:
+    """A list of paths (`a:b`, `a b`), or the one value."""
+    if "://" in value:
+        return [value]
+    return [e for e in value.replace(" ", ":").split(":") if e]
+
+
+def _files(w: Walker, name: str, value: str | None, arg: Arg, role: str) -> None:
+    """A variable that names files: GIT_INDEX_FILE=/x, KUBECONFIG=a:b, TZ=:/x, GIT_TRACE=/x
+    (a number or `true` there means standard error)."""
+    if value is None:
+        dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
+        return
+    for element in _elements(value):
+        if name.startswith("GIT_TRACE") and not path_part(element):
+            continue
+        if name == "TZ" and not path_part(element):
+            continue  # a zone name (UTC, Europe/Paris is under /usr/share/zoneinfo)
+        access(w, arg, element, role, name)  # type: ignore[arg-type]
+
+
+def _code(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
+    from guard.projection.invocation_kinds import run_code
+
+    saved = w.scope
+    w.scope = w.scope.copy()
+    try:
+        run_code(w, value, arg, depth, new_process=name != "PROMPT_COMMAND", via=name)
+    finally:
+        w.scope = saved
+
+
+def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
+    if value is None:
+        dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
+        return
+    separators = value.replace(" ", ":") if name == "LD_PRELOAD" else value
+    known = set(w.scope.env.get(name, "").split(":")) if name == "PATH" else set()
+    from guard.knowledge.commands import SYSTEM_BIN_DIRS
+
+    for element in separators.split(":"):
+        if element and element not in known and element.rstrip("/") not in SYSTEM_BIN_DIRS:
+            access(w, arg, element, "execute", name)
+
+
+SPECIAL = frozenset(n for n, r in ENVIRONMENT.items() if r != "harmless")
+
+
+def set_variable(w: Walker, name: str, var: Var, arg: Arg, depth: int) -> None:
+    """Give `name` its new value in the scope, and project what that means when the variable
+    carries code or paths — whatever sets it: `for`, `read`, `printf -v`, an array, `${x:=…}`."""
+    w.scope.assign(name, var)
+    if (
+        name in SPECIAL
+        or var.exported
+        or env_role(name) not in (None, "harmless")
+        or any(ARITHMETIC_CODE.search(v) for v in var.options or ())
+    ):
+        for value in var.options if var.options is not None else (None,):
+            reason = var.reason if value is None else arg.reason
+            assigned(
+                w,
+                name,
+                value,
+                arg._replace(value=value, reason=reason),
+                depth,
+                exported=var.exported,
+            )
