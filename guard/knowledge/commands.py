@@ -2116,3 +2116,8 @@ def spec_for(name: str) -> Spec | None:
     if base.startswith("mkfs."):
         return SPECS["mkfs"]
     return None
+
+
+def is_shell(name: str) -> bool:
+    """Whether a command name (or path) names a POSIX shell."""
+    return name.rsplit("/", 1)[-1] in POSIX_SHELLS

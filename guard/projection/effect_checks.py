@@ -12,8 +12,9 @@ from typing import NamedTuple
 
 from guard.knowledge.effect_argv import Parsed, given
 from guard.knowledge.effect_knowledge import TOOLS, Effect
-from guard.projection.invocation import Arg
-from guard.projection.walker import Stdin, Walker
+from guard.projection.interpreter_effects import remote_code
+from guard.projection.walk_records import Arg, Stdin
+from guard.projection.walker import Walker
 
 
 class Found(NamedTuple):
@@ -189,8 +190,6 @@ def _raw_after(c: EffectCall, operands: int) -> list[Arg]:
 
 def _inside(c: EffectCall, row: Effect, where: str, command: list[Arg]) -> Found:
     """`docker exec C CMD`, `kubectl exec POD -- CMD`: CMD's effects, reported where it runs."""
-    from guard.projection.interpreter_effects import remote_code
-
     target = f"{row.target}/{where}"
     if command and all(a.value is not None for a in command):
         text = " ".join(_quoted(a.value or "") for a in command)
@@ -262,8 +261,6 @@ def _sql(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _ssh(c: EffectCall, row: Effect) -> Found | None:
-    from guard.projection.interpreter_effects import remote_code
-
     ops = c.parsed.operands
     if not ops or "-N" in c.parsed.options or "-O" in c.parsed.options:
         return None

@@ -23,11 +23,11 @@ from guard.knowledge.effect_knowledge import (
     Effect,
     Tool,
 )
+from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
-from guard.projection.invocation import Arg, dynamic
-from guard.projection.patterns import render_argv
-from guard.projection.requests import Request
-from guard.projection.walker import Stdin, Walker
+from guard.projection.interpreter_effects import inline_code
+from guard.projection.walk_records import Arg, Stdin
+from guard.projection.walker import Walker, dynamic
 
 
 def knows_effects(command: str) -> bool:
@@ -51,8 +51,6 @@ def command_effects(
     if tool is None:
         language = INTERPRETERS.get(name) or INTERPRETERS.get(name.rstrip("0123456789."))
         if language is not None:
-            from guard.projection.interpreter_effects import inline_code
-
             inline_code(w, argv, language, stdin, depth)
         elif spec is None and name not in w.functions:
             _unknown_tool(w, argv, name, span)
@@ -127,14 +125,6 @@ def _index(name: str, tool: Tool) -> _Index:
 
 def _first(item: tuple[int, _Row]) -> int:
     return item[0]
-
-
-def add_effect(
-    w: Walker, span: tuple[int, int], kind: str, target: str, reason: str, argv: tuple[str, ...]
-) -> None:
-    where = w.fixed_span or span
-    text = render_argv(argv)
-    w.out.append(Request("effect", where, reason, argv=argv, text=text, kind=kind, target=target))
 
 
 def _match(ready: _Row, call: EffectCall, tool: Tool) -> Found | None:

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 from guard.knowledge.commands import spec_for
 from guard.knowledge.effect_knowledge import CODE_OPTIONS, NOT_CODE
-from guard.projection.effects import add_effect, command_effects
-from guard.projection.invocation import Arg, access, dynamic
-from guard.projection.invocation_kinds import MAX_NESTING, run_code
+from guard.projection.accesses import access, add_effect
 from guard.projection.requests import Request
-from guard.projection.walker import Stdin, Walker
+from guard.projection.walk_records import Arg, Stdin
+from guard.projection.walker import MAX_NESTING, Walker, dynamic, run_code
 
 
 def inline_code(w: Walker, argv: list[Arg], language: str, stdin: Stdin | None, depth: int) -> None:
@@ -58,7 +57,7 @@ def inline_code(w: Walker, argv: list[Arg], language: str, stdin: Stdin | None, 
                 module = arg._replace(value=rest) if rest else _next(argv, i)
                 tool = [module, *argv[i + (0 if rest else 1) :]]
                 known = spec_for(module.value or "")
-                command_effects(w, tool, known, stdin, argv[0].span, depth)
+                w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
                 return
             if opt in NOT_CODE:
                 return
@@ -106,12 +105,10 @@ def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, dep
 
 def remote_code(w: Walker, text: str, arg: Arg, depth: int, host: str) -> None:
     """Walk what `ssh HOST CMD` runs on HOST and keep its effects, with the host."""
-    from guard.projection.project import walk_source
-
     if w.nesting >= MAX_NESTING:
         return  # the remote effect itself still asks
     found: list[Request] = []
-    walk_source(
+    w.calls.walk_source(
         text,
         w.ctx,
         w.scope.child_process(None, None),

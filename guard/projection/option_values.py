@@ -20,9 +20,9 @@ from guard.knowledge.commands import (
     Role,
 )
 from guard.knowledge.sed_program import sed_effects
-from guard.projection.invocation import Arg, Call, access, dynamic, plain
-from guard.projection.invocation_kinds import KINDS, run_code
-from guard.projection.walker import Walker
+from guard.projection.accesses import access
+from guard.projection.walk_records import Arg
+from guard.projection.walker import Call, Walker, dynamic, run_code
 
 
 def git_config(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:
@@ -279,21 +279,6 @@ def sql_text(w: Walker, arg: Arg, text: str | None, depth: int, via: str) -> Non
             access(w, arg, value, what, via)  # type: ignore[arg-type]
 
 
-def _sql_client(c: Call) -> None:
-    """A database client: its arguments as its spec says, and SQL on its standard input (a
-    heredoc or here-string) read as the code it is."""
-    plain(c)
-    if c.stdin is not None and c.stdin.kind == "text":
-        via = (c.argv[0].value or "").rsplit("/", 1)[-1]
-        text = c.stdin.text
-        if text is None and c.stdin.raw is not None:
-            # an unquoted heredoc: read as written; what its expansions add is not known
-            text = c.stdin.raw
-            if re.search(r"\$[A-Za-z_{(@*#?0-9]|`", text):
-                dynamic(c.w, c.argv[0], "code", f"the SQL given to {via} is built from expansions")
-        sql_text(c.w, c.argv[0], text, c.depth, via)
-
-
 def _sql_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """`psql -f FILE`, `sqlite3 -init FILE`: SQL read from FILE."""
     use_path = value if value != "-" else None
@@ -358,6 +343,4 @@ def use(c: Call, arg: Arg, value: str | None, role: Role, via: str) -> None:
             access(w, arg, path_part(value) or value, "read", via)
 
 
-KINDS["sql"] = _sql_client
 
-from guard.projection import tool_kinds  # noqa: E402,F401  (it adds the command kinds)

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
-from guard.projection.walker import Stdin, Walker
+from guard.projection.walk_records import Stdin
+from guard.projection.walker import Walker
 from guard.projection.words import plain_word
 
 

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from tree_sitter import Language, Node, Parser, Tree
 
-from guard.projection import invocation, redirects, structure  # noqa: F401  (they register handlers)
+from guard.projection import invocation, redirects, structure
 from guard.projection.bash_quoting import OPENERS, substitution_sites
 from guard.projection.budget import (
     PARSE_BYTES_PER_STEP,
@@ -20,9 +20,12 @@ from guard.projection.budget import (
     metered_expand,
     metered_resolve,
 )
+from guard.projection.effects import command_effects
 from guard.projection.requests import Projection, Request
 from guard.projection.scope import Context, Scope
-from guard.projection.walker import FunctionEffects, Stdin, Walker
+from guard.projection.variables import assigned, set_variable
+from guard.projection.walk_records import FunctionEffects, Stdin
+from guard.projection.walker import Calls, Walker
 
 MAX_INPUT_BYTES = 64 * 1024
 # tree-sitter-bash 0.25 crashes the process, now and then, on `{` followed by a character at or
@@ -165,7 +168,7 @@ def walk_source(
         if fixed is not None:
             src, tree, read_write = fixed.src, fixed.tree, fixed.read_write
     root = tree.root_node
-    walker = Walker(src, ctx, scope, out, nesting=nesting, span=span, functions=functions)
+    walker = Walker(src, ctx, scope, out, CALLS, nesting=nesting, span=span, functions=functions)
     walker.read_write = read_write
     if root.has_error:
         for bad in _errors(root):
@@ -176,6 +179,17 @@ def walk_source(
     if "`" in text or "(" in text:  # where a substitution could start at all
         _unseen_substitutions(text, src, root, walker, span)
 
+
+# What the walk asks of the handlers built on it (guard/projection/walker.py): assembled here,
+# above them all, so that none of them imports the walk back.
+CALLS = Calls(
+    nodes={**structure.NODES, **redirects.NODES, **invocation.NODES},
+    run_argv=invocation.run_argv,
+    walk_source=walk_source,
+    set_variable=set_variable,
+    assigned=assigned,
+    command_effects=command_effects,
+)
 
 _SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution", "arithmetic_expansion"})
 

@@ -12,9 +12,10 @@ import re
 from tree_sitter import Node
 
 from guard.knowledge.commands import FILE_TEST_OPERATORS
-from guard.projection.invocation import Arg, access, dynamic
+from guard.projection.accesses import access
 from guard.projection.requests import Access
-from guard.projection.walker import HANDLERS, Stdin, Walker
+from guard.projection.walk_records import Arg, Stdin
+from guard.projection.walker import Handler, Walker, dynamic, run_code
 
 _READS = frozenset({"<"})
 _DUPS = frozenset({">&", "<&", ">&-", "<&-"})
@@ -123,8 +124,6 @@ def _heredoc(w: Walker, node: Node, depth: int) -> None:
 
 def _backticks(w: Walker, start_byte: int, end_byte: int, depth: int) -> None:
     """tree-sitter leaves backticks in heredoc text unparsed: their commands still run."""
-    from guard.projection.invocation_kinds import run_code
-
     text = w.src[start_byte:end_byte].decode("utf-8", "replace")
     for match in _BACKTICK.finditer(text):
         start = start_byte + len(text[: match.start()].encode())
@@ -148,8 +147,6 @@ def _misread_body(w: Walker, node: Node) -> None:
         return
     for child in node.named_children:
         if child.type not in _HEREDOC_PARTS and child.start_byte > newline:
-            from guard.projection.invocation import Arg, dynamic
-
             arg = Arg(None, w.span(child), w.text(child))
             dynamic(w, arg, "code", "the parser and bash may read this differently (a heredoc)")
             return
@@ -212,8 +209,10 @@ def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> Non
         stack.extend(n.children)
 
 
-HANDLERS["redirected_statement"] = _redirected_statement
-HANDLERS["test_command"] = _test_command
-HANDLERS["file_redirect"] = lambda w, n, d, s: visit_redirect(w, n, d)
-HANDLERS["heredoc_redirect"] = lambda w, n, d, s: visit_redirect(w, n, d)
-HANDLERS["herestring_redirect"] = lambda w, n, d, s: visit_redirect(w, n, d)
+NODES: dict[str, Handler] = {
+    "redirected_statement": _redirected_statement,
+    "test_command": _test_command,
+    "file_redirect": lambda w, n, d, s: visit_redirect(w, n, d),
+    "heredoc_redirect": lambda w, n, d, s: visit_redirect(w, n, d),
+    "herestring_redirect": lambda w, n, d, s: visit_redirect(w, n, d),
+}

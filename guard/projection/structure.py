@@ -11,7 +11,9 @@ from tree_sitter import Node
 from guard.projection.pipe_input import piped_input
 from guard.projection.requests import Request
 from guard.projection.scope import Scope, Var
-from guard.projection.walker import HANDLERS, FunctionEffects, Stdin, Task, Walker
+from guard.projection.variables import set_variable
+from guard.projection.walk_records import Arg, FunctionEffects, Stdin
+from guard.projection.walker import Handler, Task, Walker, dynamic
 
 _QUIET_EXITS = frozenset({"exit", "return", "false", "break", "continue"})
 
@@ -143,9 +145,6 @@ def _for(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     )
 
     def bind() -> None:
-        from guard.projection.invocation import Arg
-        from guard.projection.variables import set_variable
-
         where = variable if variable is not None else node
         set_variable(w, name, var, Arg(None, w.span(where), w.text(where), var.reason), depth)
 
@@ -229,9 +228,6 @@ def _function(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
 def _declaration(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     """`export`, `declare`, `local`, `readonly`, `typeset`: assignments, whatever their quoting
     (`export "GUARD_X=1"` is an assignment too)."""
-    from guard.projection.invocation import Arg, dynamic
-    from guard.projection.variables import set_variable
-
     keyword = node.children[0].type if node.children else ""
     flags = [w.text(c) for c in node.children if c.type == "word" and w.text(c).startswith("-")]
     exported = keyword == "export" or any("x" in f for f in flags if f.startswith("-"))
@@ -311,7 +307,7 @@ def _words_only(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     w.collect_words(node, depth)
 
 
-for _type, _handler in {
+NODES: dict[str, Handler] = {
     "program": _sequence,
     "compound_statement": _sequence,
     "do_group": _sequence,
@@ -341,6 +337,5 @@ for _type, _handler in {
     "parenthesized_expression": _words_only,
     "ternary_expression": _words_only,
     "compound_statement_arith": _words_only,
-}.items():
-    HANDLERS[_type] = _handler
-HANDLERS["ERROR"] = _sequence  # already reported as a syntax request; still walk what is inside
+    "ERROR": _sequence,  # already reported as a syntax request; still walk what is inside
+}

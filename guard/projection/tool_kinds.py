@@ -1,6 +1,6 @@
 """Commands whose arguments no spec can describe: watch, git's subcommands and config, runuser,
 bwrap, compilers read word by word, and tar. Each is a command kind added to
-`guard.projection.invocation_kinds.KINDS`."""
+`TOOL_KINDS`, which `guard.projection.invocation` adds to its table."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from guard.knowledge.commands import (
     TEXT_VALUES,
     Spec,
 )
-from guard.projection.invocation import Arg, Call, dynamic, plain, run_argv
-from guard.projection.invocation_kinds import KINDS, run_code
 from guard.projection.option_values import file_list, git_config, use
-from guard.projection.walker import Walker
+from guard.projection.plain_commands import plain
+from guard.projection.walk_records import Arg
+from guard.projection.walker import Call, KindHandler, Walker, dynamic, run_code
 
 # commands no spec can describe ---------------------------------------------------------------
 
@@ -54,7 +54,7 @@ def _watch(c: Call) -> None:
     if not operands:
         return
     if execs:
-        run_argv(w, operands, None, c.span, c.depth)
+        w.calls.run_argv(w, operands, None, c.span, c.depth)
         return
     unknown = next((a for a in operands if a.value is None), None)
     text = None if unknown else " ".join(a.value or "" for a in operands)
@@ -91,7 +91,7 @@ def _git(c: Call) -> None:
     elif sub == "submodule" and verb == "foreach":
         _watch(c._replace(argv=[argv[0], *rest[rest.index(ops[0]) + 1 :]]))
     elif sub == "bisect" and verb == "run":
-        run_argv(c.w, rest[rest.index(ops[0]) + 1 :], None, c.span, c.depth)
+        c.w.calls.run_argv(c.w, rest[rest.index(ops[0]) + 1 :], None, c.span, c.depth)
 
 
 _GIT_CONFIG_SETS = frozenset(
@@ -177,7 +177,7 @@ def _bwrap(c: Call) -> None:
             if i + k < len(argv):
                 use(c, argv[i + k], argv[i + k].value, role, "bwrap")
         i += len(roles)
-    run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
+    c.w.calls.run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
 
 
 def _compiler(c: Call) -> None:
@@ -307,7 +307,7 @@ def _runner(c: Call) -> None:
             plain(c._replace(argv=argv[:i]))
             return
     plain(c._replace(argv=argv[:i]))
-    run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
+    c.w.calls.run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
 
 
 def _subcommand_end(argv: list[Arg], subcommands: frozenset[str]) -> int:
@@ -377,15 +377,13 @@ def _scheduler(c: Call) -> None:
     )
 
 
-KINDS.update(
-    {
-        "watch": _watch,
-        "git": _git,
-        "runuser": _runuser,
-        "bwrap": _bwrap,
-        "compiler": _compiler,
-        "tar": _tar,
-        "runner": _runner,
-        "scheduler": _scheduler,
-    }
-)
+TOOL_KINDS: dict[str, KindHandler] = {
+    "watch": _watch,
+    "git": _git,
+    "runuser": _runuser,
+    "bwrap": _bwrap,
+    "compiler": _compiler,
+    "tar": _tar,
+    "runner": _runner,
+    "scheduler": _scheduler,
+}

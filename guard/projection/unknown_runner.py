@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from guard.projection.requests import Request
-from guard.projection.walker import Stdin, Walker
+from guard.projection.walk_records import Stdin
+from guard.projection.walker import Walker
 
 # names so common as plain words (subcommands, arguments) that running them is harmless
 _HARMLESS = frozenset(

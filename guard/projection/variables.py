@@ -12,9 +12,10 @@ import re
 
 from guard.knowledge.arguments import path_part
 from guard.knowledge.environment import ENVIRONMENT, env_role, named, names_files
-from guard.projection.invocation import Arg, access, dynamic
+from guard.projection.accesses import access
 from guard.projection.scope import Var
-from guard.projection.walker import Walker
+from guard.projection.walk_records import Arg
+from guard.projection.walker import Walker, dynamic, run_code
 
 # The variables of each kind live in one table, `guard/knowledge/environment.py`.
 CODE = named("code")
@@ -103,8 +104,6 @@ def _files(w: Walker, name: str, value: str | None, arg: Arg, role: str) -> None
 
 
 def _code(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None:
-    from guard.projection.invocation_kinds import run_code
-
     saved = w.scope
     w.scope = w.scope.copy()
     try:

@@ -3,21 +3,31 @@
 A table maps node types to small handlers. The walk uses an explicit stack of tasks, never the
 Python stack per tree level, so a line nested a thousand levels deep is a `syntax` request, not a
 crash. Commands themselves are read by `guard/projection/invocation.py`.
+
+This module is what every handler builds on, so it imports none of them. What the walk needs of
+them (the node handlers, running an argv, walking nested code, setting a variable, a command's
+effects) reaches it as `Calls`, a table `guard/projection/project.py` assembles and passes in:
+a handler that finds nested code (an `eval` string, a `-c` script, a heredoc fed to a shell)
+hands it back with `run_code`, which walks it through that table, never by importing the walker
+back.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Mapping
+from typing import NamedTuple, Protocol
 
 from tree_sitter import Node
 
-from guard.projection.requests import Request
+from guard.knowledge.commands import Spec
+from guard.projection.requests import DynamicRole, Request
 from guard.projection.scope import Context, Scope, Var
+from guard.projection.walk_records import Arg, FunctionEffects, Stdin
 from guard.projection.words import Evaluator
 
 MAX_TREE_DEPTH = 256
+MAX_NESTING = 8  # shell code inside shell code, levels
 _BACKTICKS = re.compile(r"(?<!\\)`((?:[^`\\]|\\.)*)`", re.S)
 
 # A task is a node to visit (with its depth and standard input), or a step to run.
@@ -25,22 +35,15 @@ Visit = tuple[Node, int, "Stdin | None"]
 Task = Callable[[], None] | Visit
 
 
-class FunctionEffects(NamedTuple):
-    """What calling a function defined in the line does to the caller's shell."""
+class Calls(NamedTuple):
+    """What the walk asks of the handlers built on it (see the module's docstring)."""
 
-    changes_dir: bool
-    sets: tuple[str, ...]  # variables it assigns (bash functions share the caller's variables)
-    body: Node | None = None  # walked again at each call, with the caller's scope
-    source: bytes = b""  # the text `body` belongs to (only a walker of the same text re-walks)
-
-
-class Stdin(NamedTuple):
-    """Where a command's standard input comes from, when that matters (code fed to a shell)."""
-
-    kind: str  # "pipe", "text" (heredoc / here-string), "file", "terminal"
-    text: str | None = None  # for "text": the code, or None when it is not known
-    roots: tuple[str, ...] | None = None  # "pipe" from a producer: it prints paths under these
-    raw: str | None = None  # a heredoc's body as written (its expansions not done)
+    nodes: Mapping[str, Handler]  # a node type's handler
+    run_argv: RunArgv  # one command with its argv (guard/projection/invocation.py)
+    walk_source: WalkSource  # parse and walk code (guard/projection/project.py)
+    set_variable: SetVariable  # an assignment (guard/projection/variables.py)
+    assigned: Assigned  # a value given to a name (guard/projection/variables.py)
+    command_effects: CommandEffects  # what a command destroys, publishes … (effects.py)
 
 
 class Walker:
@@ -52,12 +55,14 @@ class Walker:
         ctx: Context,
         scope: Scope,
         out: list[Request],
+        calls: Calls,
         *,
         nesting: int = 0,
         span: tuple[int, int] | None = None,
         functions: dict[str, FunctionEffects] | None = None,
     ) -> None:
         self.src = src
+        self.calls = calls
         self.ctx = ctx
         self.scope = scope
         self.out = out
@@ -114,7 +119,7 @@ class Walker:
             return
         if not node.is_named:
             return
-        handler = HANDLERS.get(node.type)
+        handler = self.calls.nodes.get(node.type)
         if handler is None:
             self.syntax(node, f"guard does not understand the construct {node.type!r}")
             return
@@ -143,18 +148,12 @@ class Walker:
         assigned = list(ev.assigned)
         ev.assigned.clear()
         for name, value in assigned:
-            from guard.projection.invocation import Arg
-            from guard.projection.variables import set_variable
-
             var = Var((value,) if value is not None else None, f"${name} was set by ${{…:=…}}")
-            set_variable(self, name, var, Arg(value, (0, 0), name), depth)
+            self.calls.set_variable(self, name, var, Arg(value, (0, 0), name), depth)
 
     def hidden_code(self, text: str, span: tuple[int, int], depth: int) -> None:
         """Code in a word tree-sitter left unparsed: backticks are parsed and walked here;
         anything else (`<(…)`, `$[…]`) is code guard cannot read, so it asks."""
-        from guard.projection.invocation import Arg
-        from guard.projection.invocation_kinds import run_code
-
         where = self.fixed_span or span
         rest = _BACKTICKS.sub("", text)
         for inner in _BACKTICKS.findall(text):
@@ -260,10 +259,7 @@ class Walker:
             self.scope.assign(name, Var(options, exported=exported))
 
     def _set(self, name: str, var: Var, node: Node, depth: int) -> None:
-        from guard.projection.invocation import Arg
-        from guard.projection.variables import set_variable
-
-        set_variable(
+        self.calls.set_variable(
             self, name, var, Arg(None, self.span(node), self.text(node), var.reason), depth
         )
 
@@ -271,9 +267,6 @@ class Walker:
         self, node: Node, name: str, value_node: Node, depth: int, *, exported: bool = False
     ) -> tuple[str, ...] | str:
         """The values an assignment gives (or why unknown); special variables are projected."""
-        from guard.projection.invocation import Arg
-        from guard.projection.variables import assigned
-
         ev = self.evaluator()
         value = ev.value(value_node, assignment=True)
         self.walk_substitutions(ev, depth)
@@ -285,7 +278,7 @@ class Walker:
         single = result[0] if isinstance(result, tuple) and len(result) == 1 else None
         arg = Arg(single, self.span(value_node), self.text(value_node), value.unknown)
         exported = exported or self.scope.lookup(name).exported
-        assigned(self, name, single, arg, depth, exported=exported)
+        self.calls.assigned(self, name, single, arg, depth, exported=exported)
         return result
 
 
@@ -294,5 +287,108 @@ def _short(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+class Call(NamedTuple):
+    """One command about to be read: the walker, its spec and argv, where its standard input
+    comes from, where it stands, and whether it gets more arguments nobody knows (xargs)."""
+
+    w: Walker
+    spec: Spec
+    argv: list[Arg]
+    stdin: Stdin | None
+    span: tuple[int, int]
+    depth: int
+    extra: bool
+
+
+def dynamic(w: Walker, arg: Arg, role: DynamicRole, reason: str) -> None:
+    """A word whose value (or what it does) nobody can know before the line runs."""
+    w.out.append(Request("dynamic", arg.span, reason, text=arg.source, role=role))
+
+
+def run_code(
+    w: Walker,
+    text: str | None,
+    arg: Arg,
+    depth: int,
+    *,
+    new_process: bool,
+    via: str,
+    positional: tuple[str, ...] | None = None,
+    arg0: str | None = None,
+    stdin: Stdin | None = None,
+) -> None:
+    """Shell code carried by a string: parsed and walked again, with a nesting limit. `stdin`
+    is what the code's commands read (a shell started with -c reads its caller's)."""
+    if text is None or arg.reason:  # a reason on a known value: filled in later (find's {})
+        dynamic(w, arg, "code", f"the code {via} runs is not known: {arg.reason}")
+        return
+    if w.nesting >= MAX_NESTING:
+        w.out.append(
+            Request(
+                "syntax",
+                arg.span,
+                f"shell code is nested more than {MAX_NESTING} levels deep",
+                text=arg.source[:80],
+            )
+        )
+        return
+    scope = w.scope.child_process(positional, arg0) if new_process else w.scope
+    w.calls.walk_source(
+        text,
+        w.ctx,
+        scope,
+        w.out,
+        nesting=w.nesting + 1,
+        span=w.fixed_span or arg.span,
+        functions=w.functions,
+        stdin=stdin,
+    )
+
+
+class WalkSource(Protocol):
+    def __call__(
+        self,
+        text: str,
+        ctx: Context,
+        scope: Scope,
+        out: list[Request],
+        *,
+        nesting: int,
+        span: tuple[int, int] | None,
+        functions: dict[str, FunctionEffects],
+        stdin: Stdin | None = None,
+    ) -> None: ...
+
+
+class RunArgv(Protocol):
+    def __call__(
+        self,
+        w: Walker,
+        argv: list[Arg],
+        stdin: Stdin | None,
+        span: tuple[int, int],
+        depth: int,
+        *,
+        extra_unknown: bool = False,
+    ) -> None: ...
+
+
+class Assigned(Protocol):
+    def __call__(
+        self,
+        w: Walker,
+        name: str,
+        value: str | None,
+        arg: Arg,
+        depth: int,
+        *,
+        exported: bool = False,
+    ) -> None: ...
+
+
 Handler = Callable[[Walker, Node, int, "Stdin | None"], None]
-HANDLERS: dict[str, Handler] = {}
+KindHandler = Callable[[Call], None]
+SetVariable = Callable[[Walker, str, Var, Arg, int], None]
+CommandEffects = Callable[
+    [Walker, list[Arg], "Spec | None", "Stdin | None", tuple[int, int], int], None
+]

@@ -9,18 +9,15 @@ unknown, with the reason. Command substitutions met on the way are handed back f
 from __future__ import annotations
 
 import re
-from itertools import product
-from typing import NamedTuple
 
 from tree_sitter import Node
 
-from guard.projection.braces import Atom, expand_braces
-from guard.projection.budget import MAX_FIELDS, WORD_STEPS, too_large
-from guard.projection.scope import MAX_ALTERNATIVES, Scope, Var
+from guard.projection.budget import WORD_STEPS
+from guard.projection.scope import Scope
+from guard.projection.word_fields import Part, Value, assemble
 
 MAX_DEPTH = 64
 SUBSTITUTIONS = frozenset({"command_substitution", "process_substitution"})
-GLOB_CHARS = frozenset("*?[")
 _SPECIAL_IN_WORD = re.compile(r"[\\{~*?\[]")
 _HIDDEN_CODE = re.compile(r"`|\$\[|[<>]\(|\$\(")
 _PLAIN_WORDS: dict[str, Value] = {}  # values are immutable: the same word is the same value
@@ -40,32 +37,6 @@ def plain_word(raw: bytes) -> str | None:
 PROCESS_SUBSTITUTION_VALUE = "/dev/fd/63"
 
 
-class Value(NamedTuple):
-    """What a word expands to: alternatives, each a tuple of fields; or unknown with a reason."""
-
-    alternatives: tuple[tuple[str, ...], ...]
-    unknown: str = ""
-    glob: bool = False
-
-    @property
-    def known(self) -> bool:
-        return not self.unknown
-
-    def single(self) -> str | None:
-        """The one string this word is, when it is exactly one field in every way it can go."""
-        if self.unknown or len(self.alternatives) != 1 or len(self.alternatives[0]) != 1:
-            return None
-        return self.alternatives[0][0]
-
-
-# A part of a word before expansion: its possible texts and how it was quoted.
-# kind "c": unquoted literal (brace/tilde/glob apply), "q": quoted, "e": unquoted expansion.
-class _Part(NamedTuple):
-    options: tuple[str, ...] | None
-    kind: str
-    reason: str = ""
-
-
 class Evaluator:
     """Evaluates word nodes of one source text against a scope; collects substitutions."""
 
@@ -82,7 +53,7 @@ class Evaluator:
     def value(self, node: Node, *, assignment: bool = False) -> Value:
         """The value of a word; `assignment` for the value of `NAME=value` (tilde after `:`)."""
         if assignment:
-            return _assemble(self._parts(node, 0, quoted=False), self.scope, assignment=True)
+            return assemble(self._parts(node, 0, quoted=False), self.scope, assignment=True)
         kind = node.type
         if kind == "word" or kind == "number":
             text = self.text(node)
@@ -98,26 +69,26 @@ class Evaluator:
             return Value(((self.text(node)[1:-1],),))
         self.scope.budget.spend(WORD_STEPS, "evaluating words")
         parts = self._parts(node, 0, quoted=False)
-        return _assemble(parts, self.scope)
+        return assemble(parts, self.scope)
 
     def text(self, node: Node) -> str:
         return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
 
     # -- parts ------------------------------------------------------------------------------
-    def _parts(self, node: Node, depth: int, *, quoted: bool) -> list[_Part]:
+    def _parts(self, node: Node, depth: int, *, quoted: bool) -> list[Part]:
         if depth > MAX_DEPTH:
             self._collect(node)
-            return [_Part(None, "q", "the word is nested too deeply to evaluate")]
+            return [Part(None, "q", "the word is nested too deeply to evaluate")]
         kind = node.type
         handler = _HANDLERS.get(kind)
         if handler is None:
             self._collect(node)
-            return [_Part(None, "q", f"{self.text(node)!s} cannot be evaluated before it runs")]
+            return [Part(None, "q", f"{self.text(node)!s} cannot be evaluated before it runs")]
         return handler(self, node, depth, quoted)
 
-    def _children_parts(self, node: Node, depth: int, *, quoted: bool) -> list[_Part]:
+    def _children_parts(self, node: Node, depth: int, *, quoted: bool) -> list[Part]:
         """Parts of a node whose children are pieces; text between children is literal."""
-        out: list[_Part] = []
+        out: list[Part] = []
         pos = node.start_byte
         end = node.end_byte
         children = node.children
@@ -130,7 +101,7 @@ class Evaluator:
                     and self.src[child.end_byte : child.end_byte + 1] == b"{"):
                 # brace expansion comes first: `$b{c,x}` is `$bc $bx`, other variables
                 self._collect(node)
-                return [_Part(None, "e", f"{self.text(node)} names variables by brace expansion")]
+                return [Part(None, "e", f"{self.text(node)} names variables by brace expansion")]
             if child.start_byte > pos:
                 out.extend(_gap(self.src[pos : child.start_byte].decode(), quoted))
             if child.type == "string_content":
@@ -152,35 +123,35 @@ class Evaluator:
                 continue
             stack.extend(reversed(n.children))
 
-    def _var(self, name: str, depth: int, quoted: bool) -> list[_Part]:
+    def _var(self, name: str, depth: int, quoted: bool) -> list[Part]:
         kind = "q" if quoted else "e"
         if name in ("@", "*"):
             pos = self.scope.positional
             if pos is None:
-                return [_Part(None, kind, f"${name} (the positional parameters) is not known")]
+                return [Part(None, kind, f"${name} (the positional parameters) is not known")]
             if name == "@" and quoted:
-                return [_Part(("\0".join(pos),), kind)] if pos else []
-            return [_Part((" ".join(pos),), kind)]
+                return [Part(("\0".join(pos),), kind)] if pos else []
+            return [Part((" ".join(pos),), kind)]
         if name.isdigit():
             return self._positional(int(name), kind)
         if name == "#" and self.scope.positional is not None:
-            return [_Part((str(len(self.scope.positional)),), kind)]
+            return [Part((str(len(self.scope.positional)),), kind)]
         if not name or not (name[0].isalpha() or name[0] == "_"):
-            return [_Part(None, kind, f"${name} is only known while the line runs")]
+            return [Part(None, kind, f"${name} is only known while the line runs")]
         var = self.scope.lookup(name)
-        return [_Part(var.options, kind, var.reason)]
+        return [Part(var.options, kind, var.reason)]
 
-    def _positional(self, n: int, kind: str) -> list[_Part]:
+    def _positional(self, n: int, kind: str) -> list[Part]:
         if n == 0:
             arg0 = self.scope.arg0
-            return [_Part(None if arg0 is None else (arg0,), kind, "$0 is not known")]
+            return [Part(None if arg0 is None else (arg0,), kind, "$0 is not known")]
         pos = self.scope.positional
         if pos is None:
-            return [_Part(None, kind, f"${n} is a positional parameter, not known here")]
-        return [_Part((pos[n - 1] if n <= len(pos) else "",), kind)]
+            return [Part(None, kind, f"${n} is a positional parameter, not known here")]
+        return [Part((pos[n - 1] if n <= len(pos) else "",), kind)]
 
 
-def _gap(text: str, quoted: bool) -> list[_Part]:
+def _gap(text: str, quoted: bool) -> list[Part]:
     if quoted:
         return _literal(_DQ_ESCAPE.sub(_dq_unescape, text), True)
     return _literal(text, False)
@@ -190,19 +161,19 @@ def _dq_unescape(m: re.Match[str]) -> str:
     return "" if m.group(1) == "\n" else m.group(1)
 
 
-def _literal(text: str, quoted: bool) -> list[_Part]:
-    return [_Part((text,), "q" if quoted else "c")] if text else []
+def _literal(text: str, quoted: bool) -> list[Part]:
+    return [Part((text,), "q" if quoted else "c")] if text else []
 
 
-def _word(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _word(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     text = ev.text(node)
     if _HIDDEN_CODE.search(text):
         # tree-sitter leaves `…`, <(…) and $[…] inside ${…} words unparsed: they still run
         ev.hidden_code.append((text, (node.start_byte, node.end_byte)))
-        return [_Part(None, "q", f"{text} runs code guard reads apart")]
+        return [Part(None, "q", f"{text} runs code guard reads apart")]
     if "\\" not in text:
         return _literal(text, quoted)
-    out: list[_Part] = []
+    out: list[Part] = []
     buf: list[str] = []
     i = 0
     while i < len(text):
@@ -212,7 +183,7 @@ def _word(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
                 out.extend(_literal("".join(buf), quoted))
                 buf = []
             if text[i + 1] != "\n":
-                out.append(_Part((text[i + 1],), "q"))
+                out.append(Part((text[i + 1],), "q"))
             i += 2
             continue
         buf.append(ch)
@@ -225,33 +196,33 @@ def _word(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
 _DQ_ESCAPE = re.compile(r"\\([$`\"\\\n])")
 
 
-def _string_content(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _string_content(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     return _literal(_DQ_ESCAPE.sub(_dq_unescape, ev.text(node)), True)
 
 
-def _string(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _string(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     return [
-        p if p.kind == "q" else _Part(p.options, "q", p.reason)
+        p if p.kind == "q" else Part(p.options, "q", p.reason)
         for p in ev._children_parts(node, depth, quoted=True)
     ]
 
 
-def _raw_string(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _raw_string(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     text = ev.text(node)
-    return [_Part((text[1:-1],), "q")]
+    return [Part((text[1:-1],), "q")]
 
 
-def _ansi_c(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _ansi_c(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     from guard.projection.ansi_c import decode_ansi_c
 
-    return [_Part((decode_ansi_c(ev.text(node)[2:-1]),), "q")]
+    return [Part((decode_ansi_c(ev.text(node)[2:-1]),), "q")]
 
 
-def _concatenation(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _concatenation(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     return ev._children_parts(node, depth, quoted=quoted)
 
 
-def _simple_expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _simple_expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     name = ev.text(node)[1:]
     if name[:1].isspace():  # tree-sitter reads `"a$ b"` as `$` and a name ` b`: bash does not
         return _literal(_DQ_ESCAPE.sub(_dq_unescape, "$" + name) if quoted else "$" + name, quoted)
@@ -262,7 +233,7 @@ _BRACED = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*|[0-9]+|[@*#?$!-])\}$")
 _DEFAULTED = re.compile(r"^\$\{([A-Za-z_][A-Za-z0-9_]*)(:?)([-=+?])")
 
 
-def _expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     text = ev.text(node)
     kind = "q" if quoted else "e"
     simple = _BRACED.match(text)
@@ -282,7 +253,7 @@ def _expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Par
             is_set = var.options is not None and (not colon or all(var.options))
             if op in "-=":
                 if is_set:
-                    return [_Part(var.options, kind)]
+                    return [Part(var.options, kind)]
                 parts = _alternate_word(ev, word_nodes, depth, quoted)
                 if op == "=":  # ${x:=word} assigns word to x
                     ev.assigned.append((name, _joined(parts)))
@@ -293,35 +264,35 @@ def _expansion(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Par
         if op == "=":
             ev.assigned.append((name, None))
         reason = var.reason if var.options is None else ""
-        return [_Part(None, kind, f"{text} depends on ${name}, which may be set: {reason}")]
+        return [Part(None, kind, f"{text} depends on ${name}, which may be set: {reason}")]
     if "@P" in text or "@A" in text:  # prompt expansion runs the $( ) in the value
         ev.hidden_code.append((text, (node.start_byte, node.end_byte)))
     ev._collect(node)
-    return [_Part(None, kind, f"{text} is only known while the line runs")]
+    return [Part(None, kind, f"{text} is only known while the line runs")]
 
 
-def _joined(parts: list[_Part]) -> str | None:
+def _joined(parts: list[Part]) -> str | None:
     if any(p.options is None or len(p.options) != 1 for p in parts):
         return None
     return "".join((p.options or ("",))[0] for p in parts)
 
 
-def _alternate_word(ev: Evaluator, nodes: list[Node], depth: int, quoted: bool) -> list[_Part]:
-    out: list[_Part] = []
+def _alternate_word(ev: Evaluator, nodes: list[Node], depth: int, quoted: bool) -> list[Part]:
+    out: list[Part] = []
     for n in nodes:
         out.extend(ev._parts(n, depth + 1, quoted=quoted))
     return out
 
 
-def _command_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _command_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     ev.substitutions.append(node)
     from guard.projection.produced_values import produced_value
 
     known = produced_value(ev.src, node, ev.scope.cwd, ev.workspace)
     if known is not None:  # `$(pwd)`, `$(uname -m)`: a known producer's kind of value
-        return [_Part((known,), "q" if quoted else "e")]
+        return [Part((known,), "q" if quoted else "e")]
     return [
-        _Part(
+        Part(
             None,
             "q" if quoted else "e",
             f"the output of {_short(ev.text(node))} is not known before it runs",
@@ -329,15 +300,15 @@ def _command_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -
     ]
 
 
-def _process_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _process_substitution(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     ev.substitutions.append(node)
-    return [_Part((PROCESS_SUBSTITUTION_VALUE,), "q")]
+    return [Part((PROCESS_SUBSTITUTION_VALUE,), "q")]
 
 
-def _arithmetic(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _arithmetic(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     ev._collect(node)
     return [
-        _Part(
+        Part(
             None,
             "q" if quoted else "e",
             f"arithmetic {_short(ev.text(node))} is computed while the line runs",
@@ -350,7 +321,7 @@ def _short(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
+def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[Part]:
     """A `$` the parser left alone: bash leaves it literal before a space, a quote that closes
     the string, the end of the word or any other character that starts no expansion."""
     after = ev.src[node.end_byte : node.end_byte + 1].decode("latin-1")
@@ -358,7 +329,7 @@ def _dollar(ev: Evaluator, node: Node, depth: int, quoted: bool) -> list[_Part]:
         return []  # `$"text"`: a translated string, which is the text the string gives
     starts = _EXPANSION_START if not quoted else _EXPANSION_START_QUOTED
     if after and (after.isalnum() or after in starts):
-        return [_Part(None, "q", f"{ev.text(node)} cannot be evaluated before it runs")]
+        return [Part(None, "q", f"{ev.text(node)} cannot be evaluated before it runs")]
     return _literal("$", quoted)
 
 
@@ -389,157 +360,3 @@ _HANDLERS = {
 }
 
 
-def _assemble(parts: list[_Part], scope: Scope, *, assignment: bool = False) -> Value:
-    for p in parts:
-        if p.options is None:
-            return Value((), unknown=p.reason or "the value is not known before it runs")
-    combos = 1
-    for p in parts:
-        combos *= max(1, len(p.options or ()))
-        if combos > MAX_ALTERNATIVES:
-            return Value((), unknown="the word has too many possible values")
-    size = sum(max(map(len, p.options)) if p.options else 0 for p in parts)
-    scope.budget.spend(1 + size * combos // 256, "expanding words")
-    large = too_large(size, 0)
-    if large:
-        return Value((), unknown=large)
-    if any(p.kind == "e" for p in parts):
-        ifs = scope.lookup("IFS")
-        if ifs.options != (" \t\n",) and not (
-            ifs.options is None and ifs.reason.endswith("is not set")
-        ):
-            return Value((), unknown="IFS was changed, so how the word splits is not known")
-    if all(p.kind == "q" for p in parts) and all(len(p.options or ()) == 1 for p in parts):
-        text = "".join((p.options or ("",))[0] for p in parts)  # one quoted string: no expansion
-        return Value((tuple(text.split("\0")),))
-    alternatives: list[tuple[str, ...]] = []
-    glob = False
-    for choice in product(*[p.options or ("",) for p in parts]):
-        atoms: list[Atom] = []
-        for part, text in zip(parts, choice, strict=True):
-            if part.kind == "c":
-                atoms.extend(Atom(ch, "c") for ch in text)
-            elif text:
-                atoms.append(Atom(text, part.kind))
-            else:
-                atoms.append(Atom("", part.kind))
-        words: list[str] = []
-        expansions = expand_braces(atoms)
-        if expansions is None:
-            return Value((), unknown="the word's braces expand to too many words to check")
-        for expanded in expansions:
-            if assignment:  # as if the word were `v=value`, then without the `v=`
-                tilded = _tilde([Atom("v", "c"), Atom("=", "c"), *expanded], scope)
-                tilded = tilded[2:] if tilded is not None else None
-            else:
-                tilded = _tilde(expanded, scope)
-            if tilded is None:
-                return Value((), unknown="a ~ in the word names a directory that is not known")
-            fields, g = _fields(tilded)
-            glob = glob or g
-            words.extend(fields)
-        if len(words) > MAX_FIELDS:
-            return Value((), unknown=too_large(0, len(words)))
-        alternatives.append(tuple(words))
-    return Value(tuple(dict.fromkeys(alternatives)), glob=glob)
-
-
-def _tilde(atoms: list[Atom], scope: Scope) -> list[Atom] | None:
-    """`~` at the start; and, in a word shaped like an assignment (`if=~/x`, `PATH=a:~/b`),
-    after the `=` and after each `:` of the value, as bash does outside POSIX mode."""
-    head = _tilde_prefix(atoms, scope)
-    if head is None:
-        return None
-    name_end = 0
-    while name_end < len(head) and head[name_end].kind == "c" and (
-        head[name_end].text.isalnum() or head[name_end].text == "_"
-    ):
-        name_end += 1
-    if not (0 < name_end < len(head) and head[name_end].kind == "c"
-            and head[name_end].text == "=" and not head[0].text.isdigit()):
-        return head
-    out = head[: name_end + 1]
-    segment: list[Atom] = []
-    for atom in [*head[name_end + 1 :], Atom(":", "end")]:
-        if atom.kind in ("c", "end") and atom.text == ":":
-            expanded = _tilde_prefix(segment, scope, stop=":")
-            if expanded is None:
-                return None
-            out.extend(expanded)
-            if atom.kind == "c":
-                out.append(atom)
-            segment = []
-        else:
-            segment.append(atom)
-    return out
-
-
-def _tilde_prefix(atoms: list[Atom], scope: Scope, stop: str = "") -> list[Atom] | None:
-    if not atoms or atoms[0].kind != "c" or atoms[0].text != "~":
-        return atoms
-    name_chars: list[str] = []
-    i = 1
-    while i < len(atoms) and atoms[i].kind == "c" and atoms[i].text not in ("/", stop or "/"):
-        name_chars.append(atoms[i].text)
-        i += 1
-    if i < len(atoms) and atoms[i].kind != "c":
-        return atoms  # a quoted or expanded part inside the tilde prefix: no expansion
-    name = "".join(name_chars)
-    if name == "":
-        var = scope.lookup("HOME")
-    elif name == "+":
-        var = scope.lookup("PWD")
-    elif name == "-":
-        var = scope.lookup("OLDPWD")
-    else:
-        home = scope.user_home(name)
-        if home is None:
-            return atoms  # an unknown user: bash leaves the word as it is
-        var = Var((home,))
-    if var.options is None or len(var.options) != 1:
-        return None
-    return [Atom(var.options[0], "q"), *atoms[i:]]
-
-
-def _fields(atoms: list[Atom]) -> tuple[tuple[str, ...], bool]:
-    fields: list[str] = []
-    current: list[str] = []
-    have = False  # a quoted part, even empty, makes a field
-    glob = False
-    for atom in atoms:
-        if atom.kind == "c":
-            current.append(atom.text)
-            have = True
-            glob = glob or atom.text in GLOB_CHARS
-        elif atom.kind == "q":
-            pieces = atom.text.split("\0")
-            current.append(pieces[0])
-            have = True
-            for piece in pieces[1:]:
-                fields.append("".join(current))
-                current = [piece]
-        else:  # unquoted expansion: split on blanks
-            words = atom.text.split()
-            glob = glob or any(c in GLOB_CHARS for c in atom.text)
-            if not words:
-                if atom.text and have:
-                    fields.append("".join(current))
-                    current, have = [], False
-                continue
-            if atom.text[0].isspace() and have:
-                fields.append("".join(current))
-                current = []
-            current.append(words[0])
-            have = True
-            for w in words[1:]:
-                fields.append("".join(current))
-                current = [w]
-            if atom.text[-1].isspace():
-                fields.append("".join(current))
-                current, have = [], False
-    if have:
-        fields.append("".join(current))
-    return tuple(fields), glob
-
-
-__all__ = ["Evaluator", "Value"]

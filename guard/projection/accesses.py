@@ -1,0 +1,177 @@
+"""What a command reaches, as requests: the paths it reads, writes, runs or enters (outside the
+workspace, or protected), and the effects it has.
+
+Every handler records what it finds through these functions, so the rules of a path access (links
+resolved before `..`, globs matched now and later, links the line makes, protected paths) live in
+one place. Words nobody can know are `walker.dynamic`.
+"""
+
+from __future__ import annotations
+
+from guard.knowledge.arguments import is_local_path
+from guard.knowledge.commands import SYSTEM_BIN_DIRS
+from guard.projection import paths
+from guard.projection.patterns import render_argv
+from guard.projection.requests import Access, Request
+from guard.projection.walk_records import Arg
+from guard.projection.walker import Walker, dynamic
+
+
+def access(w: Walker, arg: Arg, text: str, mode: Access, via: str) -> None:
+    """A path the command would touch: a request when it lies outside the workspace."""
+    if not is_local_path(text):
+        return
+    if text.startswith("/"):
+        _access_at(w, arg, text, mode, via)
+        return
+    for fallback in w.scope.fallback_cwds:  # where the shell is if a `cd` failed
+        _access_at(w, arg, _joined(fallback, text), mode, via)
+    cwd = w.scope.cwd
+    if cwd is None:
+        reason = f"{text} is relative to a directory that is not known: {w.scope.cwd_reason}"
+        dynamic(w, arg, "path", reason)
+        return
+    _access_at(w, arg, _joined(cwd, text), mode, via)
+
+
+def _joined(directory: str, path: str) -> str:
+    return f"{directory}/{path}" if directory != "/" else f"/{path}"
+
+
+def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
+    path = paths.normalise(raw)
+    if paths.is_plumbing(path):
+        return
+    if mode == "execute" and paths.normalise(path.rsplit("/", 1)[0] or "/") in SYSTEM_BIN_DIRS:
+        return  # the system's own programs (su -s /bin/bash, git --exec-path=/usr/lib/git-core)
+    if mode == "execute" and path in SYSTEM_BIN_DIRS:
+        return
+    # symlinks resolve before `..`, as the kernel does (`link/../x` is next to link's target);
+    # a path through a link made earlier in this line is not known
+    made = w.scope.made_links
+    if made:
+        lexical = "/" + "/".join(p for p in raw.split("/") if p not in ("", "."))
+        if any(
+            form == link or form.startswith(link + "/") for link in made for form in (lexical, path)
+        ):
+            dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
+            return
+    # resolvers return normal paths; only `..` read before links needs normalising again
+    resolved = _resolved(w, arg, raw) if ".." in raw else _resolved(w, arg, path, normal=True)
+    if arg.glob:  # what the pattern matches now: a match may be a link that leads out
+        for match in w.ctx.expand(path):
+            found = paths.normalise(match)
+            if not paths.inside_any(found, w.ctx.workspace) and not paths.is_plumbing(found):
+                resolved = found
+                break
+    if w.ctx.protected is not None:
+        _protected(w, arg, raw, path, resolved, mode, via)
+    if paths.inside_any(resolved, w.ctx.workspace) or (
+        resolved != path and paths.is_plumbing(resolved)
+    ):
+        if arg.glob and ".." not in raw and _skipdots_off(w) and _glob_may_climb(path):
+            resolved = _resolved(w, arg, _climbing(path))
+            if paths.inside_any(resolved, w.ctx.workspace):
+                return
+        else:
+            return
+    shown = paths.display(resolved, w.ctx.home)
+    w.out.append(
+        Request(
+            "external_directory",
+            arg.span,
+            f"{mode} {shown} ({via}) is outside the workspace",
+            path=resolved,
+            access=mode,
+            via=via,
+        )
+    )
+
+
+def _protected(
+    w: Walker, arg: Arg, raw: str, path: str, resolved: str, mode: Access, via: str
+) -> None:
+    """A `protected` request when the access reaches a protected path: as written, after
+    symlinks, through what a glob matches now, or through what it could match later."""
+    assert w.ctx.protected is not None
+    match = w.ctx.protected.match
+    hit = match(resolved, mode) or (match(path, mode) if path != resolved else None)
+    where = resolved if hit is not None and match(resolved, mode) else path
+    if hit is None and arg.glob:
+        for found in w.ctx.expand(path):
+            hit = match(paths.normalise(found), mode)
+            if hit is not None:
+                where = paths.normalise(found)
+                break
+        else:
+            hit = w.ctx.protected.may_match(path, mode)
+            where = path
+    if hit is None or (hit.agent_only and via in NAMES_ONLY):
+        return  # `ls .env`, `test -f key.pem`: naming a secret reads nothing of it
+    shown = paths.display(where, w.ctx.home)
+    w.out.append(
+        Request(
+            "protected",
+            arg.span,
+            f"{mode} {shown} ({via}) is a protected path ({hit.pattern})",
+            path=where,
+            access=mode,
+            via=via,
+        )
+    )
+
+
+# commands that name files (their names, sizes, modes) without reading what they hold
+NAMES_ONLY = frozenset(
+    {"ls", "find", "fd", "stat", "test", "[", "[[", "du", "realpath", "readlink", "basename",
+     "dirname", "tree", "exa", "eza", "lsd"}
+)
+
+
+def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:
+    """`raw` with its existing links resolved (resolvers return normal paths: only `..` read
+    before links needs normalising again); a path guard may not look through
+    (`/proc/1/root/…`) stays as written, and where it leads is not known."""
+    try:
+        return w.ctx.resolve(raw) if normal else paths.normalise(w.ctx.resolve(raw))
+    except (OSError, ValueError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        dynamic(w, arg, "path", f"guard cannot follow the links of {raw}: {why}")
+        return paths.normalise(raw)
+
+
+def _skipdots_off(w: Walker) -> bool:
+    """Whether the line turned `globskipdots` off. With it on (bash 5.2's default; zsh never
+    matches them) no glob matches `.` or `..`: `ls -d */`, `du -s .[^.]* *` stay inside."""
+    return any(r.reason == SHOPT_REASON for r in w.out)
+
+
+SHOPT_REASON = "this shell option changes where cd goes or what globs match"
+
+
+def _glob_may_climb(path: str) -> bool:
+    """A glob component that can match `..` once `globskipdots` is off (`.[.]`, `.?`): one
+    starting with a literal dot (bash's dot rule; `[^…]` negates as `[!…]` does)."""
+    import fnmatch
+
+    return any(
+        part[:1] == "." and any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part)
+        for part in path.replace("[^", "[!").split("/")
+    )
+
+
+def _climbing(path: str) -> str:
+    import fnmatch
+
+    return "/".join(
+        ".." if any(c in part for c in "*?[") and fnmatch.fnmatchcase("..", part) else part
+        for part in path.split("/")
+    )
+
+
+def add_effect(
+    w: Walker, span: tuple[int, int], kind: str, target: str, reason: str, argv: tuple[str, ...]
+) -> None:
+    where = w.fixed_span or span
+    text = render_argv(argv)
+    w.out.append(Request("effect", where, reason, argv=argv, text=text, kind=kind, target=target))

@@ -1,0 +1,316 @@
+"""A command read by its spec alone: each argument's role (a path read or written, code, an
+option's value, the command it runs), and the corners where arguments mean more than the spec
+says (`@FILE` lists, `ext::`, container powers, default writes under home, `ln -s`, xargs -I).
+"""
+
+from __future__ import annotations
+
+import re
+
+from guard.knowledge.arguments import ACCESS_ROLES, Reading, path_part, read_argv
+from guard.knowledge.commands import (
+    AT_FILE_COMMANDS,
+    CONTAINER_COMMANDS,
+    CONTAINER_HOST_POWERS,
+    CPIO_EXTRACTS,
+    DEFAULT_WRITES,
+    STDIN_FILE_LISTS,
+    SUBCOMMAND_HOME_WRITES,
+)
+from guard.projection import paths
+from guard.projection.accesses import access
+from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value
+from guard.projection.requests import Access
+from guard.projection.variables import assigned
+from guard.projection.walk_records import Arg
+from guard.projection.walker import Call, Walker, dynamic, run_code
+
+
+def plain(c: Call) -> None:
+    w, spec, argv, stdin, span, depth, extra_unknown = (
+        c.w,
+        c.spec,
+        c.argv,
+        c.stdin,
+        c.span,
+        c.depth,
+        c.extra,
+    )
+    via = argv[0].value or ""
+    via = via.rsplit("/", 1)[-1]
+    if via == "dd":
+        _dd(w, argv)
+        return
+    if via == "env":  # `env - cmd` is `env -i cmd`: the lone `-` is an option, not the command
+        argv = [argv[0], *_env_options(argv[1:])]
+    reading = read_argv(spec, [a.value for a in argv])
+    if via in _CORNER_COMMANDS:
+        _argument_corners(w, via, argv)
+    for use in reading.uses:
+        if use.at >= len(argv):
+            continue
+        arg = argv[use.at]
+        if use.role == "code":
+            run_code(
+                w,
+                arg.value if use.value is None else use.value,
+                arg,
+                depth,
+                new_process=True,
+                via=via,
+            )
+            continue
+        if use.role in OPTION_VALUE_ROLES:
+            option_value(
+                w, use.role, arg, use.value if use.value is not None else arg.value, depth, via
+            )
+            continue
+        if use.role not in ACCESS_ROLES:
+            continue
+        text = use.value if use.value is not None else arg.value
+        if text is None and arg.under is not None:  # what a known producer printed
+            for root in arg.under:
+                access(w, arg, root, "read" if use.role == "path" else use.role, via)  # type: ignore[arg-type]
+            continue
+        if text is None:
+            dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+            continue
+        if use.role == "path":
+            part = path_part(text)
+            if part is None and _names_something(w, text):
+                part = text  # a bare name that exists here: a file (or a link out) it may read
+            if part is None:
+                continue
+            access(w, arg, part, "read", via)
+        else:
+            access(w, arg, text, use.role, via)  # type: ignore[arg-type]
+    if any(a.glob for a in argv[1:]):
+        listed_directories(w, argv, reading, via)
+    if via == "ln" and any(
+        (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
+        for a in argv[1:]
+    ):
+        _made_link(w, reading, argv)
+    if reading.run is not None:
+        inner = argv[reading.run :]
+        if spec.assignments:  # `env NAME=value cmd`: the command's environment
+            _environment(w, argv[1 : reading.run], depth)
+        if via == "xargs":
+            given = stdin.roots if stdin is not None else None
+            only = given[0] if given and len(given) == 1 else None
+            inner = _xargs_replaced(argv[: reading.run], inner, only)
+        w.calls.run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
+    elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
+        access(w, argv[0], ".", "read", via)
+    if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
+        roots = stdin.roots if stdin is not None else None
+        if roots is None:
+            dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+        for root in roots or ():  # paths a known producer printed: under the roots it was given
+            access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
+
+
+_BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
+
+
+def _names_something(w: Walker, text: str) -> bool:
+    """Whether a word that does not look like a path names something in the directory."""
+    cwd = w.scope.cwd
+    return cwd is not None and _BARE_NAME.fullmatch(text) is not None and bool(
+        w.ctx.expand(f"{cwd}/{text}" if cwd != "/" else f"/{text}")
+    )
+
+
+def listed_directories(w: Walker, argv: list[Arg], reading: Reading, via: str) -> None:
+    """A glob is expanded by bash before any command sees it: `echo /srv/data/*` lists
+    /srv/data, a read of that directory, even where the command takes its words as data."""
+    accessed = {u.at for u in reading.uses if u.role in ACCESS_ROLES or u.role in _READING}
+    for index, arg in enumerate(argv[1:], 1):
+        if not arg.glob or arg.value is None or index in accessed:
+            continue
+        head = re.split(r"[*?\[]", arg.value, maxsplit=1)[0]
+        directory = head.rpartition("/")[0] if "/" in head else "."
+        access(w, arg, directory or "/", "read", f"{via} (a glob)")
+
+
+_READING = frozenset({"sed-script", "awk-program", "file-list", "url", "sql", "sql-file"})
+
+
+def _env_options(args: list[Arg]) -> list[Arg]:
+    """env's arguments without a lone `-` among its options (before the command)."""
+    for i, arg in enumerate(args):
+        value = arg.value
+        if value == "-":
+            return args[:i] + _env_options(args[i + 1 :])
+        if value is None or not value.startswith("-") or value == "--":
+            break
+    return args
+
+
+def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
+    """`ln -s TARGET LINK`: paths through LINK later in the line lead somewhere not known."""
+    operands = [u.at for u in reading.uses if u.role in ("read", "write")]
+    if not operands or w.scope.cwd is None:
+        return
+    link = argv[operands[-1]].value
+    target = argv[operands[0]].value
+    if not link:
+        return
+    where = paths.absolute(link, w.scope.cwd)
+    made = [where]
+    name = (target or "").rstrip("/").rsplit("/", 1)[-1]
+    if name not in ("", ".", ".."):  # `ln -s TARGET DIR` makes DIR/name
+        made.append(f"{where}/{name}")
+    w.scope.made_links = tuple(dict.fromkeys((*w.scope.made_links, *made)))
+
+
+_CORNER_COMMANDS = (
+    AT_FILE_COMMANDS
+    | STDIN_FILE_LISTS.keys()
+    | CONTAINER_COMMANDS
+    | DEFAULT_WRITES.keys()
+    | SUBCOMMAND_HOME_WRITES.keys()
+    | {"git", "cpio"}
+)
+
+
+def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
+    """Arguments that mean more than their command's spec says: `@FILE` lists for binutils,
+    file lists read from standard input, git's `ext::` transport (a shell command), containers
+    given the host's powers (`--privileged`, `--pid=host`)."""
+    stdin_lists = STDIN_FILE_LISTS.get(via, frozenset())
+    for arg in argv[1:]:
+        value = arg.value
+        if value is None:
+            continue
+        if value.startswith("@") and len(value) > 1 and via in AT_FILE_COMMANDS:
+            file_list(w, arg, value[1:], 0, via)
+        elif value in stdin_lists:
+            dynamic(w, arg, "path", f"{via} {value} reads the names of files from its input")
+        elif value.startswith("ext::") and via == "git":
+            dynamic(w, arg, "code", "git's ext:: transport runs a shell command")
+        elif via in CONTAINER_COMMANDS and CONTAINER_HOST_POWERS.match(value):
+            dynamic(
+                w,
+                arg,
+                "code",
+                f"{value} gives the container the host's powers, "
+                "and guard does not see what runs in it",
+            )
+    if via in CONTAINER_COMMANDS:
+        _container_copy(w, via, argv)
+    if via in DEFAULT_WRITES:
+        _default_write(w, via, argv)
+    if via in SUBCOMMAND_HOME_WRITES:
+        _subcommand_home_write(w, via, argv)
+    if via == "cpio":
+        words = [a.value or "" for a in argv[1:]]
+        extracts = any(
+            v in CPIO_EXTRACTS or (v[:1] == "-" and v[1:2] != "-" and "i" in v) for v in words
+        )
+        if extracts and "--no-absolute-filenames" not in words:
+            dynamic(
+                w,
+                argv[0],
+                "path",
+                "cpio -i writes the paths the archive holds, absolute ones too, "
+                "not known before it runs",
+            )
+
+
+def _default_write(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`ssh-keygen` with no -f writes ~/.ssh/id_*; `gpg --import` writes ~/.gnupg."""
+    triggers, elsewhere, under = DEFAULT_WRITES[via]
+    words = [a.value or "" for a in argv[1:]]
+    if triggers and not any(v.split("=", 1)[0] in triggers for v in words):
+        return
+    for v in words:
+        if v.split("=", 1)[0] in elsewhere:
+            return
+        if v[:1] == "-" and v[1:2] != "-" and any(letter in elsewhere for letter in v[1:]):
+            return
+    home = w.scope.lookup("HOME").options
+    if home and len(home) == 1:
+        access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
+    else:
+        dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
+
+
+def _subcommand_home_write(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`aws configure`, `docker login`, `kubectl config set-context` … save under home."""
+    rows, elsewhere = SUBCOMMAND_HOME_WRITES[via]
+    words = [a.value or "" for a in argv[1:]]
+    if any(v.split("=", 1)[0] in elsewhere for v in words):
+        return
+    operands = tuple(v for v in words if not v.startswith("-"))
+    for subcommand, under in rows.items():
+        if operands[: len(subcommand)] == subcommand:
+            home = w.scope.lookup("HOME").options
+            if home and len(home) == 1:
+                access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
+            else:
+                dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
+            return
+
+
+def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`docker cp SRC DEST`: the side that is not `container:path` is a host path read (SRC)
+    or written (DEST)."""
+    operands = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
+    if len(operands) < 3 or operands[0].value != "cp":
+        return
+    modes: tuple[tuple[Arg, Access], ...] = ((operands[1], "read"), (operands[2], "write"))
+    for arg, mode in modes:
+        value = arg.value
+        if value is None:
+            dynamic(w, arg, "path", f"a path {via} cp copies is not known: {arg.reason}")
+        elif value != "-" and not re.match(r"^[A-Za-z0-9][\w.-]*:", value):
+            access(w, arg, value, mode, via)
+
+
+def _environment(w: Walker, args: list[Arg], depth: int) -> None:
+    for arg in args:
+        name, eq, value = (arg.value or "").partition("=")
+        if eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
+            assigned(w, name, value, arg._replace(value=value), depth, exported=True)
+
+
+def _xargs_replaced(options: list[Arg], inner: list[Arg], root: str | None = None) -> list[Arg]:
+    """`xargs -I X cmd … X …`: every argument holding X is filled from input nobody knows."""
+    marker: str | None = None
+    for i, arg in enumerate(options):
+        value = arg.value or ""
+        if value in ("-I", "--replace") and i + 1 < len(options):
+            marker = options[i + 1].value
+        elif value.startswith("-I") and len(value) > 2:
+            marker = value[2:]
+        elif value.startswith("--replace="):
+            marker = value.split("=", 1)[1]
+        elif value in ("-i", "--replace"):
+            marker = "{}"
+        elif value.startswith("-i") and len(value) > 2:
+            marker = value[2:]
+    if not marker:
+        return inner
+    # a producer's output (`find src | xargs -I{} …`): a lone marker is a path under its root
+    return [substituted(a, marker, root, "input xargs puts there") for a in inner]
+
+
+def _dd(w: Walker, argv: list[Arg]) -> None:
+    for arg in argv[1:]:
+        if arg.value is None:
+            dynamic(w, arg, "path", f"an argument of dd is not known: {arg.reason}")
+        elif arg.value.startswith("if="):
+            access(w, arg, arg.value[3:], "read", "dd")
+        elif arg.value.startswith("of="):
+            access(w, arg, arg.value[3:], "write", "dd")
+
+
+def substituted(arg: Arg, marker: str, path: str | None, what: str) -> Arg:
+    """An argument a command fills in later (`find -exec … {}`, `xargs -I X`): a lone marker is
+    a path under `path` when that is known; text around a marker (`sh -c 'rm {}'`) is unknown."""
+    if arg.value is None or marker not in arg.value:
+        return arg
+    if arg.value == marker and path is not None:
+        return arg._replace(value=path, reason=f"{arg.source} is {what}")  # known as a path only
+    return arg._replace(value=None, reason=f"{arg.source} holds {what}")
