@@ -148,7 +148,7 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
     looked: list[tuple[str, str, object]] = []
 
     def children(path: str) -> Sequence[str] | None:
-        looked.append(("listed", path, _seen("listed", path)))
+        looked.append(("listed", path, _settled(_seen("listed", path))))
         return _children(path)
 
     def exists(path: str) -> bool:
@@ -186,6 +186,22 @@ def _seen(what: str, path: str) -> object:
     except OSError as exc:
         return exc.errno
     return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+# The kernel stamps a change with a clock that moves once a tick (1 to 10 ms): a directory
+# changed twice within one tick keeps one stamp. A stamp that recent is not trusted (as git
+# treats a "racy" index entry): the ruleset is built again on the next line.
+RACY_NS = 1_000_000_000
+_RACY = object()  # equal to nothing a directory shows
+
+
+def _settled(stamp: object) -> object:
+    if isinstance(stamp, tuple):
+        import time
+
+        if time.time_ns() - max(stamp[0], stamp[1]) < RACY_NS:
+            return _RACY
+    return stamp
 
 
 _NOT_LINKS: set[str] = set()  # entries a listing showed are no symlinks
