@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from guard.approvals.decide import decide
 from guard.policy.files import load_policy
+from guard.projection.parse_repair import repair
 from guard.projection.project import INTERNAL_ERROR, parser, project
 from guard.projection.scope import Context
 
@@ -34,7 +35,14 @@ def verdict(line: str) -> str:
 
 
 def has_syntax_error(line: str) -> bool:
-    return parser().parse(line.encode("utf-8", "surrogateescape")).root_node.has_error
+    """An error in the tree, which guard's repairs of what tree-sitter-bash misreads (`<>`, a
+    newline bash reads as `;`; guard/projection/parse_repair.py) do not mend."""
+    src = line.encode("utf-8", "surrogateescape")
+    tree = parser().parse(src)
+    if not tree.root_node.has_error:
+        return False
+    repaired = repair(src, tree, parser().parse)
+    return repaired is None or repaired.tree.root_node.has_error
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -23,7 +23,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from guard.knowledge.commands import CONTAINER, GIT_GLOBAL_VALUES, GIT_OTHER, GIT_SUBCOMMANDS, SPECS
+from guard.knowledge.commands import SPECS
+from guard.knowledge.commands.containers import CONTAINER
+from guard.knowledge.commands.vcs import GIT_GLOBAL_VALUES, GIT_OTHER, GIT_SUBCOMMANDS
 
 EFFECT_KINDS = ("destroy", "discard", "publish", "remote", "privilege", "system")
 
@@ -63,7 +65,7 @@ def _v(*names: str) -> frozenset[str]:
 
 
 def _spec_values(*specs: object) -> frozenset[str]:
-    """The options the command specs (guard/knowledge/commands.py) say take a value."""
+    """The options the command specs (guard/knowledge/commands/) say take a value."""
     out: set[str] = set()
     for spec in specs:
         out |= set(getattr(spec, "values", ())) | set(getattr(spec, "options", {}))

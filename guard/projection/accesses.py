@@ -9,7 +9,7 @@ one place. Words nobody can know are `walker.dynamic`.
 from __future__ import annotations
 
 from guard.knowledge.arguments import is_local_path
-from guard.knowledge.commands import SYSTEM_BIN_DIRS
+from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
 from guard.projection import paths
 from guard.projection.patterns import render_argv
 from guard.projection.requests import Access, Request

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands import is_shell
+from guard.knowledge.commands.shells import is_shell
 from guard.projection.accesses import access
 from guard.projection.option_values import sql_text
 from guard.projection.plain_commands import plain

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from guard.knowledge.commands import Spec
+from guard.knowledge.commands.spec import Spec
 from guard.knowledge.effect_argv import given, parse
 from guard.knowledge.effect_knowledge import (
     ALIASES,

@@ -1,6 +1,6 @@
 """Option values that are more than paths: settings that run programs, scripts in other
 languages that reach the shell or files, lists of files, URLs, and the like. Each role a spec in
-`guard/knowledge/commands.py` gives an option or operand has one handler here (`HANDLERS`), and
+`guard/knowledge/commands/` gives an option or operand has one handler here (`HANDLERS`), and
 commands
 whose arguments no spec can describe (git's subcommands, watch, bwrap, compilers) have a kind
 handler in `guard/projection/tool_kinds.py`; sed programs are read by
@@ -13,12 +13,9 @@ import re
 from collections.abc import Callable
 
 from guard.knowledge.arguments import looks_like_path, path_part
-from guard.knowledge.commands import (
-    GIT_CODE_KEYS,
-    GIT_HARMLESS_KEYS,
-    SSH_CODE_KEYS,
-    Role,
-)
+from guard.knowledge.commands.network import SSH_CODE_KEYS
+from guard.knowledge.commands.spec import Role
+from guard.knowledge.commands.vcs import GIT_CODE_KEYS, GIT_HARMLESS_KEYS
 from guard.knowledge.sed_program import sed_effects
 from guard.projection.accesses import access
 from guard.projection.walk_records import Arg
@@ -126,7 +123,7 @@ _AWK_ARGV = re.compile(r"\bARGV\s*\[[^\]]*\]\s*=[^=]|\bARGC\s*=[^=]")
 
 def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
     """An awk program: `getline < "FILE"` reads; system(), pipes and `print > …` ask."""
-    from guard.knowledge.commands import AWK_RUNS, AWK_WRITES
+    from guard.knowledge.commands.text import AWK_RUNS, AWK_WRITES
 
     if script is None:
         return

@@ -8,11 +8,10 @@ from __future__ import annotations
 import re
 
 from guard.knowledge.arguments import ACCESS_ROLES, Reading, path_part, read_argv
-from guard.knowledge.commands import (
+from guard.knowledge.commands.archives import CPIO_EXTRACTS
+from guard.knowledge.commands.containers import CONTAINER_COMMANDS, CONTAINER_HOST_POWERS
+from guard.knowledge.commands.files import (
     AT_FILE_COMMANDS,
-    CONTAINER_COMMANDS,
-    CONTAINER_HOST_POWERS,
-    CPIO_EXTRACTS,
     DEFAULT_WRITES,
     STDIN_FILE_LISTS,
     SUBCOMMAND_HOME_WRITES,

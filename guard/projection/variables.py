@@ -118,7 +118,7 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
         return
     separators = value.replace(" ", ":") if name == "LD_PRELOAD" else value
     known = set(w.scope.env.get(name, "").split(":")) if name == "PATH" else set()
-    from guard.knowledge.commands import SYSTEM_BIN_DIRS
+    from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
 
     for element in separators.split(":"):
         if element and element not in known and element.rstrip("/") not in SYSTEM_BIN_DIRS:

@@ -20,7 +20,7 @@ from typing import NamedTuple, Protocol
 
 from tree_sitter import Node
 
-from guard.knowledge.commands import Spec
+from guard.knowledge.commands.spec import Spec
 from guard.projection.requests import DynamicRole, Request
 from guard.projection.scope import Context, Scope, Var
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin

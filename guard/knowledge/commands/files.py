@@ -1,0 +1,238 @@
+"""Files and coreutils: commands that create, copy, move, link, change or remove files."""
+
+from __future__ import annotations
+
+from guard.knowledge.commands.spec import WRITE, Spec, opts
+
+COPY = Spec(
+    operands="read",
+    last="write",
+    values=opts("-m", "--mode", "-o", "--owner", "-g", "--group", "-S", "--suffix", "-Z"),
+    options={"-t": "write", "--target-directory": "write"},
+)
+
+
+# Executables in these directories are the system's own: running them by path is not an access.
+SYSTEM_BIN_DIRS = (
+    "/bin",
+    "/sbin",
+    "/usr/bin",
+    "/usr/sbin",
+    "/usr/local/bin",
+    "/usr/local/sbin",
+    "/usr/libexec",
+    "/usr/lib/git-core",
+    "/opt/homebrew/bin",
+    "/usr/lib/openssh",
+    "/usr/libexec/openssh",
+    "/usr/lib/ssh",
+)
+
+
+# Programs that read more arguments from `@FILE` (binutils and friends).
+AT_FILE_COMMANDS = frozenset(
+    {
+        "strings",
+        "nm",
+        "objdump",
+        "size",
+        "readelf",
+        "ar",
+        "objcopy",
+        "strip",
+        "c++filt",
+        "addr2line",
+        "as",
+        "ld",
+        "gcc",
+        "cc",
+        "g++",
+        "clang",
+        "clang++",
+    }
+)
+
+
+# Flags that make a command read the names of files to use from standard input.
+STDIN_FILE_LISTS = {
+    "zip": frozenset({"-@"}),
+    "git": frozenset({"--stdin-paths"}),
+    "cpio": frozenset({"-o", "-p", "--create", "--pass-through"}),
+}
+
+
+# Tools whose default output is a file under home: (options that make it write there, or empty
+# for always; option letters or words that send it elsewhere or only print; the path under ~).
+DEFAULT_WRITES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
+    "ssh-keygen": (frozenset(), frozenset({"f", "l", "y", "F", "Q", "k", "L", "D"}), ".ssh"),
+    **dict.fromkeys(
+        ("gpg", "gpg2"),
+        (
+            frozenset(
+                {
+                    "--import",
+                    "--recv-keys",
+                    "--receive-keys",
+                    "--fetch-keys",
+                    "--refresh-keys",
+                    "--gen-key",
+                    "--generate-key",
+                    "--full-generate-key",
+                    "--full-gen-key",
+                    "--quick-generate-key",
+                    "--quick-gen-key",
+                    "--edit-key",
+                    "--sign-key",
+                    "--lsign-key",
+                    "--delete-key",
+                    "--delete-keys",
+                    "--delete-secret-key",
+                    "--delete-secret-keys",
+                    "--import-ownertrust",
+                    "--update-trustdb",
+                }
+            ),
+            frozenset({"--homedir"}),
+            ".gnupg",
+        ),
+    ),
+}
+
+
+# Subcommands that save logins and settings under home: {command: ({subcommand words: path
+# under ~}, options that point it at another file)}.
+SUBCOMMAND_HOME_WRITES: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
+    "aws": ({("configure",): ".aws", ("sso", "login"): ".aws"}, frozenset()),
+    "gh": (
+        {
+            ("auth", "login"): ".config/gh",
+            ("auth", "refresh"): ".config/gh",
+            ("config", "set"): ".config/gh",
+            ("auth", "setup-git"): ".gitconfig",
+        },
+        frozenset(),
+    ),
+    "docker": ({("login",): ".docker"}, frozenset({"--config"})),
+    "npm": ({("login",): ".npmrc", ("adduser",): ".npmrc"}, frozenset({"--userconfig"})),
+    "kubectl": (
+        {
+            ("config", verb): ".kube"
+            for verb in (
+                "set-context",
+                "use-context",
+                "set-credentials",
+                "set-cluster",
+                "set",
+                "unset",
+                "delete-context",
+                "delete-cluster",
+                "rename-context",
+            )
+        },
+        frozenset({"--kubeconfig"}),
+    ),
+    "gcloud": (
+        {("auth", "login"): ".config/gcloud", ("config", "set"): ".config/gcloud"},
+        frozenset({"--configuration"}),
+    ),
+    "az": ({("login",): ".azure"}, frozenset()),
+}
+
+
+# `test -f PATH`, `[[ -d PATH ]]`: operators whose operand is a path.
+FILE_TEST_OPERATORS = frozenset(
+    {
+        "-e",
+        "-f",
+        "-d",
+        "-r",
+        "-w",
+        "-x",
+        "-s",
+        "-L",
+        "-h",
+        "-p",
+        "-S",
+        "-b",
+        "-c",
+        "-g",
+        "-u",
+        "-k",
+        "-O",
+        "-G",
+        "-N",
+    }
+)
+
+
+SPECS: dict[str, Spec] = {
+    "xargs": Spec(
+        kind="xargs",
+        operands="command",
+        values=opts(
+            "-n",
+            "-L",
+            "-P",
+            "-I",
+            "-d",
+            "-E",
+            "-s",
+            "--max-args",
+            "--max-procs",
+            "--delimiter",
+        ),  # -i, -e, -l, --replace, --eof, --max-lines take a value only when attached
+        options={"-a": "read", "--arg-file": "read"},
+    ),
+    # write what they are given
+    **{
+        n: WRITE
+        for n in (
+            "tee",
+            "touch",
+            "mkdir",
+            "rm",
+            "rmdir",
+            "unlink",
+            "shred",
+            "mkfifo",
+            "mknod",
+            "sync",
+            "srm",
+        )
+    },
+    "tee": Spec(operands="write"),
+    "touch": Spec(
+        operands="write",
+        values=opts("-d", "--date", "-t"),
+        options={"-r": "read", "--reference": "read"},
+    ),
+    "mkdir": Spec(operands="write", values=opts("-m", "--mode", "-Z", "--context")),
+    "chmod": Spec(operands="write", first="data", options={"--reference": "read"}),
+    "chown": Spec(operands="write", first="data", options={"--reference": "read"}),
+    "chgrp": Spec(operands="write", first="data", options={"--reference": "read"}),
+    "truncate": Spec(
+        operands="write", values=opts("-s", "--size"), options={"-r": "read", "--reference": "read"}
+    ),
+    "cp": COPY,
+    "mv": COPY,
+    "install": COPY,
+    "ln": Spec(
+        operands="read",
+        last="write",
+        options={"-t": "write", "--target-directory": "write"},
+        values=opts("-S", "--suffix"),
+    ),
+    "patch": Spec(
+        operands="write",
+        values=opts("-p", "-F", "-V", "-z", "-B"),
+        options={
+            "-i": "read",
+            "--input": "read",
+            "-o": "write",
+            "-d": "chdir",
+            "--directory": "chdir",
+        },
+    ),
+    "dd": Spec(operands="data"),
+    "find": Spec(kind="find"),
+}

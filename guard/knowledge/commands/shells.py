@@ -1,0 +1,258 @@
+"""Shells and wrappers: shells run code; wrappers (sudo, env, nice, timeout …) run the command they
+are given."""
+
+from __future__ import annotations
+
+from guard.knowledge.commands.spec import Spec, opts
+
+WRAPPER = Spec(kind="wrapper", operands="command")
+
+
+SHELL = Spec(kind="shell")
+
+
+SU = Spec(
+    operands="data",
+    values=opts("-g", "--group", "-G", "--supp-group", "-w", "--whitelist-environment"),
+    options={
+        "-c": "code",
+        "--command": "code",
+        "--session-command": "code",
+        "-s": "execute",
+        "--shell": "execute",
+    },
+)
+
+
+RUNUSER_AS_WRAPPER = Spec(
+    kind="wrapper",
+    operands="command",
+    values=opts("-u", "--user", "-g", "--group", "-G", "--supp-group", "-w"),
+)
+
+
+# Shells whose -c string is bash-compatible enough to parse; others are unknown code.
+POSIX_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash"})
+
+
+def is_shell(name: str) -> bool:
+    """Whether a command name (or path) names a POSIX shell."""
+    return name.rsplit("/", 1)[-1] in POSIX_SHELLS
+
+
+SPECS: dict[str, Spec] = {
+    "parallel": Spec(kind="parallel", operands="data"),
+    # wrappers: run their operand as a command
+    "sudo": Spec(
+        kind="wrapper",
+        assignments=True,
+        operands="command",
+        values=opts(
+            "-u",
+            "--user",
+            "-g",
+            "--group",
+            "-h",
+            "--host",
+            "-p",
+            "--prompt",
+            "-C",
+            "--close-from",
+            "-r",
+            "--role",
+            "-t",
+            "--type",
+            "-U",
+            "--other-user",
+            "-T",
+            "--command-timeout",
+        ),
+        options={"-D": "chdir", "--chdir": "chdir"},
+    ),
+    "doas": Spec(kind="wrapper", operands="command", values=opts("-u", "-C")),
+    "env": Spec(
+        kind="wrapper",
+        operands="command",
+        assignments=True,
+        values=opts("-u", "--unset", "-a", "--argv0"),
+        options={
+            "-C": "chdir",
+            "--chdir": "chdir",
+            "-S": "code",
+            "--split-string": "code",
+            "-P": "execute",  # BSD env: where the command is looked up
+        },
+    ),
+    "nice": Spec(kind="wrapper", operands="command", values=opts("-n", "--adjustment")),
+    "nohup": WRAPPER,
+    "setsid": WRAPPER,
+    "time": Spec(kind="wrapper", operands="command", assignments=True),  # time VAR=v cmd,
+    "unbuffer": WRAPPER,
+    "caffeinate": WRAPPER,
+    "chronic": WRAPPER,
+    "catchsegv": WRAPPER,
+    "timeout": Spec(
+        kind="wrapper",
+        operands="command",
+        skip=1,
+        values=opts("-s", "--signal", "-k", "--kill-after"),
+    ),
+    "stdbuf": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts("-i", "-o", "-e", "--input", "--output", "--error"),
+    ),
+    "ionice": Spec(
+        kind="wrapper", operands="command", values=opts("-c", "-n", "-p", "--class", "--classdata")
+    ),
+    "chrt": Spec(kind="wrapper", operands="command", skip=1),
+    "taskset": Spec(kind="wrapper", operands="command", skip=1),
+    "busybox": WRAPPER,  # `busybox APPLET args`: the applet runs as that command,
+    "fakeroot": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts("-b"),
+        options={
+            "-l": "execute",
+            "--lib": "execute",
+            "--faked": "execute",
+            "-s": "write",
+            "-i": "read",
+        },
+    ),
+    "setpriv": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts(
+            "--reuid",
+            "--regid",
+            "--ruid",
+            "--euid",
+            "--rgid",
+            "--egid",
+            "--groups",
+            "--inh-caps",
+            "--ambient-caps",
+            "--bounding-set",
+            "--securebits",
+            "--pdeathsig",
+            "--selinux-label",
+            "--apparmor-profile",
+            "--landlock-access",
+            "--landlock-rule",
+        ),
+        options={"--seccomp-filter": "read"},
+    ),
+    "prlimit": Spec(
+        kind="wrapper", operands="command", values=opts("-p", "--pid", "-o", "--output")
+    ),
+    "dbus-run-session": Spec(
+        kind="wrapper",
+        operands="command",
+        options={"--config-file": "read", "--dbus-daemon": "execute"},
+    ),
+    "xvfb-run": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts("-n", "--server-num", "-p", "--xauth-protocol", "-s", "--server-args", "-w"),
+        options={"-e": "write", "--error-file": "write", "-f": "write", "--auth-file": "write"},
+    ),
+    "sg": Spec(operands="code", first="data", options={"-c": "code"}),
+    "chpst": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts("-u", "-U", "-b", "-n", "-m", "-d", "-o", "-p", "-f", "-c", "-t"),
+        options={"-e": "read", "-/": "chdir", "-l": "write", "-L": "write"},
+    ),
+    "cgexec": Spec(kind="wrapper", operands="command", values=opts("-g")),
+    "numactl": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts("-i", "-N", "-m", "-C", "-p", "-P", "-w", "-c"),
+    ),
+    "flock": Spec(
+        kind="wrapper",
+        operands="command",
+        skip=1,
+        skipped="write",  # the lock file, made when it is missing
+        values=opts("-w", "--timeout", "-E", "--conflict-exit-code"),
+        options={"-c": "code", "--command": "code"},
+    ),
+    "watch": Spec(kind="watch", operands="code"),
+    "strace": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts(
+            "-e",
+            "-p",
+            "-s",
+            "-u",
+            "-a",
+            "-b",
+            "-E",
+            "-I",
+            "-O",
+            "-P",
+            "-S",
+            "-U",
+            "-X",
+            "--columns",
+            "--detach-on",
+            "--env",
+            "--interruptible",
+            "--summary-sort-by",
+            "--summary-columns",
+            "--trace-path",
+            "--const-print-style",
+            "--user",
+        ),
+        options={"-o": "write"},
+    ),
+    "ltrace": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts("-e", "-p", "-s", "-u"),
+        options={"-o": "write"},
+    ),
+    "valgrind": Spec(kind="wrapper", operands="command"),
+    "runuser": Spec(kind="runuser", operands="data"),  # `-u USER cmd…` or su's forms,
+    "su": SU,
+    # shells and code
+    **{
+        n: SHELL for n in ("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh", "rbash")
+    },
+    "script": Spec(
+        operands="write",
+        values=opts("-E", "--echo", "-m"),
+        options={
+            "-c": "code",
+            "--command": "code",
+            "-O": "write",  # script -O LOG, -I LOG, -B LOG, -T TIMING: logs it writes
+            "--log-out": "write",
+            "-I": "write",
+            "--log-in": "write",
+            "-B": "write",
+            "--log-io": "write",
+            "-T": "write",
+            "--log-timing": "write",
+            "-t": "write",
+        },
+    ),
+    # more wrappers that run the command they are given (issue 21)
+    "pkexec": Spec(kind="wrapper", operands="command", values=opts("--user", "-u")),
+    "run0": Spec(
+        kind="wrapper",
+        operands="command",
+        values=opts(
+            *("-u", "--user", "-g", "--group", "--machine", "--setenv", "--unit", "-p"),
+            *("--property", "--description", "--slice", "--nice", "--background"),
+        ),
+        options={"-D": "chdir", "--chdir": "chdir"},
+    ),
+    "entr": WRAPPER,
+    "faketime": Spec(kind="wrapper", operands="command", skip=1, skipped="data"),
+    "dbus-launch": Spec(kind="wrapper", operands="command", options={"--config-file": "read"}),
+    "tmux": Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
+        kind="tmux", operands="data", options={"-f": "execute", "-S": "write"}, values=opts("-L")
+    ),
+}

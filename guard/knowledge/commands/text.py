@@ -1,0 +1,381 @@
+"""Text tools, viewers and editors: what they read, and the options whose values are patterns, not
+paths."""
+
+from __future__ import annotations
+
+import re
+
+from guard.knowledge.commands.spec import READ, WRITE, Spec, opts
+
+GREP = Spec(  # GNU grep: -A -B -C -D -X -d -e -f -m take a value; -r, -T are flags
+    operands="read",
+    first="data",
+    values=opts(
+        "-A",
+        "-B",
+        "-C",
+        "-D",
+        "-X",
+        "-d",
+        "-m",
+        "--max-count",
+        "--devices",
+        "--directories",
+        "--binary-files",
+        "--include",
+        "--exclude",
+        "--exclude-dir",
+        "--label",
+        "--context",
+        "--after-context",
+        "--before-context",
+        "--group-separator",
+    ),
+    options={
+        "-e": "data",
+        "--regexp": "data",
+        "-f": "read",
+        "--file": "read",
+        "--exclude-from": "read",
+    },
+    first_drops=opts("-e", "--regexp", "-f", "--file"),
+)
+
+
+RG = Spec(  # ripgrep: -r is --replace, -T is --type-not
+    operands="read",
+    first="data",
+    values=opts(
+        "-A",
+        "-B",
+        "-C",
+        "-E",
+        "-M",
+        "-d",
+        "-g",
+        "-j",
+        "-m",
+        "-r",
+        "-t",
+        "-T",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--color",
+        "--colors",
+        "--context-separator",
+        "--dfa-size-limit",
+        "--encoding",
+        "--engine",
+        "--field-context-separator",
+        "--field-match-separator",
+        "--glob",
+        "--iglob",
+        "--max-columns",
+        "--max-count",
+        "--max-depth",
+        "--max-filesize",
+        "--path-separator",
+        "--pre-glob",
+        "--regex-size-limit",
+        "--replace",
+        "--sort",
+        "--sortr",
+        "--threads",
+        "--type",
+        "--type-add",
+        "--type-clear",
+        "--type-not",
+        "--hyperlink-format",
+    ),
+    options={
+        "-e": "data",
+        "--regexp": "data",
+        "-f": "read",
+        "--file": "read",
+        "--ignore-file": "read",
+        "--pre": "code",
+        "--hostname-bin": "code",
+    },
+    first_drops=opts("-e", "--regexp", "-f", "--file", "--files", "--type-list"),
+)
+
+
+AG = Spec(  # the silver searcher: -f follows links, -r recurses, -t searches all text
+    operands="read",
+    first="data",
+    values=opts(
+        "-A",
+        "-B",
+        "-C",
+        "-G",
+        "-g",
+        "-m",
+        "-W",
+        "--after",
+        "--before",
+        "--context",
+        "--file-search-regex",
+        "--ignore",
+        "--ignore-dir",
+        "--max-count",
+        "--depth",
+        "--width",
+        "--color-line-number",
+        "--color-match",
+        "--color-path",
+    ),
+    options={"-p": "read", "--path-to-ignore": "read", "--pager": "code"},
+    first_drops=opts("-g"),
+)
+
+
+ACK = Spec(  # ack: -f and -g list files (no pattern operand), -x reads names from input
+    operands="read",
+    first="path",  # a pattern, unless -f or -g: read when it looks like a path
+    values=opts(
+        "-A",
+        "-B",
+        "-C",
+        "-m",
+        "--after-context",
+        "--before-context",
+        "--context",
+        "--max-count",
+        "--ignore-dir",
+        "--noignore-dir",
+        "--ignore-file",
+        "--type",
+        "--type-set",
+        "--type-add",
+        "--type-del",
+        "--output",
+        "--color-filename",
+        "--color-match",
+        "--color-colno",
+        "--color-lineno",
+    ),
+    options={"--pager": "code", "--ackrc": "read", "--files-from": "file-list"},
+    first_drops=opts("--files-from"),
+)
+
+
+SED = Spec(
+    operands="read",
+    first="sed-script",
+    values=opts("-l", "--line-length"),
+    options={"-e": "sed-script", "--expression": "sed-script", "-f": "read", "--file": "read"},
+    flags={"-i": "write", "--in-place": "write"},
+    first_drops=opts("-e", "--expression", "-f", "--file"),
+)
+
+
+AWK = Spec(
+    operands="read",
+    first="awk-program",
+    values=opts("-F", "-v", "--assign", "--field-separator", "-W"),
+    options={
+        "-f": "read",
+        "--file": "read",
+        "-i": "read",
+        "--include": "read",
+        "-E": "read",
+        "--exec": "read",
+        "-l": "execute",  # gawk -l loads a shared library
+        "--load": "execute",
+    },
+    first_drops=opts("-f", "--file", "-E", "--exec"),
+)
+
+
+# Scripts in other languages that reach the shell or files: sed's `e` command and `s///e` flag
+# and its `w FILE` writes; awk's system(), pipes and `print > "file"`. Found by pattern, so a
+# match asks rather than proving anything.
+SED_RUNS = re.compile(
+    r"(^|[;\n{}])\s*(\d+|\$|/[^/]*/)?(,(\d+|\$|/[^/]*/))?!?\s*e(\s|$|;)"
+    r"|s(.)(?:\\.|(?!\6).)*\6(?:\\.|(?!\6).)*\6[gpiImM0-9]*e"
+)
+
+
+SED_WRITES = re.compile(
+    r"(^|[;\n{}])\s*[wW]\s+\S|s(.)(?:\\.|(?!\2).)*\2(?:\\.|(?!\2).)*\2[gpiImMe0-9]*w\s"
+)
+
+
+AWK_RUNS = re.compile(
+    r"\bsystem\s*\(|(?<!\|)\|(?!\|)\s*&?\s*getline|(?<!\|)\|(?!\|)\s*(\"|[A-Za-z_(])"
+)
+
+
+AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
+
+
+SPECS: dict[str, Spec] = {
+    # read what they are given
+    **{
+        n: READ
+        for n in (
+            "cat",
+            "tac",
+            "less",
+            "more",
+            "nl",
+            "od",
+            "xxd",
+            "hexdump",
+            "strings",
+            "file",
+            "stat",
+            "md5sum",
+            "sha1sum",
+            "sha256sum",
+            "sha512sum",
+            "b2sum",
+            "cksum",
+            "diff",
+            "cmp",
+            "comm",
+            "paste",
+            "join",
+            "fold",
+            "fmt",
+            "column",
+            "rev",
+            "base64",
+            "readlink",
+            "realpath",
+            "source-highlight",
+            "bat",
+            "lsattr",
+            "getfacl",
+            "zcat",
+            "bzcat",
+            "xzcat",
+            "zless",
+            "vimdiff",
+            "df",
+            "exa",
+            "eza",
+            "lsof",
+            "gzip",
+            "gunzip",
+            "bzip2",
+            "xz",
+            "unxz",
+            "zstd",
+            "python-config",
+        )
+    },
+    "ls": Spec(
+        operands="read",
+        bare_reads_cwd=True,
+        values=opts("-I", "--ignore", "-w", "-T", "--hide", "--format"),
+    ),
+    "tree": Spec(operands="read", bare_reads_cwd=True, values=opts("-L", "-P", "-I", "-o")),
+    "du": Spec(
+        operands="read",
+        bare_reads_cwd=True,
+        values=opts("-d", "--max-depth", "-B", "--exclude", "-t", "--threshold", "--block-size"),
+        options={"--files0-from": "file-list", "-X": "read", "--exclude-from": "read"},
+    ),
+    "wc": Spec(operands="read", options={"--files0-from": "file-list"}),
+    "head": Spec(operands="read", values=opts("-n", "-c", "--lines", "--bytes")),
+    "tail": Spec(
+        operands="read",
+        values=opts(
+            "-n",
+            "-c",
+            "--lines",
+            "--bytes",
+            "-s",
+            "--pid",
+            "--sleep-interval",
+            "--max-unchanged-stats",
+        ),
+    ),
+    "cut": Spec(
+        operands="read",
+        values=opts("-f", "-d", "-c", "-b", "--fields", "--delimiter", "--output-delimiter"),
+    ),
+    "sort": Spec(
+        operands="read",
+        values=opts("-k", "-t", "-S", "-T", "--key", "--field-separator", "--parallel"),
+        options={
+            "-o": "write",
+            "--output": "write",
+            "--files0-from": "file-list",
+            "--compress-program": "code",
+        },
+    ),
+    "uniq": Spec(operands="read", last="write", values=opts("-f", "-s", "-w")),
+    "tr": Spec(operands="data"),
+    "man": Spec(
+        operands="path",
+        values=opts("-M", "-S", "-s", "-L", "-m", "-C", "-R", "-E"),
+        options={
+            "-P": "code",
+            "--pager": "code",
+            "-H": "code",
+            "--html": "code",
+            "-l": "read",
+            "--local-file": "read",
+        },
+    ),
+    "split": Spec(
+        operands="read",
+        last="write",
+        values=opts("-l", "-b", "-n", "-a", "-C"),
+        options={"--filter": "code"},
+    ),
+    "grep": GREP,
+    "egrep": GREP,
+    "fgrep": GREP,
+    "rg": RG,
+    "ag": AG,
+    "ack": ACK,
+    "zgrep": GREP,
+    "sed": SED,
+    "gsed": SED,
+    "awk": AWK,
+    "gawk": AWK,
+    "mawk": AWK,
+    "nawk": AWK,
+    "jq": Spec(
+        operands="read",
+        first="data",
+        values=opts("--indent"),
+        options={"-f": "read", "--from-file": "read", "-L": "read", "--library-path": "read"},
+        pairs={"--arg": "data", "--argjson": "data", "--slurpfile": "read", "--rawfile": "read"},
+    ),
+    # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
+    "csplit": Spec(
+        operands="data",
+        first="read",
+        values=opts("-b", "--suffix-format", "-n", "--digits"),
+        options={"-f": "write", "--prefix": "write"},
+    ),
+    # editors open their files to change them; vim's -c/--cmd/+CMD are Ex commands (see docs)
+    **dict.fromkeys(
+        ("vi", "vim", "nvim", "view", "ex", "gvim"),
+        Spec(
+            operands="write",
+            values=opts("-c", "--cmd", "-t", "-q", "-T", "--servername"),
+            text=opts("-c", "--cmd", "-t", "-T", "--servername"),
+            # -w/-W FILE: every key typed is written to FILE
+            options={
+                "-S": "read",
+                "-u": "read",
+                "-U": "read",
+                "-i": "write",
+                "-w": "write",
+                "-W": "write",
+            },
+        ),
+    ),
+    **dict.fromkeys(("nano", "pico", "ed", "red", "micro", "hx", "helix", "kak", "joe"), WRITE),
+    "emacs": Spec(
+        operands="write",
+        values=opts("--eval", "-f", "--funcall"),
+        options={"-l": "read", "--load": "read"},
+    ),
+}

@@ -1,0 +1,258 @@
+"""Version control: git (its subcommands and config keys that run programs), hg, svn."""
+
+from __future__ import annotations
+
+import re
+
+from guard.knowledge.commands.spec import Spec, opts
+
+# git: its own options, then a subcommand read with its spec in GIT_SUBCOMMANDS (or GIT_OTHER).
+GIT = Spec(
+    kind="git",
+    operands="path",
+    subcommands=True,
+    values=opts("--namespace", "--super-prefix", "--list-cmds"),
+    options={
+        "-C": "chdir",
+        "--git-dir": "read",
+        "--work-tree": "chdir",
+        "-c": "git-config",
+        "--config-env": "git-config-env",
+        "--exec-path": "execute",  # git runs its subcommands from there
+    },
+)
+
+
+GIT_GLOBAL_VALUES = frozenset(
+    {"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--super-prefix", "--config-env"}
+)
+
+
+GIT_OTHER = Spec(
+    operands="path",
+    values=opts(
+        "-m",
+        "--message",
+        "-b",
+        "-B",
+        "--author",
+        "--date",
+        "--format",
+        "--pretty",
+        "-n",
+        "--depth",
+        "--branch",
+        "-S",
+        "--since",
+        "--until",
+        "--grep",
+        "-U",
+        "--unified",
+        "--abbrev",
+    ),
+    # `-o` means many things (push options, output files): a path is taken as written
+    options={"-F": "read", "--file": "read", "-o": "write", "--output": "write"},
+)
+
+
+GIT_SUBCOMMANDS: dict[str, Spec] = {
+    "filter-branch": Spec(
+        operands="data",
+        values=opts("--subdirectory-filter", "--prune-empty", "-d", "--original", "--state-branch"),
+        options={
+            f"--{kind}-filter": "code"
+            for kind in ("tree", "index", "msg", "env", "commit", "parent", "tag-name")
+        },
+    ),
+    "grep": Spec(
+        operands="data",
+        options={"-O": "code", "--open-files-in-pager": "code"},
+        values=opts("-e", "-f", "-A", "-B", "-C", "-m", "--max-depth", "--threads"),
+    ),
+    "archive": Spec(
+        operands="data",
+        values=opts("--prefix", "--format", "--add-virtual-file"),
+        options={
+            "-o": "write",
+            "--output": "write",
+            "--add-file": "read",
+            "--exec": "code",  # the program git-upload-archive is run as, on --remote
+            "--remote": "path",  # a local path is a repository read
+        },
+    ),
+    "format-patch": Spec(
+        operands="data",
+        values=opts(
+            "-v",
+            "--reroll-count",
+            "--subject-prefix",
+            "--in-reply-to",
+            "--to",
+            "--cc",
+            "--from",
+            "--base",
+            "--range-diff",
+            "--interdiff",
+            "--add-header",
+            "--suffix",
+            "--start-number",
+            "--filename-max-length",
+            "--creation-factor",
+        ),
+        options={
+            "-o": "write",
+            "--output-directory": "write",
+            "--output": "write",
+            "--signature-file": "read",
+            "--description-file": "read",
+        },
+    ),
+    "clone": Spec(
+        operands="write",
+        first="path",
+        last="write",
+        values=opts(
+            "-b",
+            "--branch",
+            "-o",
+            "--origin",
+            "--depth",
+            "--filter",
+            "--shallow-since",
+            "--shallow-exclude",
+            "-j",
+            "--jobs",
+            "--bundle-uri",
+            "--server-option",
+            "--ref-format",
+            "--revision",
+        ),
+        options={
+            "--template": "execute",  # hooks copied from there run later
+            "--reference": "read",
+            "--reference-if-able": "read",
+            "--separate-git-dir": "write",
+            "-c": "git-config",
+            "--config": "git-config",
+            "-u": "code",
+            "--upload-pack": "code",
+        },
+    ),
+    "init": Spec(
+        operands="write",
+        values=opts("-b", "--initial-branch", "--object-format", "--ref-format"),
+        options={"--template": "execute", "--separate-git-dir": "write"},
+    ),
+    "worktree": Spec(
+        operands="write",
+        first="data",
+        values=opts("-b", "-B", "--reason"),
+    ),
+    "bundle": Spec(operands="data", values=opts("--version")),
+    "rebase": GIT_OTHER._replace(
+        options={**GIT_OTHER.options, "-x": "code", "--exec": "code"},
+        values=GIT_OTHER.values | {"--onto", "-s", "--strategy", "-X", "--strategy-option"},
+    ),
+    "difftool": GIT_OTHER._replace(
+        options={**GIT_OTHER.options, "-x": "code", "--extcmd": "code"},
+        values=GIT_OTHER.values | {"-t", "--tool"},
+    ),
+    "apply": Spec(
+        operands="read",
+        values=opts("-p", "-C", "--directory", "--exclude", "--include", "--whitespace"),
+        text=opts("--exclude", "--include", "--whitespace"),
+        flags={"--unsafe-paths": "file-list"},  # the patch may name files outside the tree
+    ),
+    "submodule": Spec(
+        operands="path",  # submodule add URL PATH: a local URL is a repository read
+        values=opts("-b", "--branch", "--name", "--reference"),
+        text=opts("-b", "--branch", "--name"),
+    ),
+    "bisect": Spec(operands="data"),
+    "fetch": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
+    "pull": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
+    "ls-remote": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
+    "push": GIT_OTHER._replace(
+        options={
+            **GIT_OTHER.options,
+            "--receive-pack": "code",
+            "--exec": "code",
+            "-o": "data",
+            "--push-option": "data",
+        }
+    ),
+    "config": Spec(operands="data", values=opts("--type", "--default", "--comment")),
+}
+
+
+# `git config` options that change the file written, and ones that only read.
+GIT_CONFIG_READS = frozenset(
+    {
+        "--get",
+        "--get-all",
+        "--get-regexp",
+        "--get-urlmatch",
+        "--get-color",
+        "--get-colorbool",
+        "-l",
+        "--list",
+        "--name-only",
+        "--show-origin",
+        "--show-scope",
+        "get",
+        "list",
+    }
+)
+
+
+# `git -c KEY=VALUE`: keys whose values are commands git runs (an alias starting with `!` too).
+GIT_CODE_KEYS = re.compile(
+    r"^(core\.(sshcommand|pager|editor|fsmonitor|hookspath|askpass)|sequence\.editor|"
+    r"diff\..*\.(command|textconv)|diff\.external|merge\..*\.driver|filter\..*\.(clean|smudge|"
+    r"process)|credential\.helper|gpg\.program|gpg\..*\.program|pager\..*|alias\..*|"
+    r"uploadpack\.packobjectshook|remote\..*\.(uploadpack|receivepack|proxy)|"
+    r"protocol\..*|url\..*|include\.path|includeif\..*|(diff|merge)tool\..*\.cmd|"
+    r"credential\..*\.helper|imap\.tunnel|interactive\.difffilter|submodule\..*\.update|"
+    r"core\.alternaterefscommand|sendemail\..*|web\.browser|browser\..*\.(cmd|path))$",
+    re.IGNORECASE,
+)
+
+
+# git settings known to name no file and run nothing; every other key (`commit.template`,
+# `core.worktree`, `remote.x.url`, `tar.x.command`, `man.x.cmd` …) can, so it asks.
+GIT_HARMLESS_KEYS = re.compile(
+    r"^(user\.(name|email|useconfigonly)|author\.(name|email)|committer\.(name|email)|"
+    r"color\..*|column\..*|advice\..*|init\.defaultbranch|"
+    r"core\.(autocrlf|eol|filemode|ignorecase|quotepath|safecrlf|whitespace|abbrev|symlinks|"
+    r"precomposeunicode|longpaths|compression|bigfilethreshold|checkstat|trustctime|"
+    r"untrackedcache|preloadindex|commentchar|commentstring|logallrefupdates)|"
+    r"pull\.(rebase|ff|twohead|octopus)|push\.(default|autosetupremote|followtags|"
+    r"usebitmaps|recursesubmodules)|fetch\.(prune|prunetags|parallel|writecommitgraph|"
+    r"recursesubmodules)|rebase\.(autosquash|autostash|updaterefs|stat|abbreviatecommands)|"
+    r"merge\.(ff|conflictstyle|log|stat|autostash|renames|renamelimit)|"
+    r"diff\.(algorithm|renames|renamelimit|colormoved|colormovedws|mnemonicprefix|noprefix|"
+    r"context|interhunkcontext|indentheuristic|submodule|statgraphwidth|relative)|"
+    r"log\.(date|decorate|abbrevcommit|follow|showroot|showsignature|mailmap)|"
+    r"format\.(pretty|numbered|signoff|coverletter|thread)|branch\.(autosetupmerge|"
+    r"autosetuprebase|sort)|branch\.[^.]+\.(remote|merge|rebase|description)|tag\.sort|"
+    r"status\.(short|branch|showuntrackedfiles|submodulesummary|showstash|relativepaths)|"
+    r"commit\.(verbose|status|cleanup)|help\.(autocorrect|format)|"
+    r"rerere\.(enabled|autoupdate)|gc\.(auto|autodetach|autopacklimit|pruneexpire|reflogexpire)|"
+    r"http\.(postbuffer|lowspeedlimit|lowspeedtime|version)|protocol\.version|"
+    r"pack\.(threads|windowmemory)|index\.(version|threads)|feature\.(manyfiles|experimental)|"
+    r"blame\.(date|coloring|showemail|blankboundary)|grep\.(linenumber|patterntype|"
+    r"extendedregexp|column|fullname)|am\.(threeway|keepcr)|apply\.whitespace|"
+    r"worktree\.guessremote|clone\.defaultremotename|submodule\.recurse|"
+    r"checkout\.(defaultremote|workers)|i18n\.(commitencoding|logoutputencoding)|"
+    r"versionsort\.suffix|safe\.bareRepository)$",
+    re.IGNORECASE,
+)
+
+
+SPECS: dict[str, Spec] = {
+    # version control and build tools
+    "git": GIT,
+    # hg --config hooks.pre-commit=CMD, svn --config-option …: settings can run programs
+    "hg": Spec(operands="path", options={"--config": "tool-setting", "-R": "chdir"}),
+    "svn": Spec(operands="path", options={"--config-option": "tool-setting"}),
+}
