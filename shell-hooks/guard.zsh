@@ -122,13 +122,13 @@ __guard_start() {
 
 __guard_precmd() {
     # Keep the guard first among the preexec hooks, and the checker running while the user types.
-    local st=$?
+    # zsh puts $? back after a hook; returning 0 keeps a ZERR trap from seeing the hook fail.
     emulate -L zsh
     __guard_gen+=1
     [[ ${preexec_functions[1]-} == __guard_preexec ]] ||
         preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
     __guard_start
-    return $st
+    return 0
 }
 
 __guard_check_line() {
