@@ -10,6 +10,9 @@
 #   runs `guard check`, which asks on the terminal.
 # - To drop a line it sets INT traps aside for the rest of the function (localtraps) and sends
 #   the shell SIGINT: the whole line is dropped, function definitions included.
+# - zsh puts `$?` back after every hook function, so a dropped line would leave it as it was.
+#   Commands that `sched` runs at the prompt are no hook function: the hook schedules one that
+#   sets `$?` to 130, as bash's hook does (precmd hooks run before it and see the old status).
 # - `fc` and `r` run history lines without preexec; the functions below check them.
 # Anything that fails (no checker, no answer within GUARD_HOOK_TIMEOUT seconds, default 5) falls
 # back to running `guard check`; if that fails too the line is dropped. Never run unchecked.
@@ -46,8 +49,33 @@ __guard_preexec() {
     else
         __guard_confirm $line ${timed_out:+"guard: checker timed out"} && return 0
     fi
+    { __guard_refuse } always { TRY_BLOCK_ERROR=0 } # an error there must not stop the drop
     trap - INT
     kill -INT $$ 2>/dev/null || command kill -INT $$
+}
+
+__guard_refuse() {
+    # The line in preexec is about to be dropped: have the prompt after it set $? to 130.
+    # `sched +0` runs its command at the next prompt, after the precmd hooks, at the top level
+    # (no function whose return puts $? back); `&& :` keeps ERR_EXIT and ZERR traps out of it,
+    # and passing "$_" leaves $_ (the last word of the last command) as it was.
+    # Without zsh/sched the line is dropped all the same, with $? as it was.
+    emulate -L zsh
+    typeset -g __guard_refused=$__guard_gen
+    zmodload zsh/sched 2>/dev/null && builtin sched +0 '\__guard_status "$_" && :' 2>/dev/null
+}
+
+__guard_status() {
+    # What sched runs at the prompt after a dropped line: 130 if the line was dropped since the
+    # last prompt (the prompt hook counts prompts), else the status as it was.
+    local st=$?
+    emulate -L zsh
+    if [[ -n ${__guard_refused-} && $__guard_refused == $(( __guard_gen - 1 )) ]]; then
+        __guard_refused=
+        return 130
+    fi
+    __guard_refused=
+    return $st
 }
 
 # guard runs without the Python settings a shell may carry: PYTHONPATH and friends could make
@@ -122,13 +150,13 @@ __guard_start() {
 
 __guard_precmd() {
     # Keep the guard first among the preexec hooks, and the checker running while the user types.
-    local st=$?
+    # zsh puts $? back after a hook; returning 0 keeps a ZERR trap from seeing the hook fail.
     emulate -L zsh
     __guard_gen+=1
     [[ ${preexec_functions[1]-} == __guard_preexec ]] ||
         preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
     __guard_start
-    return $st
+    return 0
 }
 
 __guard_check_line() {

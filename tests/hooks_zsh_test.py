@@ -1,8 +1,8 @@
 """The zsh hook, driven through a real interactive zsh in a pseudo-terminal.
 
 Every test works in a workspace of its own (GUARD_WORKSPACE) under a user policy that denies
-`touch denied*`; a marker file shows whether a line ran. zsh gives a hook no way to set the
-status of a line it drops, so the tests look at the message and the markers, not at `$?`."""
+`touch denied*`; a marker file shows whether a line ran. A dropped line leaves `$?` at 130, as
+in bash (the hook has `sched` set it at the prompt), which the prompt `<%?>@@ ` shows."""
 
 from __future__ import annotations
 
@@ -73,8 +73,9 @@ def test_an_allowed_line_runs_with_its_output_and_status(
 
 
 def test_a_denied_line_runs_nothing_at_all(zsh: Shell, workspace: Path) -> None:
-    out, _ = zsh.run(DENIED_SHAPE)
+    out, status = zsh.run(DENIED_SHAPE)
     assert out.startswith("guard: denied:") and out.count("\n") == 0
+    assert status == 130
     assert markers(workspace) == []
     assert zsh.run("whence -w f") == ("f: none", 1)
 
@@ -86,13 +87,67 @@ def test_a_denied_line_runs_nothing_at_all(zsh: Shell, workspace: Path) -> None:
         "echo $(touch marker) | touch denied",
         "g() { touch marker }; g; touch denied",
         " touch marker; touch denied",
+        "cat > marker <<EOF; touch denied\nhi\nEOF",
     ],
 )
 def test_every_shape_of_a_denied_line_is_dropped_whole(
     zsh: Shell, workspace: Path, line: str
 ) -> None:
-    assert "guard: denied" in zsh.run(line)[0]
+    out, status = zsh.run(line)
+    assert "guard: denied" in out and status == 130
     assert markers(workspace) == []
+
+
+def test_after_a_denied_line_dollar_question_is_130_until_the_next_command(zsh: Shell) -> None:
+    assert zsh.run("echo last word") == ("last word", 0)
+    assert zsh.run("touch denied0")[1] == 130
+    assert zsh.run("echo $_") == ("word", 0)  # $_ is left as it was
+    assert zsh.run("(exit 7)") == ("", 7)
+    assert zsh.run("touch denied1")[1] == 130
+    assert zsh.run("") == ("", 130)  # an empty line keeps $?, as after any command
+    assert zsh.run("echo $? $pipestatus") == ("130 130", 0)
+    assert zsh.run("false; echo $?") == ("1", 0)
+    assert zsh.run("touch denied2")[1] == 130
+    assert zsh.run("false") == ("", 1)
+    assert zsh.run("echo $? $pipestatus") == ("1 1", 0)
+    assert zsh.run("") == ("", 0)
+
+
+def test_allowed_multi_line_input_runs_with_its_status(zsh: Shell) -> None:
+    assert zsh.run("cat <<EOF\nhi\nEOF") == ("hi", 0)
+    assert zsh.run("for i in 1 2\ndo echo $i\ndone; (exit 4)") == ("1\n2", 4)
+
+
+def test_history_holds_the_denied_line_as_typed_and_nothing_of_the_hook(zsh: Shell) -> None:
+    zsh.run("echo one")
+    assert zsh.run("touch denied1   'two  spaces'")[1] == 130
+    assert zsh.run("fc -ln -1") == ("touch denied1   'two  spaces'", 0)
+    out, _ = zsh.run("fc -ln 1")
+    assert out.splitlines() == ["echo one", "touch denied1   'two  spaces'", "fc -ln -1"]
+    assert zsh.run("sched") == ("", 0)  # nothing of the hook's left waiting
+
+
+def test_err_exit_and_a_zerr_trap_stay_out_of_a_denied_line(workspace: Path) -> None:
+    shell = start(workspace, after="setopt err_exit\nTRAPZERR() { print zerr }")
+    try:
+        for line in ("touch denied1", DENIED_SHAPE):  # the second one's prompt follows a 130
+            out, status = shell.run(line)
+            assert "guard: denied" in out and "zerr" not in out and status == 130
+        assert shell.run("echo alive") == ("alive", 0)
+        assert markers(workspace) == []
+    finally:
+        shell.close()
+
+
+def test_a_failure_while_setting_the_status_still_drops_the_line(workspace: Path) -> None:
+    shell = start(workspace, after="typeset -r __guard_refused=x")  # assigning it fails
+    try:
+        out, _ = shell.run(DENIED_SHAPE)
+        assert "guard: denied" in out
+        assert markers(workspace) == []
+        assert shell.run("whence -w f") == ("f: none", 1)
+    finally:
+        shell.close()
 
 
 @pytest.mark.parametrize(
@@ -105,9 +160,18 @@ def test_each_answer_to_the_question_does_what_it_says(
     zsh.send("cat /etc/hostname > marker")
     zsh.expect("denies in 2 s")
     press(zsh, key)
-    out, _ = zsh.prompt()
+    out, status = zsh.prompt()
     assert says in out
     assert (workspace / "marker").exists() is runs
+    assert status == (0 if runs else 130)
+
+
+def test_a_line_allowed_at_the_question_ends_with_its_own_status(zsh: Shell) -> None:
+    zsh.send("cat /etc/hostname > marker; (exit 3)")
+    zsh.expect("denies in")
+    zsh.child.send("y")
+    assert zsh.prompt()[1] == 3
+    assert zsh.run("echo $?") == ("3", 0)
 
 
 def test_a_session_approval_stops_the_second_question(zsh: Shell, workspace: Path) -> None:
@@ -160,7 +224,7 @@ def test_a_user_int_trap_neither_lets_a_denied_line_through_nor_gets_lost(
 ) -> None:
     shell = start(workspace, before=trap)
     try:
-        assert "guard: denied" in shell.run(DENIED_SHAPE)[0]
+        assert shell.run(DENIED_SHAPE)[1] == 130
         assert markers(workspace) == []
         out, _ = shell.run("trap; whence -w TRAPINT")
         assert "user trap" in out
@@ -176,6 +240,10 @@ def test_loading_twice_registers_once_and_first(workspace: Path) -> None:
         out, _ = shell.run("echo $preexec_functions; echo $precmd_functions")
         assert out.splitlines()[0] == "__guard_preexec rec other"
         assert out.splitlines()[1] == "__guard_precmd"
+        assert shell.run(f'. "{shell.hook_file}"') == ("", 0)
+        out, status = shell.run("touch denied1")
+        assert out.count("guard: denied") == 1 and status == 130
+        assert shell.run("echo $?") == ("130", 0)
     finally:
         shell.close()
 
