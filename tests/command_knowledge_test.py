@@ -19,6 +19,15 @@ def commands(line: str) -> list[str]:
 EXTERNAL = [
     # grep: GNU grep's flags are flags; rg, ag and ack have their own
     ("grep -r . /o", {("/o", "read")}),
+    # rclone: remote:path operands are not local paths; its file options are
+    ("rclone copy /o/notes remote:backup", {("/o/notes", "read")}),
+    ("rclone ls remote:bucket", set()),
+    ("rclone --config /o/rclone.conf lsd remote:", {("/o/rclone.conf", "read")}),
+    (
+        "rclone sync src remote:x --exclude-from /o/ex --log-file /o/log",
+        {("/o/ex", "read"), ("/o/log", "write")},
+    ),
+    ("rclone copy remote:x in --include '/o/*.jpg' --max-age 1d", set()),
     ("grep -T x /o/file", {("/o/file", "read")}),
     ("grep --color x /o/file", {("/o/file", "read")}),
     ("grep -rn TODO /o/src", {("/o/src", "read")}),

@@ -46,6 +46,10 @@ DESTROY = [
     ("find /w/proj/build -type f -exec rm {} +", "destroy:files"),
     ("find . -execdir /bin/rm -f {} \\;", "destroy:files"),
     ("rsync -a --delete src/ dest/", "destroy:files"),
+    ("rclone purge remote:old", "destroy:rclone"),
+    ("rclone --config ./rc.conf delete remote:logs --min-age 30d", "destroy:rclone"),
+    ("rclone sync ./site remote:www", "destroy:rclone"),
+    ("rclone moveto a.txt remote:b.txt", "destroy:rclone"),
     ("rsync -a --delete-after src/ dest/", "destroy:files"),
     ("rsync -av --del src/ dest/", "destroy:files"),
     ("shred -u secret.txt", "destroy:files"),
@@ -439,6 +443,10 @@ QUIET = [
     "rake test:all",
     "mytool show delete.txt",
     "./run.sh",
+    "rclone ls remote:",
+    "rclone copy ./dist remote:bucket/site --include '*.html'",
+    "rclone sync --dry-run ./site remote:www",
+    "rclone copy remote:photos ./in --transfers 8",
 ]
 
 

@@ -788,6 +788,32 @@ TOOLS: dict[str, Tool] = {
             ),
         ),
     ),
+    "rclone": Tool(
+        values=_spec_values(SPECS["rclone"]),
+        effects=(
+            E(
+                "destroy",
+                "rclone",
+                "deletes files from a remote",
+                sub=("delete|deletefile|purge|rmdir|rmdirs|cleanup",),
+                without=("--dry-run", "-n"),
+            ),
+            E(
+                "destroy",
+                "rclone",
+                "sync deletes what the source does not have from the destination",
+                sub=("sync|bisync",),
+                without=("--dry-run", "-n"),
+            ),
+            E(
+                "destroy",
+                "rclone",
+                "move deletes the files it copied from the source",
+                sub=("move|moveto",),
+                without=("--dry-run", "-n"),
+            ),
+        ),
+    ),
     "gcloud": Tool(
         values=_v("--project", "--zone", "--region", "--format", "--account"),
         effects=(

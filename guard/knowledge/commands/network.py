@@ -163,4 +163,44 @@ SPECS: dict[str, Spec] = {
     "torsocks": Spec(
         kind="wrapper", operands="command", values=opts("-u", "-p", "-a", "-P", "--user", "--pass")
     ),
+    # rclone SUBCOMMAND [remote:]PATH…: a `remote:path` is not a local path; a local one is
+    "rclone": Spec(
+        subcommands=True,
+        values=opts(
+            "--config",
+            "--include",
+            "--exclude",
+            "--filter",
+            "--include-from",
+            "--exclude-from",
+            "--filter-from",
+            "--files-from",
+            "--log-file",
+            "--transfers",
+            "--checkers",
+            "--bwlimit",
+            "--max-age",
+            "--min-age",
+            "--max-size",
+            "--min-size",
+        ),
+        text=opts(
+            "--filter",
+            "--transfers",
+            "--checkers",
+            "--bwlimit",
+            "--max-age",
+            "--min-age",
+            "--max-size",
+            "--min-size",
+        ),
+        options={
+            "--config": "read",
+            "--include-from": "read",
+            "--exclude-from": "read",
+            "--filter-from": "read",
+            "--files-from": "read",
+            "--log-file": "write",
+        },
+    ),
 }
