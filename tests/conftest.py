@@ -33,7 +33,7 @@ def isolated_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("GUARD_STATE_DIR", str(base / "state" / "guard"))
     monkeypatch.setenv("GUARD_CONFIG", str(base / "config" / "guard" / "policy.toml"))
     monkeypatch.setenv("NO_COLOR", "1")
-    # no resident checker unless a test starts one (tests/resident_test.py): every guard check
+    # no resident checker unless a test starts one (tests/entry/resident_test.py): every guard check
     # and guarded-bash in the suite checks in-process, and none leaves a checker running
     monkeypatch.setenv("GUARD_RESIDENT", "0")
     yield home

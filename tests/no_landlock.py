@@ -3,7 +3,7 @@
 Usage: python tests/no_landlock.py PROGRAM [ARGS...]. Installs a seccomp filter (after
 no_new_privs, as an unprivileged filter needs) that answers landlock_create_ruleset,
 landlock_add_rule and landlock_restrict_self (444-446) with ENOSYS, then execs PROGRAM.
-Used by tests/enforce_kernel_test.py to see guard degrade on the real kernel.
+Used by tests/kernel/enforce_kernel_test.py to see guard degrade on the real kernel.
 """
 
 from __future__ import annotations

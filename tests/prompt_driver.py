@@ -1,4 +1,4 @@
-"""Asks one question on the controlling terminal, for tests/prompt_test.py.
+"""Asks one question on the controlling terminal, for tests/asking/prompt_test.py.
 
     python prompt_driver.py OUT QUESTION_JSON [--sleep S] [--background] [--raw-inlcr]
 

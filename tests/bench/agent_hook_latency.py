@@ -19,8 +19,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from tests.agent_protocols_test import PAYLOADS  # noqa: E402
+from agent_payloads import PAYLOADS  # noqa: E402
 
 LINE = "git status --short"
 

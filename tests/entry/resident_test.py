@@ -28,7 +28,7 @@ from guard.entry.resident_client import check_arguments, request
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
 SHIM = str(BIN / "guarded-bash")
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("tree_sitter", "prompt_toolkit", "argparse", "sqlite3")
 OUTSIDE = "echo x > ../outside-marker"  # asks (a write outside the workspace): refused here
 

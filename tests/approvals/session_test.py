@@ -12,7 +12,7 @@ import pytest
 
 from guard.approvals.session import process_stamp, session_id, stat_start_time
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ON_PROC = os.path.isfile(f"/proc/{os.getpid()}/stat")
 
 

@@ -356,7 +356,7 @@ def test_a_later_version_upgrades_an_existing_store_in_place(
 def test_opening_the_store_does_not_import_platformdirs_when_guard_state_dir_is_set() -> None:
     code = ("import sys; from guard.approvals.store import Store; Store.open().close(); "
             "print('platformdirs' in sys.modules)")
-    repo = Path(__file__).resolve().parents[1]
+    repo = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={**os.environ, "PYTHONPATH": str(repo)}, timeout=60)
     assert done.stdout.strip() == "False"

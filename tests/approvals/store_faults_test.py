@@ -21,7 +21,7 @@ import pytest
 from guard.approvals.store import SCHEMA_VERSION, Store
 from guard.errors import GuardError
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 T0 = 1_700_000_000.0
 
 

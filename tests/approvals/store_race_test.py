@@ -12,7 +12,7 @@ from pathlib import Path
 
 from guard.approvals.store import Store
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 T0 = 1_700_000_000.0
 

@@ -37,8 +37,8 @@ from guard.asking.prompt import (
 )
 from guard.asking.terminal import visible, width, wrap
 
-ROOT = Path(__file__).resolve().parents[1]
-DRIVER = Path(__file__).with_name("prompt_driver.py")
+ROOT = Path(__file__).resolve().parents[2]
+DRIVER = Path(__file__).parents[1] / "prompt_driver.py"
 SHOWN = "Esc or ^C denies"  # the last line drawn: the whole question is on the screen
 
 ONCE = Choice("y", "allow once", "once", ("git push --force origin main",))

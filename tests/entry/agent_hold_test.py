@@ -20,8 +20,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
-
-from tests.agent_protocols_test import PAYLOADS, allowed
+from agent_payloads import PAYLOADS, allowed
 
 GUARD = [sys.executable, "-m", "guard"]
 

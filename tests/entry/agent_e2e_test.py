@@ -28,7 +28,7 @@ import pexpect
 import pytest
 
 GUARD = [sys.executable, "-m", "guard"]
-MOCK = Path(__file__).with_name("mock_models.py")
+MOCK = Path(__file__).parents[1] / "mock_models.py"
 PORT = 8931  # inside the test's own network namespace: nothing else listens there
 
 CODEX_CONFIG = """\

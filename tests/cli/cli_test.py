@@ -255,7 +255,7 @@ def documented_hows() -> set[str]:
     """The `how` values the audit log table of docs/approvals.md lists."""
     import re
 
-    text = (Path(__file__).resolve().parents[1] / "docs" / "approvals.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "approvals.md").read_text()
     table = text.split("## The audit log", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|") for line in table.splitlines() if line.startswith("| `")]
     return {how for cells in rows for how in re.findall(r"`([a-z-]+)`", cells[2])}

@@ -23,7 +23,7 @@ from guard.policy.files import (
 )
 from guard.projection.requests import SURFACES
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def write(path: Path, text: str) -> Path:
