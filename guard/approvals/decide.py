@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from guard.policy.files import Policy, Rule, display_path
+from guard.policy.files import display_path
+from guard.policy.records import Policy, Rule
 from guard.projection.patterns import (
     command_name,
     compile_command,

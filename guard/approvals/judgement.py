@@ -23,10 +23,11 @@ from guard.approvals.workspace import (
     is_agent,
 )
 from guard.errors import GuardError
-from guard.policy.files import PROJECT_FILE, Policy, ProtectedPath, load_policy
+from guard.policy.files import load_policy
 from guard.policy.policy_settings import setting
+from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.project import project
-from guard.projection.protected import ProtectedPaths
+from guard.projection.protected import ProtectedPath, ProtectedPaths
 from guard.projection.requests import Projection, Request, Verdict
 from guard.projection.scope import Context
 

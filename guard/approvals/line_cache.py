@@ -26,7 +26,8 @@ from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
 from guard.approvals.workspace import build_context
-from guard.policy.files import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.policy.files import load_policy, user_policy_path
+from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.scope import Context
 
 if TYPE_CHECKING:

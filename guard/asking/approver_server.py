@@ -321,7 +321,7 @@ class Approver:
         if not ask.approvable or not ask.asking:
             return 0
         from guard.approvals.decide import decide
-        from guard.policy.files import Policy
+        from guard.policy.records import Policy
         from guard.projection.requests import SURFACES, Projection
 
         try:  # indexed, and read again only when the approvals change (approvals/line_cache.py)

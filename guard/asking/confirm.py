@@ -18,8 +18,8 @@ from guard.approvals import arity
 from guard.approvals.judgement import Judgement
 from guard.asking.prompt import Answer, Choice, Question
 from guard.errors import GuardError
-from guard.policy.files import Policy
 from guard.policy.policy_settings import setting
+from guard.policy.records import Policy
 from guard.projection.paths import display
 from guard.projection.requests import Decided
 

@@ -185,7 +185,8 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 def policy_findings(cwd: str | None) -> list[Finding]:
     from guard.approvals.trust import is_trusted
     from guard.approvals.workspace import build_context
-    from guard.policy.files import PROJECT_FILE, load_policy
+    from guard.policy.files import load_policy
+    from guard.policy.records import PROJECT_FILE
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None

@@ -17,7 +17,8 @@ from collections.abc import Callable
 from guard.approvals.judgement import Judgement, judge
 from guard.approvals.workspace import is_agent
 from guard.entry import resident_protocol as wire
-from guard.policy.files import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.policy.files import load_policy, user_policy_path
+from guard.policy.records import PROJECT_FILE, Policy
 
 Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]
