@@ -27,7 +27,8 @@ from guard.approvals.store import Store
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths, read_ask
 from guard.asking.approver_client import request_approval
 from guard.asking.approver_server import Approver, Event
-from guard.asking.confirm import Outcome, question_for
+from guard.asking.confirm import question_for
+from guard.asking.outcome import Outcome
 from guard.cli.decide_remote import control
 
 

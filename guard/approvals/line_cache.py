@@ -179,7 +179,7 @@ class LineCache:
         """The approvals that count for `session` at `now`, indexed; raises GuardError. From
         `store` when given (a process that holds its own), else from `store()`."""
         from guard.approvals.approval_index import ApprovalIndex
-        from guard.approvals.judgement import idle_seconds
+        from guard.approvals.session import idle_seconds
 
         store = store if store is not None else self.store()
         idle = idle_seconds(env)

@@ -11,11 +11,11 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from guard.approvals import arity
 from guard.approvals.judgement import Judgement
+from guard.asking.outcome import Outcome
 from guard.asking.prompt import Answer, Choice, Question
 from guard.errors import GuardError
 from guard.policy.policy_settings import setting
@@ -29,14 +29,6 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 120.0
 # Denials the terminal prompt itself reports on the terminal: no second line on stderr.
 SHOWN_AT_THE_PROMPT = frozenset({"interrupt", "timeout"})
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    allowed: bool
-    how: str  # "human", "timeout", "interrupt", "no-terminal", …
-    message: str  # one line for stderr when denied without a human
-    choice: str  # the key picked, or ""
 
 
 def asking(judgement: Judgement) -> list[Decided]:

@@ -224,7 +224,8 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def _audit(judgement: Judgement, call: Call, final: str, how: str, env: Mapping[str, str]) -> None:
-    from guard.approvals.judgement import idle_seconds, without_store
+    from guard.approvals.judgement import without_store
+    from guard.approvals.session import idle_seconds
     from guard.approvals.store import Store
 
     if without_store(env):

@@ -12,7 +12,8 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 
-from guard.approvals.judgement import Judgement, idle_seconds, judge
+from guard.approvals.judgement import Judgement, judge
+from guard.approvals.session import idle_seconds
 from guard.errors import GuardError
 from guard.printable import denied, escaped
 
