@@ -109,7 +109,7 @@ def hook_findings(state: dict[str, str]) -> list[Finding]:
 
 def changed_functions(shell: str, seen: str) -> str:
     """Which of the hook's functions differ from the shipped hook's; "" when none."""
-    from guard.cli.init import hook_text
+    from guard.entry.shell_init import hook_text
 
     names = FUNCTIONS[shell]
     if shell == "bash":

@@ -74,7 +74,7 @@ def check_line(
     elif child is None:
         _audit(result, session, decision, how, origin, extra, picked)
     if as_json:
-        from guard.cli.explain import as_json as to_json
+        from guard.entry.judgement_json import as_json as to_json
 
         out = to_json(result)
         out["final"] = decision

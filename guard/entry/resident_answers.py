@@ -201,7 +201,7 @@ def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | N
     """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
     import json
 
-    from guard.cli.explain import as_json
+    from guard.entry.judgement_json import as_json
 
     env = environment(pairs)
     adopt(env)
