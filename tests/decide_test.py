@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from guard.approvals.decide import decide
-from guard.approvals.store import Approval
+from guard.approvals.store_schema import Approval
 from guard.policy.files import load_policy
 from guard.policy.records import Policy, Rule
 from guard.projection.requests import Access, DynamicRole, Projection, Request

@@ -154,7 +154,8 @@ class LineCache:
     # -- store ------------------------------------------------------------------------------
     def store(self) -> Store:
         """The open store for this process's `GUARD_STATE_DIR`; raises GuardError."""
-        from guard.approvals.store import Store, default_store_path
+        from guard.approvals.store import Store
+        from guard.approvals.store_file import default_store_path
 
         names = tuple(os.environ.get(n) for n in _STORE_ENV)
         if self._store_path is None or self._store_path[0] != names:
