@@ -159,7 +159,7 @@ def confirm(
 ) -> Outcome:
     """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
     ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
-    from guard.asking.prompt import ask
+    from guard.asking.on_terminal import ask
 
     question, grants = question_for(judgement, env)
     mode = approver_mode(env, judgement.policy)
