@@ -20,7 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guard.asking.prompt import Choice, Question, ask
+from guard.asking.on_terminal import ask
+from guard.asking.prompt import Choice, Question
 
 
 def question_from(data: dict[str, Any]) -> Question:

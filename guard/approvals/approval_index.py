@@ -11,7 +11,7 @@ it, whatever the number in the store, and tests them in id order, as a plain sca
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from guard.projection.patterns import (
     compile_command,
@@ -22,11 +22,26 @@ from guard.projection.patterns import (
 )
 
 if TYPE_CHECKING:
-    from guard.approvals.decide import ApprovalLike
     from guard.projection.requests import Request
 
 PATHS = ("external_directory", "protected")  # surfaces whose patterns are path patterns
 MAX_KEYS = 256  # a request with more separators than this looks in every bucket of its surface
+
+
+class ApprovalLike(Protocol):
+    """What decide needs of a stored approval (`guard.approvals.store_schema.Approval` has
+    these)."""
+
+    @property
+    def id(self) -> int: ...
+    @property
+    def scope(self) -> str: ...
+    @property
+    def surface(self) -> str: ...
+    @property
+    def pattern(self) -> str: ...
+    @property
+    def access(self) -> str | None: ...
 
 
 def _cut(head: str, sep: str) -> str:

@@ -10,9 +10,10 @@ no lower layer's rule makes the request less strict, and no approval turns its a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from guard.policy.files import Policy, Rule, display_path
+from guard.policy.files import display_path
+from guard.policy.records import Policy, Rule
 from guard.projection.patterns import (
     command_name,
     compile_command,
@@ -33,22 +34,7 @@ from guard.projection.requests import (
 )
 
 if TYPE_CHECKING:
-    from guard.approvals.approval_index import ApprovalIndex
-
-
-class ApprovalLike(Protocol):
-    """What decide needs of a stored approval (`guard.approvals.store.Approval` has these)."""
-
-    @property
-    def id(self) -> int: ...
-    @property
-    def scope(self) -> str: ...
-    @property
-    def surface(self) -> str: ...
-    @property
-    def pattern(self) -> str: ...
-    @property
-    def access(self) -> str | None: ...
+    from guard.approvals.approval_index import ApprovalIndex, ApprovalLike
 
 
 ROLE_WORDS = {

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, NamedTuple
 
 from guard.approvals.decide import decide
+from guard.approvals.session import idle_seconds
 from guard.approvals.trust import is_trusted
 from guard.approvals.workspace import (
     Workspace,
@@ -23,17 +24,16 @@ from guard.approvals.workspace import (
     is_agent,
 )
 from guard.errors import GuardError
-from guard.policy.files import PROJECT_FILE, Policy, ProtectedPath, load_policy
+from guard.policy.files import load_policy
 from guard.policy.policy_settings import setting
+from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.project import project
-from guard.projection.protected import ProtectedPaths
+from guard.projection.protected import ProtectedPath, ProtectedPaths
 from guard.projection.requests import Projection, Request, Verdict
 from guard.projection.scope import Context
 
 if TYPE_CHECKING:
     from guard.approvals.line_cache import LineCache
-
-IDLE_SECONDS = 12 * 3600
 
 
 class Judgement(NamedTuple):
@@ -238,11 +238,3 @@ def without_store(env: Mapping[str, str]) -> bool:
     """`GUARD_NO_STORE=1`: this guard runs where it must not keep approvals (an agent's
     sandbox). Approvals and the audit log live with the approver (`guard watch`) outside."""
     return env.get("GUARD_NO_STORE", "") == "1"
-
-
-def idle_seconds(env: Mapping[str, str]) -> float:
-    raw = env.get("GUARD_SESSION_IDLE", "")
-    try:
-        return float(raw) if raw else IDLE_SECONDS
-    except ValueError:
-        return IDLE_SECONDS

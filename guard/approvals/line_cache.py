@@ -26,7 +26,8 @@ from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
 from guard.approvals.workspace import build_context
-from guard.policy.files import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.policy.files import load_policy, user_policy_path
+from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.scope import Context
 
 if TYPE_CHECKING:
@@ -153,7 +154,8 @@ class LineCache:
     # -- store ------------------------------------------------------------------------------
     def store(self) -> Store:
         """The open store for this process's `GUARD_STATE_DIR`; raises GuardError."""
-        from guard.approvals.store import Store, default_store_path
+        from guard.approvals.store import Store
+        from guard.approvals.store_file import default_store_path
 
         names = tuple(os.environ.get(n) for n in _STORE_ENV)
         if self._store_path is None or self._store_path[0] != names:
@@ -178,7 +180,7 @@ class LineCache:
         """The approvals that count for `session` at `now`, indexed; raises GuardError. From
         `store` when given (a process that holds its own), else from `store()`."""
         from guard.approvals.approval_index import ApprovalIndex
-        from guard.approvals.judgement import idle_seconds
+        from guard.approvals.session import idle_seconds
 
         store = store if store is not None else self.store()
         idle = idle_seconds(env)

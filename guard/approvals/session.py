@@ -7,12 +7,16 @@ so the id also carries the parent's start time and, on Linux, the boot it starte
 ``ppid-12345-987654-3f1c0a2b``. Where neither /proc nor ``ps`` can tell the start time the id is
 ``ppid-12345`` — a later process that gets the same pid would then inherit the session until it
 goes idle; that is the documented caveat of such systems.
+
+A session's approvals end once it has been idle (no command checked) for `idle_seconds`.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
+
+IDLE_SECONDS = 12 * 3600
 
 
 def session_id(env: Mapping[str, str], ppid: int, read_stamp: Callable[[int], str | None]) -> str:
@@ -89,3 +93,11 @@ def _ps_start(pid: int) -> str | None:
 def current_session() -> str:
     """The session of this process: ``GUARD_SESSION``, else its parent process."""
     return session_id(os.environ, os.getppid(), process_stamp)
+
+
+def idle_seconds(env: Mapping[str, str]) -> float:
+    raw = env.get("GUARD_SESSION_IDLE", "")
+    try:
+        return float(raw) if raw else IDLE_SECONDS
+    except ValueError:
+        return IDLE_SECONDS

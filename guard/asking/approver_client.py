@@ -17,7 +17,7 @@ from contextlib import suppress
 from guard.approvals import arity
 from guard.approvals.judgement import Judgement
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths
-from guard.asking.confirm import Outcome
+from guard.asking.outcome import Outcome
 from guard.asking.prompt import Choice, Question
 from guard.errors import GuardError
 

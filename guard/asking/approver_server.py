@@ -9,12 +9,10 @@ the human's side.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import selectors
 import socket
-import stat
 import time
 from collections.abc import Callable, Mapping
 from contextlib import suppress
@@ -35,36 +33,15 @@ from guard.asking.approver import (
     peer,
     read_ask,
 )
+from guard.asking.approver_checks import approved, checked
+from guard.asking.approver_queue import Event, Waiting, _summary
+from guard.asking.approver_sockets import _listen, _lock, _make_dir
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
     from guard.approvals.store import Store
 
 Kind = Literal["request", "control"]
-
-
-@dataclass(frozen=True, slots=True)
-class Event:
-    """Something the human should see: a request arrived, was answered, went away …"""
-
-    kind: Literal["arrived", "allowed", "denied", "withdrawn", "refused", "problem"]
-    id: int  # the request, 0 when there is none
-    text: str
-
-
-@dataclass(slots=True)
-class Waiting:
-    """A request in the queue: what it asks, who waits for the answer, and since when."""
-
-    id: int
-    ask: Ask
-    sock: socket.socket
-    pid: int
-    arrived: float  # time.monotonic()
-    deadline: float
-
-    def waited(self, now: float) -> float:
-        return max(0.0, now - self.arrived)
 
 
 @dataclass(slots=True)
@@ -270,26 +247,10 @@ class Approver:
         except Invalid as exc:
             self._error(conn, f"guard: the approver could not read the request: {exc}")
             return
-        self._arrive(conn, self._checked(ask))
-
-    def _checked(self, ask: Ask) -> Ask:
-        """Drop an "always (this project's .guard.toml)" choice unless the human's side trusts
-        that file as it is: otherwise the answer would trust rules an agent wrote there."""
-        project = next((c for c in ask.question.choices if c.target == "project"), None)
-        if project is None:
-            return ask
-        from dataclasses import replace
-
-        from guard.approvals.trust import is_trusted
-        from guard.policy.policy_file import project_policy_path
-
-        if ask.workspace and is_trusted(project_policy_path(ask.workspace[0]))[0]:
-            return ask
-        kept = tuple(c for c in ask.question.choices if c is not project)
-        return replace(ask, question=replace(ask.question, choices=kept))
+        self._arrive(conn, checked(ask))
 
     def _arrive(self, conn: _Conn, ask: Ask) -> None:
-        approval = self._approved(ask)
+        approval = approved(ask, self._cache, self._store, self._env, self._tell)
         if approval:
             self._audit(ask, "allow", "approval", {"approval": approval, "pid": conn.pid})
             self._tell("allowed", 0, f"allowed by session approval #{approval} — {ask.command}")
@@ -315,31 +276,6 @@ class Approver:
         self._reply(conn.sock, {"type": "queued", "id": request_id, "timeout": timeout})
         self._audit(ask, "ask", "approver-queued", {"request": request_id, "pid": conn.pid})
         self._tell("arrived", request_id, ask.command)
-
-    def _approved(self, ask: Ask) -> int:
-        """The id of a stored approval under which every asking request is allowed, or 0."""
-        if not ask.approvable or not ask.asking:
-            return 0
-        from guard.approvals.decide import decide
-        from guard.policy.files import Policy
-        from guard.projection.requests import SURFACES, Projection
-
-        try:  # indexed, and read again only when the approvals change (approvals/line_cache.py)
-            approvals = self._cache.approvals(
-                ask.session, self._env, time.time(), ask.home, store=self._store
-            )
-        except GuardError as exc:
-            self._tell("problem", 0, f"{exc} (approvals were not looked up)")
-            return 0
-        if not approvals:
-            return 0
-        asks = Policy(rules=(), defaults=dict.fromkeys(SURFACES, "ask"), default_sources={})
-        projection = Projection(ask.command, ask.cwd, ask.workspace, ask.asking)
-        verdict = decide(asks, projection, approvals, home=ask.home)
-        if verdict.decision != "allow":
-            return 0
-        by = next(d.by for d in verdict.decided if d.by.startswith("approval #"))
-        return int(by.removeprefix("approval #"))
 
     def _control(self, conn: _Conn, message: object) -> None:
         d = message if isinstance(message, dict) else {}
@@ -447,104 +383,3 @@ class Approver:
 
     def _tell(self, kind: str, request_id: int, text: str) -> None:
         self._on_event(Event(kind, request_id, text))  # type: ignore[arg-type]
-
-
-def _summary(w: Waiting, now: float) -> dict[str, object]:
-    return {
-        "id": w.id,
-        "session": w.ask.session,
-        "origin": w.ask.origin,
-        "command": w.ask.command,
-        "waited": round(w.waited(now), 1),
-        "left": round(max(0.0, w.deadline - now), 1),
-        "choices": [
-            {"key": c.key, "label": c.label, "covers": c.covers} for c in w.ask.question.choices
-        ],
-    }
-
-
-# -- files -------------------------------------------------------------------------------------
-
-
-def _make_dir(directory: str) -> None:
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-    except OSError as exc:
-        raise GuardError(
-            f"guard: cannot create {directory} for the approver's sockets ({exc.strerror}); "
-            "point GUARD_APPROVER_SOCKET and GUARD_APPROVER_CONTROL at a directory you own"
-        ) from exc
-
-
-def _lock(path: str) -> int:
-    """Hold ``path`` locked for as long as this approver runs: one approver per socket."""
-    try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    except OSError as exc:
-        raise GuardError(
-            f"guard: cannot open {path} ({exc.strerror}); make its directory yours"
-        ) from exc
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.read(fd, 32).decode("ascii", "replace").strip()
-        os.close(fd)
-        who = f" (pid {holder})" if holder.isdigit() else ""
-        raise GuardError(
-            f"guard: another `guard watch`{who} is already answering requests on "
-            f"{path.removesuffix('.lock')}; use that one, or stop it first"
-        ) from None
-    os.ftruncate(fd, 0)
-    os.write(fd, f"{os.getpid()}\n".encode("ascii"))
-    return fd
-
-
-def _listen(path: str, variable: str) -> tuple[socket.socket, int]:
-    """A listening socket at ``path``, mode 0600; a stale socket file there is replaced."""
-    _claim(path, variable)
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    old = os.umask(0o177)
-    try:
-        sock.bind(path)
-    except OSError as exc:
-        sock.close()
-        raise GuardError(
-            f"guard: cannot listen on {path} ({exc.strerror or exc}); point {variable} at a "
-            "shorter path in a directory you own"
-        ) from exc
-    finally:
-        os.umask(old)
-    os.chmod(path, 0o600)
-    sock.listen(64)
-    sock.setblocking(False)
-    return sock, os.lstat(path).st_ino
-
-
-def _claim(path: str, variable: str) -> None:
-    """Make room for a socket at ``path``: a socket nobody answers on is stale and removed; a
-    live one, or any other kind of file, stops us."""
-    try:
-        mode = os.lstat(path).st_mode
-    except FileNotFoundError:
-        return
-    if not stat.S_ISSOCK(mode):
-        raise GuardError(
-            f"guard: {path} exists and is not a socket; move it away, or point {variable} elsewhere"
-        )
-    probe = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    probe.settimeout(1.0)
-    try:
-        probe.connect(path)
-    except (ConnectionRefusedError, FileNotFoundError):
-        os.unlink(path)  # stale: its approver died without cleaning up
-        return
-    except OSError as exc:
-        raise GuardError(
-            f"guard: cannot check {path} ({exc.strerror or exc}); remove it if stale"
-        ) from exc
-    finally:
-        probe.close()
-    raise GuardError(
-        f"guard: another `guard watch` is already answering on {path}; use that one, or stop "
-        "it first"
-    )

@@ -11,15 +11,15 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from guard.approvals import arity
 from guard.approvals.judgement import Judgement
+from guard.asking.outcome import Outcome
 from guard.asking.prompt import Answer, Choice, Question
 from guard.errors import GuardError
-from guard.policy.files import Policy
 from guard.policy.policy_settings import setting
+from guard.policy.records import Policy
 from guard.projection.paths import display
 from guard.projection.requests import Decided
 
@@ -29,14 +29,6 @@ if TYPE_CHECKING:
 DEFAULT_TIMEOUT = 120.0
 # Denials the terminal prompt itself reports on the terminal: no second line on stderr.
 SHOWN_AT_THE_PROMPT = frozenset({"interrupt", "timeout"})
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    allowed: bool
-    how: str  # "human", "timeout", "interrupt", "no-terminal", …
-    message: str  # one line for stderr when denied without a human
-    choice: str  # the key picked, or ""
 
 
 def asking(judgement: Judgement) -> list[Decided]:
@@ -167,7 +159,7 @@ def confirm(
 ) -> Outcome:
     """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
     ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
-    from guard.asking.prompt import ask
+    from guard.asking.on_terminal import ask
 
     question, grants = question_for(judgement, env)
     mode = approver_mode(env, judgement.policy)

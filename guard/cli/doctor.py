@@ -109,7 +109,7 @@ def hook_findings(state: dict[str, str]) -> list[Finding]:
 
 def changed_functions(shell: str, seen: str) -> str:
     """Which of the hook's functions differ from the shipped hook's; "" when none."""
-    from guard.cli.init import hook_text
+    from guard.entry.shell_init import hook_text
 
     names = FUNCTIONS[shell]
     if shell == "bash":
@@ -185,7 +185,8 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 def policy_findings(cwd: str | None) -> list[Finding]:
     from guard.approvals.trust import is_trusted
     from guard.approvals.workspace import build_context
-    from guard.policy.files import PROJECT_FILE, load_policy
+    from guard.policy.files import load_policy
+    from guard.policy.records import PROJECT_FILE
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None

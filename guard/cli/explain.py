@@ -10,9 +10,9 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from guard.approvals.judgement import Judgement, judge
+from guard.entry.judgement_json import as_json
 from guard.printable import escaped
 from guard.projection.paths import display
-from guard.projection.requests import Decided
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
 
@@ -150,48 +150,6 @@ def _problem(command: str, problem: str) -> dict[str, Any]:
         "warnings": [],
         "error": reason,
     }
-
-
-def as_json(result: Judgement) -> dict[str, Any]:
-    v = result.verdict
-    return {
-        "command": result.projection.command,
-        "cwd": result.projection.cwd,
-        "workspace": list(result.projection.workspace),
-        "workspace_why": result.workspace_why,
-        "session_kind": "agent" if result.context.agent else "interactive",
-        "decision": v.decision,
-        "reasons": list(v.reasons),
-        "requests": [_request_json(d) for d in v.decided],
-        "warnings": list(result.warnings + result.notes),
-    }
-
-
-def _request_json(d: Decided) -> dict[str, Any]:
-    r = d.request
-    out: dict[str, Any] = {
-        "surface": r.surface,
-        "decision": d.decision,
-        "by": d.by,
-        "reason": r.reason,
-        "span": list(r.span),
-    }
-    if r.surface == "command":
-        out["argv"] = list(r.argv)
-    elif r.surface in ("external_directory", "protected"):
-        out["path"] = r.path
-        out["access"] = r.access
-        out["via"] = r.via
-    elif r.surface == "effect":
-        out["kind"] = r.kind
-        out["target"] = r.target
-        out["argv"] = list(r.argv)
-        out["text"] = r.text
-    else:
-        out["text"] = r.text
-        if r.role:
-            out["role"] = r.role
-    return out
 
 
 def _colour() -> bool:

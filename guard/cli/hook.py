@@ -17,14 +17,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import sys
 from collections.abc import Mapping
 
-from guard.entry.agent_core import MAX_INPUT, NOT_RUN, respond
+from guard.entry.agent_core import respond
+from guard.entry.agent_hook import run
 from guard.entry.agent_protocols import PROTOCOLS
-
-__all__ = ["MAX_INPUT", "NOT_RUN", "add_parser", "claude_code", "run"]
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -37,22 +34,6 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     # 2 blocks in Claude Code, Codex, Gemini CLI and Cursor: should anything escape, no run
     p.set_defaults(run=run, error_status=2)
-
-
-def run(args: argparse.Namespace, raw: bytes | None = None) -> int:
-    """`raw`: the hook's input, when the resident checker's client read it already."""
-    protocol = PROTOCOLS[args.agent]
-    try:
-        raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
-        text = respond(protocol, raw, os.environ, hook_timeout=args.timeout)
-    except BaseException as exc:  # fail closed, whatever it was
-        from guard.entry.agent_core import refused
-
-        text = protocol.answer(refused(f"could not check the command ({exc!r})"))
-    if text:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
-    return 0
 
 
 def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:

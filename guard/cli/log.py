@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 from guard.printable import escaped
 
 if TYPE_CHECKING:
-    from guard.approvals.store import AuditRow, Store
+    from guard.approvals.store import Store
+    from guard.approvals.store_schema import AuditRow
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -39,7 +39,8 @@ def _show(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from guard.approvals.workspace import build_context
-    from guard.policy.files import PROJECT_FILE, check_policy_file, user_policy_path
+    from guard.policy.files import check_policy_file, user_policy_path
+    from guard.policy.records import PROJECT_FILE
 
     if args.file:
         files = [args.file]
@@ -69,7 +70,8 @@ def _check(args: argparse.Namespace) -> int:
 def _trust(args: argparse.Namespace) -> int:
     from guard.approvals.trust import trust
     from guard.approvals.workspace import build_context
-    from guard.policy.files import PROJECT_FILE, check_policy_file
+    from guard.policy.files import check_policy_file
+    from guard.policy.records import PROJECT_FILE
 
     roots = build_context(args.cwd).workspace
     if not args.file and not roots:

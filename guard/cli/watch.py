@@ -26,7 +26,8 @@ from guard.asking.terminal import visible
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.asking.approver_server import Approver, Event, Waiting
+    from guard.asking.approver_queue import Event, Waiting
+    from guard.asking.approver_server import Approver
 
 QUIT = ("q", "Q", "\x03", "\x04")
 NEXT = "\t"

@@ -14,22 +14,20 @@ seconds before the agent's own hook timeout would let the command run.
 
 from __future__ import annotations
 
-import os
 import shlex
 import signal
 import sys
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING
 
+from guard.entry.agent_calls import Answer, Call, Protocol, Unreadable
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
     from guard.approvals.judgement import Judgement
-    from guard.entry.agent_protocols import Protocol
 
 NOT_RUN = "the command was not run"
 FORBIDDEN = " (the policy forbids it: do not try it another way; ask the user if it is needed)"
@@ -37,23 +35,6 @@ MAX_COMMAND = 256 << 10  # characters of one command line; a longer one is refus
 MARGIN = 5.0  # seconds the hold ends before the agent's own hook timeout
 GRACE = 5.0  # guard.asking.approver_client waits this long past the approver's own timeout
 SHORTEST_HOLD = 5.0  # a human gets at least this long, else the call is denied at once
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """One shell call an agent is about to make, as its hook input describes it."""
-
-    agent: str  # "codex", "cursor" …: the origin shown at `guard watch` and in the audit log
-    command: str
-    cwd: str
-    session: str  # "codex:<session id>"
-    workspace_dir: str | None = None  # the agent's project directory, when it names one
-
-
-@dataclass(frozen=True, slots=True)
-class Answer:
-    decision: str  # "allow", "deny" or "ask"
-    reason: str  # one line starting with "guard"
 
 
 class HoldTimeout(BaseException):
@@ -224,7 +205,8 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def _audit(judgement: Judgement, call: Call, final: str, how: str, env: Mapping[str, str]) -> None:
-    from guard.approvals.judgement import idle_seconds, without_store
+    from guard.approvals.judgement import without_store
+    from guard.approvals.session import idle_seconds
     from guard.approvals.store import Store
 
     if without_store(env):
@@ -249,19 +231,6 @@ def _audit(judgement: Judgement, call: Call, final: str, how: str, env: Mapping[
         print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
 
 
-def session_for(agent: str, given: object) -> str:
-    """`agent:<id>` from the agent's session id field, else this process's parent session."""
-    if isinstance(given, str) and given.strip():
-        return f"{agent}:{given.strip()}"
-    from guard.approvals.session import current_session
-
-    return current_session()
-
-
-def absolute(path: object) -> str | None:
-    return path if isinstance(path, str) and os.path.isabs(path) else None
-
-
 MAX_INPUT = 16 << 20  # bytes of hook input read; more is refused, not cut
 
 
@@ -270,8 +239,6 @@ def respond(
 ) -> str:
     """The text to print for one hook input: never empty where empty would mean "run it"
     unless guard allowed, and the protocol's deny for anything that goes wrong."""
-    from guard.entry.agent_protocols import Unreadable
-
     try:
         if len(raw) > MAX_INPUT:
             return protocol.answer(refused(f"the hook input is over {MAX_INPUT} bytes"))

@@ -20,28 +20,10 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
-from guard.entry.agent_core import Answer, Call, absolute, session_for
-
-
-class Unreadable(Exception):
-    """The hook input is not what the agent documents; the message says what is missing."""
-
-
-Parse = Callable[[dict[str, Any], Mapping[str, str]], Call | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Protocol:
-    agent: str
-    parse: Parse
-    answer: Callable[[Answer], str]  # the stdout text (JSON, or "" for no opinion)
-    no_opinion: str  # what to print for a call guard does not judge
-    in_band_ask: bool  # the agent shows its own prompt for a hook's ask
-    default_timeout: float  # the agent's own hook timeout, when setup did not say
+from guard.entry.agent_calls import Answer, Call, Protocol, Unreadable, absolute, session_for
 
 
 def _text(value: object, what: str) -> str:

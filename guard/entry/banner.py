@@ -21,7 +21,8 @@ def banner(env: Mapping[str, str]) -> str:
     questions: this terminal (no approver running)``."""
     from guard.approvals.workspace import build_context
     from guard.asking.confirm import approver_mode
-    from guard.policy.files import PROJECT_FILE, user_policy_path
+    from guard.policy.files import user_policy_path
+    from guard.policy.records import PROJECT_FILE
     from guard.projection.paths import display
 
     ctx = build_context(None, env)

@@ -12,7 +12,8 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 
-from guard.approvals.judgement import Judgement, idle_seconds, judge
+from guard.approvals.judgement import Judgement, judge
+from guard.approvals.session import idle_seconds
 from guard.errors import GuardError
 from guard.printable import denied, escaped
 
@@ -73,7 +74,7 @@ def check_line(
     elif child is None:
         _audit(result, session, decision, how, origin, extra, picked)
     if as_json:
-        from guard.cli.explain import as_json as to_json
+        from guard.entry.judgement_json import as_json as to_json
 
         out = to_json(result)
         out["final"] = decision

@@ -313,7 +313,8 @@ class AuditWriter:
 
 def _record(result: Judgement, session: str, decision: str, kept: LineCache) -> None:
     """One audit row, as `guard check` writes it, with origin "hook"."""
-    from guard.approvals.judgement import idle_seconds, without_store
+    from guard.approvals.judgement import without_store
+    from guard.approvals.session import idle_seconds
     from guard.entry.check import how_decided
 
     if without_store(os.environ):

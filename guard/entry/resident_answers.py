@@ -17,7 +17,8 @@ from collections.abc import Callable
 from guard.approvals.judgement import Judgement, judge
 from guard.approvals.workspace import is_agent
 from guard.entry import resident_protocol as wire
-from guard.policy.files import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.policy.files import load_policy, user_policy_path
+from guard.policy.records import PROJECT_FILE, Policy
 
 Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]
@@ -200,7 +201,7 @@ def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | N
     """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
     import json
 
-    from guard.cli.explain import as_json
+    from guard.entry.judgement_json import as_json
 
     env = environment(pairs)
     adopt(env)

@@ -157,8 +157,7 @@ def warm_up(checker: Checker) -> None:
     request, so that it is as fast as the next ones; clients that come meanwhile wait."""
     try:
         from guard.approvals.judgement import judge
-        from guard.cli import explain, hook  # noqa: F401
-        from guard.entry import check  # noqa: F401
+        from guard.entry import agent_core, agent_protocols, check, judgement_json  # noqa: F401
 
         judge("true", cwd="/", session=None, use_store=False, agent=True,
               policy_loader=checker.policies.load)  # fmt: skip

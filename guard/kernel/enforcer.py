@@ -24,8 +24,8 @@ from guard.kernel.enforcement import (
     approved_accesses,
     build_ruleset,
 )
-from guard.policy.enforce_policy import Mode, enforcement_mode
-from guard.policy.files import DEFAULT_SOURCE, Policy
+from guard.policy.enforce_policy import enforcement_mode
+from guard.policy.records import DEFAULT_SOURCE, Mode, Policy
 
 
 class Plan(NamedTuple):

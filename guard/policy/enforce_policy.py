@@ -16,26 +16,19 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Literal, NamedTuple
+from typing import TYPE_CHECKING
+
+from guard.policy.records import EnforceSettings, Mode
 
 if TYPE_CHECKING:
-    from guard.policy.files import Policy, _Lines
+    from guard.policy.reading import _Lines
+    from guard.policy.records import Policy
 
-Mode = Literal["off", "landlock", "require"]
 MODES: tuple[Mode, ...] = ("off", "landlock", "require")
 KEYS = ("mode", "write", "read")
 STRICTNESS = {"off": 0, "landlock": 1, "require": 2}
 _ENV_WORDS: dict[str, Mode] = {"0": "off", "no": "off", "false": "off", "none": "off"}
 _ENV_WORDS |= {"1": "landlock", "on": "landlock", "yes": "landlock", "true": "landlock"}
-
-
-class EnforceSettings(NamedTuple):
-    """What the files' `[enforce]` tables say, layered; `mode` None when no file sets it."""
-
-    mode: Mode | None = None
-    mode_source: str = ""  # "file:line"
-    write: tuple[str, ...] = ()  # absolute (a leading ~ already expanded)
-    read: tuple[str, ...] = ()
 
 
 def enforcement_mode(policy: Policy, env: Mapping[str, str], *, agent: bool) -> Mode:
@@ -69,7 +62,7 @@ def parse_enforce(
     home: str,
 ) -> EnforceSettings:
     """One file's `[enforce]` table; what is wrong is reported with its line and left out."""
-    from guard.policy.files import _ABSOLUTE, _one_of, _q, _type_name
+    from guard.policy.reading import _ABSOLUTE, _one_of, _q, _type_name
 
     header = lines.table_line("enforce")
     if not isinstance(raw, dict):

@@ -19,7 +19,8 @@ import os
 import stat
 from collections.abc import Mapping
 
-from guard.policy.files import PolicyFile, parse_policy
+from guard.policy.parse import parse_policy
+from guard.policy.records import PolicyFile
 
 SYSTEM_PATH = "/etc/guard/policy.toml"
 

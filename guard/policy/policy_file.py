@@ -12,7 +12,8 @@ import time
 from collections.abc import Sequence
 from typing import Protocol
 
-from guard.policy.files import PROJECT_FILE, user_policy_path
+from guard.policy.files import user_policy_path
+from guard.policy.records import PROJECT_FILE
 
 __all__ = ["append_rules", "project_policy_path", "user_policy_path"]
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import os
 from functools import cache
 
-from guard.policy.files import DEFAULT_SOURCE, PolicyFile, Rule, default_policy_text, parse_policy
+from guard.policy.parse import parse_policy
+from guard.policy.records import DEFAULT_SOURCE, PolicyFile, Rule
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOML = os.path.join(os.path.dirname(HERE), "default-policy.toml")  # package data, at the top
@@ -49,6 +50,18 @@ def parse_default() -> PolicyFile:
         problem = f"{DEFAULT_SOURCE}: cannot read the shipped policy ({error}); reinstall guard"
         return PolicyFile(DEFAULT_SOURCE, problems=(problem,))
     return parse_policy(text, source=DEFAULT_SOURCE, kind="default", workspace=None, home="")
+
+
+def default_policy_text() -> str:
+    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    beside = os.path.join(package, "default-policy.toml")
+    try:  # a plain file read: importlib.resources costs milliseconds on every check
+        with open(beside, encoding="utf-8") as f:
+            return f.read()
+    except OSError:  # installed somewhere without plain files (a zip)
+        from importlib import resources
+
+        return resources.files("guard").joinpath("default-policy.toml").read_text(encoding="utf-8")
 
 
 def data_module(layer: PolicyFile, toml_size: int) -> str:

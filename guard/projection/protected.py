@@ -12,9 +12,21 @@ from __future__ import annotations
 import fnmatch
 import re
 from collections.abc import Iterable
+from typing import NamedTuple
 
-from guard.policy.files import ProtectedPath
 from guard.projection.patterns import compile_path, is_relative_path_pattern
+from guard.projection.requests import Access
+
+
+class ProtectedPath(NamedTuple):
+    """One entry of the protected list: a path pattern (the path and everything below it) and
+    the accesses it covers (empty: any). A pattern without a leading `/` or `~` names that
+    path in any directory (`.git/hooks`)."""
+
+    pattern: str
+    access: tuple[Access, ...] = ()
+    source: str = ""
+    agent_only: bool = False  # `secrets`: reads in agents' sessions only ("!x" excepts x)
 
 
 class ProtectedPaths:

@@ -16,7 +16,8 @@ from guard.approvals.approval_index import ApprovalIndex, stored_key
 from guard.approvals.decide import _approved_by
 from guard.approvals.judgement import judge
 from guard.approvals.line_cache import LineCache
-from guard.approvals.store import MIGRATIONS, SCHEMA_VERSION, Store
+from guard.approvals.store import Store
+from guard.approvals.store_schema import MIGRATIONS, SCHEMA_VERSION
 from guard.projection.requests import Request
 
 HOME = "/h/u"

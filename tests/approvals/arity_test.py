@@ -6,8 +6,8 @@ import pytest
 
 from guard.approvals.arity import Choice, approval_choices, command_pattern
 from guard.approvals.decide import decide
-from guard.approvals.store import Approval
-from guard.policy.files import Policy
+from guard.approvals.store_schema import Approval
+from guard.policy.records import Policy
 from guard.projection.patterns import render_argv
 from guard.projection.requests import Access, DynamicRole, Projection, Request
 

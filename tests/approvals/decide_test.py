@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from guard.approvals.decide import decide
-from guard.approvals.store import Approval
-from guard.policy.files import Policy, Rule, load_policy
+from guard.approvals.store_schema import Approval
+from guard.policy.files import load_policy
+from guard.policy.records import Policy, Rule
 from guard.projection.requests import Access, DynamicRole, Projection, Request
 
 HOME = "/home/u"
@@ -453,7 +454,8 @@ def test_an_unknown_or_unparsable_part_is_explained_by_the_projections_reason(
 def test_the_commented_tmp_rules_in_the_shipped_policy_allow_scratch_work_when_copied(
     tmp_path: Path,
 ) -> None:
-    from guard.policy.files import default_policy_text, load_policy
+    from guard.policy.files import load_policy
+    from guard.policy.shipped_policy import default_policy_text
 
     text = default_policy_text()
     block = text[text.index("# [[rules]]") : text.index("# ---- unknown values")]

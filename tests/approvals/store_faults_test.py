@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import SCHEMA_VERSION, Store
+from guard.approvals.store import Store
+from guard.approvals.store_schema import SCHEMA_VERSION
 from guard.errors import GuardError
 
 REPO = Path(__file__).resolve().parents[2]

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import IDLE_SECONDS, SCHEMA_VERSION, Approval, Store, default_store_path
+from guard.approvals.store import Store
+from guard.approvals.store_file import default_store_path
+from guard.approvals.store_schema import IDLE_SECONDS, SCHEMA_VERSION, Approval
 from guard.errors import GuardError
 
 T0 = 1_700_000_000.0

@@ -26,8 +26,10 @@ from guard.approvals.judgement import Judgement, judge
 from guard.approvals.store import Store
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths, read_ask
 from guard.asking.approver_client import request_approval
-from guard.asking.approver_server import Approver, Event
-from guard.asking.confirm import Outcome, question_for
+from guard.asking.approver_queue import Event
+from guard.asking.approver_server import Approver
+from guard.asking.confirm import question_for
+from guard.asking.outcome import Outcome
 from guard.cli.decide_remote import control
 
 

@@ -21,12 +21,12 @@ from typing import Any
 import pexpect
 import pytest
 
+from guard.asking.on_terminal import ask
 from guard.asking.prompt import (
     CONFIRM_GAP,
     Answer,
     Choice,
     Question,
-    ask,
     command_rows,
     describe,
     fit,
@@ -489,7 +489,7 @@ def test_importing_the_prompt_does_not_import_prompt_toolkit() -> None:
         [
             sys.executable,
             "-c",
-            "import guard.asking.prompt, sys; print('prompt_toolkit' in sys.modules)",
+            "import guard.asking.on_terminal, sys; print('prompt_toolkit' in sys.modules)",
         ],
         cwd=ROOT,
         capture_output=True,

@@ -60,12 +60,12 @@ def test_the_quick_start_says_how_guard_gets_on_path() -> None:
 
 
 def test_the_readme_says_how_long_a_session_approval_lasts_as_the_code_does() -> None:
-    from guard.approvals import judgement, store
+    from guard.approvals import session, store_schema
 
     said = re.search(r"idle \(no command\s+checked\) for (\d+) hours \(`GUARD_SESSION_IDLE`",
                      README)  # fmt: skip
     assert said, "the README no longer says how long a session approval lasts"
     hours = int(said.group(1))
-    assert hours * 3600 == judgement.IDLE_SECONDS == store.IDLE_SECONDS
-    assert judgement.idle_seconds({}) == hours * 3600
-    assert judgement.idle_seconds({"GUARD_SESSION_IDLE": "60"}) == 60
+    assert hours * 3600 == session.IDLE_SECONDS == store_schema.IDLE_SECONDS
+    assert session.idle_seconds({}) == hours * 3600
+    assert session.idle_seconds({"GUARD_SESSION_IDLE": "60"}) == 60

@@ -20,7 +20,8 @@ import pexpect
 import pytest
 
 from guard.approvals.store import Store
-from guard.cli.hook import MAX_INPUT, claude_code
+from guard.cli.hook import claude_code
+from guard.entry.agent_core import MAX_INPUT
 
 GUARD = [sys.executable, "-m", "guard"]
 

@@ -391,7 +391,7 @@ def test_messages_of_another_version_are_refused() -> None:
 
 
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
-    from guard.cli.hook import MAX_INPUT
+    from guard.entry.agent_core import MAX_INPUT
     from guard.entry.resident_client import MAX_HOOK_INPUT
 
     assert MAX_HOOK_INPUT == MAX_INPUT

@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 
 from guard.approvals.decide import decide
-from guard.policy.files import Policy, load_policy
+from guard.policy.files import load_policy
+from guard.policy.records import Policy
 from guard.projection.project import project
 from guard.projection.scope import Context
 
@@ -549,7 +550,7 @@ def test_the_effect_default_can_be_set_in_a_policy_file() -> None:
 
 def test_a_session_approval_of_an_effect_covers_its_kind_and_target(shipped: Policy) -> None:
     from guard.approvals.arity import approval_choices
-    from guard.approvals.store import Approval
+    from guard.approvals.store_schema import Approval
 
     (request,) = [r for r in project("git stash clear", CTX).requests if r.surface == "effect"]
     (choice,) = approval_choices(request, home=H)

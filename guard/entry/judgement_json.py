@@ -1,0 +1,53 @@
+"""A judgement as JSON: the object `guard explain --json` prints, `guard check --json` adds its
+final decision to, and the resident checker answers an explain request with: the line, its
+workspace, the verdict and one object per request.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from guard.approvals.judgement import Judgement
+from guard.projection.requests import Decided
+
+
+def as_json(result: Judgement) -> dict[str, Any]:
+    v = result.verdict
+    return {
+        "command": result.projection.command,
+        "cwd": result.projection.cwd,
+        "workspace": list(result.projection.workspace),
+        "workspace_why": result.workspace_why,
+        "session_kind": "agent" if result.context.agent else "interactive",
+        "decision": v.decision,
+        "reasons": list(v.reasons),
+        "requests": [_request_json(d) for d in v.decided],
+        "warnings": list(result.warnings + result.notes),
+    }
+
+
+def _request_json(d: Decided) -> dict[str, Any]:
+    r = d.request
+    out: dict[str, Any] = {
+        "surface": r.surface,
+        "decision": d.decision,
+        "by": d.by,
+        "reason": r.reason,
+        "span": list(r.span),
+    }
+    if r.surface == "command":
+        out["argv"] = list(r.argv)
+    elif r.surface in ("external_directory", "protected"):
+        out["path"] = r.path
+        out["access"] = r.access
+        out["via"] = r.via
+    elif r.surface == "effect":
+        out["kind"] = r.kind
+        out["target"] = r.target
+        out["argv"] = list(r.argv)
+        out["text"] = r.text
+    else:
+        out["text"] = r.text
+        if r.role:
+            out["role"] = r.role
+    return out

@@ -1,0 +1,49 @@
+"""The shell hook as `guard init` prints it and guarded bash loads it: the real shell file shipped
+in the package (shell-hooks/) with one substitution, the absolute path of the guard program.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+
+from guard.errors import GuardError
+
+SHELLS = {"bash": "guard.bash", "zsh": "guard.zsh"}
+BIN_LINE = "__guard_bin=guard "
+
+
+def hook_text(shell: str) -> str:
+    """The hook file as shipped, before the path is filled in."""
+    from importlib.resources import files
+
+    try:
+        return (files("guard") / "shell-hooks" / SHELLS[shell]).read_text(encoding="utf-8")
+    except (OSError, KeyError) as exc:
+        raise GuardError(
+            f"guard: cannot read the {shell} hook shipped with guard ({exc}); reinstall guard"
+        ) from exc
+
+
+def render(shell: str, program: str) -> str:
+    """The hook with `program` as the guard it runs."""
+    lines = hook_text(shell).splitlines(keepends=True)
+    for i, line in enumerate(lines):
+        head, found, _ = line.partition(BIN_LINE)
+        if found and head in ("", "typeset -g "):
+            lines[i] = f"{head}__guard_bin={shlex.quote(program)}\n"
+            return "".join(lines)
+    raise GuardError(f"guard: the shipped {shell} hook has no {BIN_LINE.strip()} line; reinstall")
+
+
+def guard_program() -> str:
+    """The absolute path of the guard program that is running, else the one on PATH."""
+    here = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if here and os.path.basename(here) == "guard" and os.access(here, os.X_OK):
+        return here
+    found = shutil.which("guard")
+    if found:
+        return os.path.abspath(found)
+    raise GuardError("guard: cannot tell where the guard program is; put it on PATH and retry")
