@@ -21,7 +21,7 @@ import sys
 from guard.entry import resident_protocol as wire
 
 ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
-MAX_HOOK_INPUT = 16 << 20  # guard.cli.hook.MAX_INPUT: bytes of hook input read
+MAX_HOOK_INPUT = 16 << 20  # guard.entry.agent_core.MAX_INPUT: bytes of hook input read
 # The checker waits a moment before it loads guard: the client that started it, and the
 # command it runs, should not share the CPU with the checker's start-up (~60 ms of imports).
 CHECKER_CODE = (
@@ -198,7 +198,7 @@ def _hook_cli(agent: str) -> int:
     if answer is None:
         import argparse
 
-        from guard.cli.hook import run
+        from guard.entry.agent_hook import run
 
         return run(argparse.Namespace(agent=agent, timeout=None), raw)
     _write(2, wire.first(answer, "stderr"))

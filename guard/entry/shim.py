@@ -425,7 +425,7 @@ def hook_text(own: str) -> str:
     """guard's bash hook, run through eval so that even a broken hook cannot end the rc early,
     then a check that it is in place; without it the shell stops instead of running lines
     unchecked (bash older than 4.4 has no PS0, and the hook declines to load there)."""
-    from guard.cli.init import guard_program, render
+    from guard.entry.shell_init import guard_program, render
 
     guard = os.path.join(os.path.dirname(os.path.abspath(own)), "guard")
     if not os.access(guard, os.X_OK):

@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from guard.approvals.decide import decide
-from guard.policy.files import _default_layer, load_policy
+from guard.policy.files import load_policy
+from guard.policy.shipped_policy import default_layer
 from guard.projection import patterns
 from guard.projection.requests import Projection, Request
 
@@ -129,7 +130,7 @@ def main() -> None:
         )
 
         def fresh() -> object:
-            _default_layer.cache_clear()
+            default_layer.cache_clear()
             return load_policy(None, home=HOME, user_file=str(user_file))
 
         measure("load_policy, as in a fresh process", fresh, runs=300)

@@ -1,0 +1,144 @@
+"""The layout: one subpackage per stage, imports pointing only down the pipeline, no circles.
+
+Every `import guard.…` and `from guard… import …` in guard/ is read with `ast`, those inside
+functions and under TYPE_CHECKING too: a circle that only closes late is still a circle for a
+reader. A module may import its own stage and the stages before it; the base modules at the
+package's top (`guard.errors`, `guard.dirs`, `guard.printable`) come before everything.
+docs/architecture.md says what each stage holds.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "guard"
+# earliest first: a stage may import itself and the stages before it
+STAGES = (
+    "base",
+    "knowledge",
+    "projection",
+    "policy",
+    "approvals",
+    "asking",
+    "kernel",
+    "entry",
+    "cli",
+)
+BASE = frozenset({"guard", "guard.errors", "guard.dirs", "guard.printable"})
+LIMIT = 400  # lines; a knowledge module's tables do not count
+
+
+def _modules() -> dict[str, Path]:
+    found = {}
+    for path in sorted(ROOT.rglob("*.py")):
+        parts = path.relative_to(ROOT.parent).with_suffix("").parts
+        found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+MODULES = _modules()
+
+
+def _imports(path: Path) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [f"{node.module}.{a.name}" for a in node.names] or [node.module]
+        for name in names:
+            while name and name not in MODULES:
+                name = name.rpartition(".")[0]
+            if name.startswith("guard"):
+                out.add(name)
+    return out
+
+
+GRAPH = {m: _imports(p) - {m} for m, p in MODULES.items()}
+
+
+def stage(module: str) -> str:
+    if module in BASE or module == "guard.__main__":
+        return "base" if module in BASE else "cli"
+    head = module.split(".")[1]
+    where = ",".join(STAGES[1:])
+    assert head in STAGES, f"{module} is in no stage: move it into guard/{{{where}}}/"
+    return head
+
+
+def test_every_module_belongs_to_a_stage() -> None:
+    for module in MODULES:
+        stage(module)
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_point_down_the_pipeline(module: str) -> None:
+    mine = STAGES.index(stage(module))
+    later = sorted(t for t in GRAPH[module] if STAGES.index(stage(t)) > mine)
+    assert not later, f"{module} ({stage(module)}) imports a later stage: {later}"
+
+
+def _circle() -> list[str] | None:
+    state: dict[str, int] = {}
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(GRAPH[node]):
+            if state.get(nxt) == 1:
+                return [*path[path.index(nxt) :], nxt]
+            if nxt not in state and (found := visit(nxt)):
+                return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for module in sorted(GRAPH):
+        if module not in state and (found := visit(module)):
+            return found
+    return None
+
+
+def test_no_import_circles() -> None:
+    circle = _circle()
+    assert circle is None, "import circle: " + " -> ".join(circle or ())
+
+
+def test_the_circle_check_finds_a_circle() -> None:
+    """The check itself: a graph with a circle in it is caught."""
+    saved = dict(GRAPH)
+    try:
+        GRAPH["guard.errors"] = GRAPH["guard.errors"] | {"guard.projection.requests"}
+        GRAPH["guard.projection.requests"] = GRAPH["guard.projection.requests"] | {"guard.errors"}
+        assert _circle() is not None
+    finally:
+        GRAPH.clear()
+        GRAPH.update(saved)
+
+
+def _code_lines(path: Path) -> int:
+    """Lines of a module; in guard/knowledge/, the module-level tables are not counted."""
+    text = path.read_text(encoding="utf-8")
+    lines = len(text.splitlines())
+    if path.parent.name != "knowledge" and "knowledge" not in path.parts[:-1]:
+        return lines
+    tree = ast.parse(text)
+    tables = sum(
+        (node.end_lineno or node.lineno) - node.lineno + 1
+        for node in tree.body
+        if isinstance(node, (ast.Assign, ast.AnnAssign))
+        and isinstance(node.value, (ast.Dict, ast.List, ast.Tuple, ast.Set, ast.Call))
+    )
+    return lines - tables
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_modules_fit_in_a_readers_head(module: str) -> None:
+    path = MODULES[module]
+    lines = _code_lines(path)
+    assert lines <= LIMIT, f"{path.relative_to(ROOT.parent)} has {lines} lines; split it"
