@@ -26,6 +26,17 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from guard.entry.launcher import is_guard_shim, recovered_argv0
+from guard.entry.script_input import (
+    fd_number,
+    feed_fd,
+    input_limit,
+    memory_file,
+    move_fd,
+    open_script,
+    read_bounded,
+    text_of,
+    write_all,
+)
 from guard.errors import GuardError
 from guard.knowledge.bash_argv import BashInvocation, parse_bash_argv
 from guard.printable import escaped
@@ -191,14 +202,6 @@ def invocation_line(script: str, positional: Sequence[str]) -> str:
 # ---- scripts and stdin -------------------------------------------------------------------
 
 
-def input_limit() -> int:
-    """Bytes of a script read for checking: one more than the projection checks, so anything
-    longer is judged too long to check (ask) and never judged on its beginning alone."""
-    from guard.projection.project import MAX_INPUT_BYTES
-
-    return MAX_INPUT_BYTES + 1
-
-
 def check_script(inv: BashInvocation, args: list[str]) -> int | None:
     """Check `bash SCRIPT ARGS…`: None when allowed (bash may run with `args`), else the exit
     status. A script that is a pipe (`bash <(curl …)`) is read once: bash gets the same bytes."""
@@ -212,7 +215,7 @@ def check_script(inv: BashInvocation, args: list[str]) -> int | None:
         regular = stat.S_ISREG(os.fstat(fd).st_mode)
         data = read_bounded(fd, input_limit())
         number = fd_number(inv.script)
-        text = _text(data)
+        text = text_of(data)
         if number is None:  # /dev/fd/N is no place: there, only the contents count
             text = invocation_line(path, inv.positional) + "\n" + text
         if not allowed(text, inv):
@@ -232,42 +235,10 @@ def check_script(inv: BashInvocation, args: list[str]) -> int | None:
                 args[len(args) - len(inv.positional) - 1] = f"/dev/fd/{feed}"
                 os.set_inheritable(feed, True)
             else:
-                _move_fd(feed, number)
+                move_fd(feed, number)
         return None
     finally:
         os.close(fd)
-
-
-def open_script(name: str) -> tuple[int, str]:
-    """Open the script as bash does: `name` itself, else (no slash in it) the first readable
-    file of that name in PATH. Returns the fd and the path opened; raises OSError."""
-    flags = os.O_RDONLY | os.O_CLOEXEC | os.O_NOCTTY
-    try:
-        fd, path = os.open(name, flags), name
-    except FileNotFoundError:
-        found = None if "/" in name else _in_path(name)
-        if found is None:
-            raise
-        fd, path = os.open(found, flags), found
-    if stat.S_ISDIR(os.fstat(fd).st_mode):
-        os.close(fd)
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR))
-    return fd, path
-
-
-def _in_path(name: str) -> str | None:
-    for directory in os.environ.get("PATH", "").split(":"):
-        candidate = os.path.join(directory or ".", name)
-        if os.path.isfile(candidate) and os.access(candidate, os.R_OK):
-            return candidate
-    return None
-
-
-def fd_number(path: str) -> int | None:
-    """N when `path` opens this process's fd N (`/dev/fd/N`, `/proc/self/fd/N`, `/dev/stdin`)."""
-    names = {"/dev/stdin": "0", "/dev/stdout": "1", "/dev/stderr": "2"}
-    number = names.get(path) or path.removeprefix("/dev/fd/").removeprefix("/proc/self/fd/")
-    return int(number) if number != path and number.isascii() and number.isdigit() else None
 
 
 def check_stdin(inv: BashInvocation) -> bool:
@@ -284,89 +255,14 @@ def check_stdin(inv: BashInvocation) -> bool:
             start = os.lseek(0, 0, os.SEEK_CUR)
             data = read_bounded(0, limit)
             os.lseek(0, start, os.SEEK_SET)
-            return allowed(_text(data), inv)
+            return allowed(text_of(data), inv)
         except OSError:
             pass  # not seekable after all: read it as a stream
     data = read_bounded(0, limit)
-    if not allowed(_text(data), inv):
+    if not allowed(text_of(data), inv):
         return False
-    _move_fd(feed_fd(data, 0, more=len(data) >= limit), 0)
+    move_fd(feed_fd(data, 0, more=len(data) >= limit), 0)
     return True
-
-
-def read_bounded(fd: int, limit: int) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    while size < limit:
-        chunk = os.read(fd, min(1 << 16, limit - size))
-        if not chunk:
-            break
-        chunks.append(chunk)
-        size += len(chunk)
-    return b"".join(chunks)
-
-
-def feed_fd(data: bytes, source: int, *, more: bool) -> int:
-    """An fd that reads `data`, then, when `more`, whatever is left in `source`: a file in
-    memory, or a pipe filled by a detached process (double fork: nobody has to wait for it)."""
-    if not more:
-        return memory_file(data)
-    read_end, write_end = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child processes
-        try:
-            if os.fork() == 0:
-                os.close(read_end)
-                _pump(data, source, write_end)
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    os.waitpid(child, 0)
-    return read_end
-
-
-def _pump(data: bytes, source: int, sink: int) -> None:  # pragma: no cover - child process
-    try:
-        while data:
-            data = data[os.write(sink, data) :]
-        while chunk := os.read(source, 1 << 16):
-            while chunk:
-                chunk = chunk[os.write(sink, chunk) :]
-    except OSError:
-        pass
-
-
-def memory_file(data: bytes) -> int:
-    """A file descriptor for an anonymous file holding `data`, positioned at its start."""
-    if hasattr(os, "memfd_create"):
-        fd = os.memfd_create("guarded-bash", os.MFD_CLOEXEC)
-    else:
-        import tempfile
-
-        with tempfile.TemporaryFile() as handle:
-            fd = os.dup(handle.fileno())
-    _write_all(fd, data)
-    os.lseek(fd, 0, os.SEEK_SET)
-    return fd
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view) :]
-
-
-def _move_fd(fd: int, number: int) -> None:
-    """Put `fd` at `number`, inheritable (bash and what it starts may use it), and close `fd`."""
-    if fd != number:
-        os.dup2(fd, number, inheritable=True)
-        os.close(fd)
-    else:
-        os.set_inheritable(fd, True)
-
-
-def _text(data: bytes) -> str:
-    return data.decode("utf-8", "surrogateescape")
 
 
 # ---- interactive shells ----------------------------------------------------------------
@@ -382,7 +278,7 @@ def interactive_argv(inv: BashInvocation, argv0: str, *, own: str) -> list[str]:
     """The real bash's argv for an interactive shell: not a login shell, rc = guard's rc."""
     rc = memory_file(b"")
     path = f"/dev/fd/{rc}"
-    _write_all(rc, rc_text(inv, os.environ, fd=rc, own=own).encode("utf-8", "surrogateescape"))
+    write_all(rc, rc_text(inv, os.environ, fd=rc, own=own).encode("utf-8", "surrogateescape"))
     os.lseek(rc, 0, os.SEEK_SET)
     os.set_inheritable(rc, True)
     if inv.posix:  # a POSIX-mode shell reads $ENV, not an rcfile
