@@ -498,10 +498,11 @@ def test_enter_is_left_alone_where_guard_cannot_bind_it_and_ps0_checks(
 ) -> None:
     shell = start(workspace, before=setup)
     try:
-        assert "__guard_enter" not in shell.run("bind -X 2>/dev/null")[0]
         if "C-e" in setup:
             assert '"\\C-m": "\\C-e\\C-j"' in shell.run("bind -s")[0]
+        before = children_waited_for(shell)
         assert shell.run("echo hi") == ("hi", 0)
+        assert children_waited_for(shell) > before  # PS0's command substitution checked it
         assert shell.run(DENIED_SHAPE)[1] == 130
         assert list(workspace.iterdir()) == []
     finally:
