@@ -86,7 +86,8 @@ __guard_enter() {
     # Once per prompt. $1 is the shell's $_, so that $_ is the same after this call.
     [[ ${__guard_armed-} == 1 ]] || return 0
     __guard_armed=0 __guard_fast=0
-    local line=${READLINE_LINE-} hist=${histchars-'!^#'} decision='' relay='' text='' problem='' timed_out='' id=$$.$RANDOM$RANDOM __guard_gen=''
+    # a short id: bash reads the answer a byte at a time
+    local line=${READLINE_LINE-} hist=${histchars-'!^#'} decision='' relay='' text='' problem='' timed_out='' id=e$((++__guard_seq)) __guard_gen=''
     [[ -n ${line//[[:space:]]/} && $line != *[$'\n\r']* ]] || return 0
     if [[ $- == *H* ]]; then # history expansion would make it another line
         [[ -z ${hist:0:1} || $line != *"${hist:0:1}"* ]] || return 0
@@ -98,6 +99,9 @@ __guard_enter() {
     __guard_history_problem
     [[ -z $problem && -n ${__guard_keep-} && -n ${__guard_pid-} ]] || return 0
     builtin kill -0 "$__guard_pid" 2>/dev/null || return 0
+    # bind -x exports these, and they would make the exports differ on every line (the checker
+    # parses the exports again only when they changed); bash unsets them after this call
+    builtin export -n READLINE_LINE READLINE_POINT READLINE_MARK
     if __guard_send typed "$line" "$id" && __guard_receive "$id"; then
         [[ $decision != allow || -n $text ]] || __guard_fast=1
     elif [[ -n $timed_out ]]; then
@@ -115,19 +119,18 @@ __guard_traps() {
 __guard_history_problem() {
     # Why this line may be missing from the history list (the prompt hook did not run since a
     # setting changed); sets the caller's `problem`, or leaves it empty.
-    local rest
-    rest=:${HISTIGNORE-}
-    rest=${rest//\\:/}
-    rest=${rest//:__guard_/}
-    if [[ :$SHELLOPTS: != *:history:* ]]; then
+    # (cheap tests first: this runs for every line, at Enter too)
+    local rest=''
+    [[ -z ${HISTIGNORE-} ]] || rest=:${HISTIGNORE//\\:/}
+    if [[ ! -o history ]]; then
         problem="history is off (set +o history); no line can run until a new shell: press ^D"
     elif ! builtin shopt -q cmdhist; then
         problem="shopt cmdhist is off"
-    elif __guard_zero "${HISTSIZE-}"; then
+    elif [[ ${HISTSIZE-} == *0* ]] && __guard_zero "$HISTSIZE"; then
         problem="HISTSIZE is 0"
-    elif [[ :${HISTCONTROL-}: == *:ignorespace:* || :${HISTCONTROL-}: == *:ignoredups:* || :${HISTCONTROL-}: == *:ignoreboth:* ]]; then
+    elif [[ ${HISTCONTROL-} == *ignore* ]] && [[ :$HISTCONTROL: == *:ignorespace:* || :$HISTCONTROL: == *:ignoredups:* || :$HISTCONTROL: == *:ignoreboth:* ]]; then
         problem="HISTCONTROL keeps lines out of the history list"
-    elif [[ -n ${HISTIGNORE-} && $rest == *:* ]]; then
+    elif [[ -n $rest && ${rest//:__guard_/} == *:* ]]; then
         problem="HISTIGNORE keeps lines out of the history list"
     fi
 }
@@ -474,7 +477,7 @@ builtin readonly -f __guard_ps0 __guard_enter __guard_bind __guard_traps __guard
 fi
 
 __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-$RANDOM}}
-: "${__guard_gen:=0}" "${__guard_nohist:=}" "${__guard_armed:=0}" "${__guard_fast:=0}" "${__guard_t:=0}" "${__guard_timed_out:=}"
+: "${__guard_gen:=0}" "${__guard_nohist:=}" "${__guard_seq:=0}" "${__guard_armed:=0}" "${__guard_fast:=0}" "${__guard_t:=0}" "${__guard_timed_out:=}"
 __guard_skip=([1]='') # PS0: element 1 (the line was allowed at Enter) is empty, element 0 unset
 # shellcheck disable=SC2016 # expanded when PS0 and PS2 are shown, not now
 [[ ${PS0-} == *'${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'* ]] || PS0='${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'${PS0-}

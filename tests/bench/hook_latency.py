@@ -5,9 +5,10 @@ Run: ``.venv/bin/python tests/bench/hook_latency.py [LINES]``. Prints figures; a
 Drives real interactive bash and zsh through a pseudo-terminal (pexpect, with its 50 ms
 ``delaybeforesend`` turned off) and times each line from the Enter key to the next prompt, for
 LINES lines (200 unless given), in a shell without the hook and in one with it, in the same run.
-The lines are cheap builtins the default policy allows, so the difference is the hook: PS0's
-command substitution (bash) or preexec (zsh), the round trip to the resident checker, the
-checker's judgement and the prompt hook.
+The lines are cheap builtins the default policy allows, so the difference is the hook: the
+check at Enter (bash, on TERM=xterm, in the shell itself; PS0's command substitution takes over
+only for lines that check did not allow) or preexec (zsh), the round trip to the resident
+checker, the checker's judgement and the prompt hook.
 """
 
 from __future__ import annotations
