@@ -488,7 +488,7 @@ def test_a_line_bash_changes_by_history_expansion_is_checked_as_expanded(
 @pytest.mark.parametrize(
     "setup",
     [
-        "bind '\"\\C-m\": \"\\C-e\\C-j\"'",  # a macro of the user's own on Enter
+        'bind \'"\\C-m": "\\C-e\\C-j"\'',  # a macro of the user's own on Enter
         "TERM=dumb",  # bind -x would show the line twice
         "set +o emacs",  # no line editing
     ],
@@ -520,3 +520,24 @@ def test_in_vi_mode_enter_checks_without_a_fork_too(workspace: Path) -> None:
         assert list(workspace.iterdir()) == []
     finally:
         shell.close()
+
+
+def test_ctrl_c_while_the_check_at_enter_waits_runs_nothing(
+    workspace: Path, tmp_path: Path
+) -> None:
+    sleepy = SleepyChecker(tmp_path)
+    shell = start(
+        workspace, env={"GUARD_HOOK_TIMEOUT": "30"}, after=f"__guard_bin='{sleepy.program}'"
+    )
+    try:
+        shell.send("touch marker")  # allowed, but the checker never answers
+        time.sleep(0.5)  # a human who gives up waiting
+        shell.child.send("\x03")
+        _, status = shell.prompt()
+        assert status == 130
+        assert list(workspace.iterdir()) == []
+    finally:
+        shell.close()
+        for pid in sleepy.sleepers():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
