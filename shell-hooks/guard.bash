@@ -9,6 +9,12 @@
 #   before anything in it runs. Its command substitution, __guard_ps0, sends the line (bash's
 #   `history 1`) to a resident checker (`guard serve`, a coproc started at the prompt) and waits
 #   for allow, deny or ask. On ask it runs `guard check`, which asks on the terminal.
+# - The fast way, which forks nothing: Enter is bound to a macro that runs __guard_enter (bind -x,
+#   in the shell itself) through a key sequence only this shell knows, then accept-line. It asks
+#   the checker about the line in the editor; if the policy allows it, __guard_fast=1, and PS0's
+#   arithmetic takes the flag and skips the command substitution. Nothing runs between the two
+#   keys of the macro; PS2 clears the flag (a line that goes on is checked by PS0 whole), and the
+#   prompt hook clears it. Any other answer, or any doubt, leaves the line to PS0.
 # - To drop a line the substitution signals the shell: SIGUSR2, whose handler clears any INT trap
 #   of the user's for a moment (the prompt hook puts it back) and sends the shell SIGINT, which
 #   drops the whole line (lists, pipelines, loops, function definitions, `$( )`) with status 130.
@@ -38,10 +44,11 @@ __guard_ps0() {
     # change the shell; to drop the line it signals it. It prints nothing on standard output.
     # `trap -p` shows the shell's INT trap only until this copy sets a trap of its own, so the
     # request (which carries it) goes first; the checker answers whether the shell has one.
-    local decision='' relay=t text='' problem='' timed_out='' id=$BASHPID.$RANDOM$RANDOM
+    # A checker that timed out at Enter (__guard_enter) was killed there: ask at once.
+    local decision='' relay=t text='' problem='' timed_out=${__guard_timed_out-} id=$BASHPID.$RANDOM$RANDOM
     unset HISTTIMEFORMAT
     __guard_history_problem
-    if [[ -z $problem && -n ${__guard_pid-} ]] && builtin kill -0 "$__guard_pid" 2>/dev/null &&
+    if [[ -z $problem && -z $timed_out && -n ${__guard_pid-} ]] && builtin kill -0 "$__guard_pid" 2>/dev/null &&
         __guard_send history '' "$id"; then
         __guard_traps
         if __guard_receive "$id"; then
@@ -71,6 +78,38 @@ __guard_ps0() {
     __guard_fallback
 }
 
+__guard_enter() {
+    # Enter, just before readline accepts the line (bind -x, in the shell: no fork). Ask the
+    # checker about the line in the editor; if the policy allows it with nothing to say, set
+    # __guard_fast, which PS0 takes instead of forking its check. Anything else (deny, ask, no
+    # answer, a line bash could read otherwise than it stands here) leaves the check to PS0.
+    # Once per prompt. $1 is the shell's $_, so that $_ is the same after this call.
+    [[ ${__guard_armed-} == 1 ]] || return 0
+    __guard_armed=0 __guard_fast=0
+    # a short id: bash reads the answer a byte at a time
+    local line=${READLINE_LINE-} hist=${histchars-'!^#'} decision='' relay='' text='' problem='' timed_out='' id=e$((++__guard_seq)) __guard_gen=''
+    [[ -n ${line//[[:space:]]/} && $line != *[$'\n\r']* ]] || return 0
+    if [[ $- == *H* ]]; then # history expansion would make it another line
+        [[ -z ${hist:0:1} || $line != *"${hist:0:1}"* ]] || return 0
+        [[ -z ${hist:1:1} || $line != "${hist:1:1}"* ]] || return 0
+    fi
+    # shellcheck disable=SC2016 # PS0 and PS2 as the prompt hook sets them
+    [[ ${PS2-} == '${__guard_skip[__guard_fast=__guard_armed=0]-}'* && ${PS0-} == *'${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'* ]] || return 0
+    builtin shopt -q promptvars || return 0
+    __guard_history_problem
+    [[ -z $problem && -n ${__guard_keep-} && -n ${__guard_pid-} ]] || return 0
+    builtin kill -0 "$__guard_pid" 2>/dev/null || return 0
+    # bind -x exports these, and they would make the exports differ on every line (the checker
+    # parses the exports again only when they changed); bash unsets them after this call
+    builtin export -n READLINE_LINE READLINE_POINT READLINE_MARK
+    if __guard_send typed "$line" "$id" && __guard_receive "$id"; then
+        [[ $decision != allow || -n $text ]] || __guard_fast=1
+    elif [[ -n $timed_out ]]; then
+        __guard_timed_out=t
+    fi
+    return 0
+}
+
 __guard_traps() {
     # A dead checker must not kill this copy (SIGPIPE), and ^C means: drop the line.
     builtin trap '' PIPE
@@ -80,19 +119,18 @@ __guard_traps() {
 __guard_history_problem() {
     # Why this line may be missing from the history list (the prompt hook did not run since a
     # setting changed); sets the caller's `problem`, or leaves it empty.
-    local rest
-    rest=:${HISTIGNORE-}
-    rest=${rest//\\:/}
-    rest=${rest//:__guard_/}
-    if [[ :$SHELLOPTS: != *:history:* ]]; then
+    # (cheap tests first: this runs for every line, at Enter too)
+    local rest=''
+    [[ -z ${HISTIGNORE-} ]] || rest=:${HISTIGNORE//\\:/}
+    if [[ ! -o history ]]; then
         problem="history is off (set +o history); no line can run until a new shell: press ^D"
     elif ! builtin shopt -q cmdhist; then
         problem="shopt cmdhist is off"
-    elif __guard_zero "${HISTSIZE-}"; then
+    elif [[ ${HISTSIZE-} == *0* ]] && __guard_zero "$HISTSIZE"; then
         problem="HISTSIZE is 0"
-    elif [[ :${HISTCONTROL-}: == *:ignorespace:* || :${HISTCONTROL-}: == *:ignoredups:* || :${HISTCONTROL-}: == *:ignoreboth:* ]]; then
+    elif [[ ${HISTCONTROL-} == *ignore* ]] && [[ :$HISTCONTROL: == *:ignorespace:* || :$HISTCONTROL: == *:ignoredups:* || :$HISTCONTROL: == *:ignoreboth:* ]]; then
         problem="HISTCONTROL keeps lines out of the history list"
-    elif [[ -n ${HISTIGNORE-} && $rest == *:* ]]; then
+    elif [[ -n $rest && ${rest//:__guard_/} == *:* ]]; then
         problem="HISTIGNORE keeps lines out of the history list"
     fi
 }
@@ -199,9 +237,12 @@ __guard_precmd() {
     __guard_keep_history
     __guard_last=$((HISTCMD - 1))
     __guard_gen=$((__guard_gen + 1))
+    __guard_armed=1 __guard_fast=0 __guard_timed_out=''
     __guard_start
-    # shellcheck disable=SC2016 # expanded when PS0 is shown, not now
-    [[ ${PS0-} == *'$(__guard_ps0)'* ]] || PS0='$(__guard_ps0)'${PS0-}
+    # shellcheck disable=SC2016 # expanded when PS0 and PS2 are shown, not now
+    [[ ${PS0-} == *'${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'* ]] || PS0='${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'${PS0-}
+    # shellcheck disable=SC2016
+    [[ ${PS2-} == '${__guard_skip[__guard_fast=__guard_armed=0]-}'* ]] || PS2='${__guard_skip[__guard_fast=__guard_armed=0]-}'${PS2-}
     builtin shopt -s promptvars
     builtin trap '{ __guard_relay; } >/dev/null' USR2
     return "$status"
@@ -314,6 +355,31 @@ __guard_start() {
     return 0
 }
 
+__guard_bind() {
+    # Where Enter is accept-line (emacs, vi-insert, vi-command), make it a macro: a key sequence
+    # of this shell's own (random) that runs __guard_enter, then one that runs accept-line. Not
+    # without line editing, nor on a terminal without clear-to-end-of-line (TERM=dumb), where
+    # bind -x shows the line a second time.
+    local found map rest key='' chars=abcdefghijklmnopqrstuvwxyz0123456789 n
+    [[ -o emacs || -o vi ]] && [[ -n ${TERM-} && $TERM != dumb ]] || return 0
+    found=$(for map in emacs vi-insert vi-command; do
+        builtin printf '%s ' "$map"
+        builtin bind -m "$map" -q accept-line
+    done 2>/dev/null)
+    for ((n = 0; n < 16; n++)); do
+        key+=${chars:$((${SRANDOM:-$RANDOM} % 36)):1}
+    done
+    key='\C-x\C-_'$key
+    while IFS=' ' builtin read -r map rest; do
+        [[ $rest == *'"\C-m"'* ]] || continue
+        # standard output on /dev/null: DEBUG-trap preexec hooks (bash-preexec before 0.6)
+        # would take the call for the user's command
+        builtin bind -m "$map" -x "\"${key}e\": { __guard_enter \"\$_\"; } >/dev/null"
+        builtin bind -m "$map" "\"${key}a\": accept-line"
+        builtin bind -m "$map" "\"\\C-m\": \"${key}e${key}a\""
+    done <<<"$found"
+}
+
 __guard_check_line() {
     # Check line $1, which runs outside PS0 (fc); succeeds when it may run.
     # shellcheck disable=SC2034 # __guard_receive sets relay too
@@ -399,11 +465,11 @@ __guard_state() {
         session "$__guard_session" ps0 "${PS0-}" prompt_command "${PROMPT_COMMAND[*]-}" \
         promptvars "$(builtin shopt -p promptvars)" usr2_trap "${usr2-}" \
         checker "${__guard_pid-}" checker_alive "$alive" \
-        functions "$(builtin declare -f __guard_ps0 __guard_precmd __guard_stop __guard_relay \
+        functions "$(builtin declare -f __guard_ps0 __guard_enter __guard_precmd __guard_stop __guard_relay \
             __guard_send __guard_receive __guard_confirm __guard_fallback __guard_traps fc)"
 }
 
-builtin readonly -f __guard_ps0 __guard_traps __guard_history_problem __guard_send __guard_receive \
+builtin readonly -f __guard_ps0 __guard_enter __guard_bind __guard_traps __guard_history_problem __guard_send __guard_receive \
     __guard_confirm __guard_fallback __guard_stop __guard_relay __guard_precmd \
     __guard_keep_history __guard_number __guard_zero __guard_patterns __guard_unwanted __guard_start __guard_check_line \
     fc __guard_fc_edit __guard_fc_run __guard_state __guard_run
@@ -411,9 +477,13 @@ builtin readonly -f __guard_ps0 __guard_traps __guard_history_problem __guard_se
 fi
 
 __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-$RANDOM}}
-: "${__guard_gen:=0}" "${__guard_nohist:=}"
-# shellcheck disable=SC2016 # expanded when PS0 is shown, not now
-[[ ${PS0-} == *'$(__guard_ps0)'* ]] || PS0='$(__guard_ps0)'${PS0-}
+: "${__guard_gen:=0}" "${__guard_nohist:=}" "${__guard_seq:=0}" "${__guard_armed:=0}" "${__guard_fast:=0}" "${__guard_t:=0}" "${__guard_timed_out:=}"
+__guard_skip=([1]='') # PS0: element 1 (the line was allowed at Enter) is empty, element 0 unset
+# shellcheck disable=SC2016 # expanded when PS0 and PS2 are shown, not now
+[[ ${PS0-} == *'${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'* ]] || PS0='${__guard_skip[__guard_t=__guard_fast,__guard_fast=0,__guard_t]-$(__guard_ps0)}'${PS0-}
+# shellcheck disable=SC2016
+[[ ${PS2-} == '${__guard_skip[__guard_fast=__guard_armed=0]-}'* ]] || PS2='${__guard_skip[__guard_fast=__guard_armed=0]-}'${PS2-}
+__guard_bind
 if [[ -n ${PROMPT_COMMAND+set} && ${PROMPT_COMMAND@a} == *a* ]]; then
     [[ " ${PROMPT_COMMAND[*]-} " == *__guard_precmd* ]] || PROMPT_COMMAND=(__guard_precmd "${PROMPT_COMMAND[@]}")
 elif [[ ${PROMPT_COMMAND-} != *__guard_precmd* ]]; then

@@ -4,6 +4,10 @@ A shell starts in a workspace directory of the test's own, with the environment 
 fixture set up (HOME, XDG dirs, GUARD_STATE_DIR, GUARD_CONFIG) plus GUARD_WORKSPACE, and reads
 only the rc file written here. Its prompt ends in `@@ ` after the last status, so `run` can wait
 for it and tell what a line printed and how it ended.
+
+bash runs on an xterm (TERM=xterm), where the hook binds Enter to check the line before readline
+accepts it (`bind -x`, which redraws the line after clearing it). bash's prompt therefore counts
+itself (`<STATUS>COUNT@@ `): a redrawn prompt repeats its count, the next one has a larger one.
 """
 
 from __future__ import annotations
@@ -17,8 +21,16 @@ from pathlib import Path
 import pexpect
 
 PROMPT = "@@ "
-PROMPT_RE = re.compile(r"<(\d+)>@@ ")
-NOISE = re.compile(r"\x1b\[\?2004[hl]|\r")
+PROMPT_RE = re.compile(r"<(\d+)>(\d*)@@ ")
+# a line bind -x cleared and drew again (the echo before it stays), escape sequences, CRs
+REDRAWN = re.compile(r"\r\x1b\[K\r[^\r\n]*")
+NOISE = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\r")
+
+
+def clean(text: str) -> str:
+    return NOISE.sub("", REDRAWN.sub("", text))
+
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -66,7 +78,7 @@ class Shell:
         hook_file = home / f"hook.{shell}"
         hook_file.write_text(hook(shell, self.program))
         prompt = (
-            "PS1='<$?>@@ '"
+            "__test_prompts=0 PS1='<$?>$((++__test_prompts))@@ '"
             if shell == "bash"
             else "PS1='<%?>@@ '\nunsetopt prompt_sp\nzle_bracketed_paste=()"
         )
@@ -78,7 +90,7 @@ class Shell:
             {
                 "GUARD_WORKSPACE": str(workspace),
                 "GUARD_PROMPT_TIMEOUT": "2",
-                "TERM": "dumb",
+                "TERM": "xterm" if shell == "bash" else "dumb",
                 "HISTFILE": str(home / f".{shell}_history"),
                 "PATH": f"{Path(self.program).parent}:{os.environ.get('PATH', '/usr/bin:/bin')}",
             }
@@ -101,7 +113,17 @@ class Shell:
             dimensions=(40, 200),
         )
         self.child.delaybeforesend = None
-        self.child.expect(PROMPT_RE)
+        self.count = 0
+        self._next_prompt()
+
+    def _next_prompt(self) -> None:
+        """Wait for a new prompt; skip a prompt bind -x drew again (bash: the same count)."""
+        while True:
+            self.child.expect(PROMPT_RE)
+            count = self.child.match.group(2)
+            if not count or int(count) > self.count:
+                self.count = int(count or 0)
+                return
 
     def send(self, line: str) -> None:
         self.child.send(line + "\r")
@@ -109,8 +131,8 @@ class Shell:
     def run(self, line: str) -> tuple[str, int]:
         """Type `line`, wait for the next prompt; what was printed (without the echo) and $?."""
         self.send(line)
-        self.child.expect(PROMPT_RE)
-        out = NOISE.sub("", self.child.before)
+        self._next_prompt()
+        out = clean(self.child.before)
         echoed = line.replace("\n", "\n> ")
         if out.startswith(echoed):
             out = out[len(echoed) :]
@@ -120,10 +142,16 @@ class Shell:
         """Like `run`, answering "allow once" if the line asks (as `fc` and `r` lines do: what
         they run is not known from the line; the hook checks it when it is)."""
         self.send(line)
-        if self.child.expect(["denies in", PROMPT_RE]) == 0:
-            self.child.send("y")
-            self.child.expect(PROMPT_RE)
-        out = NOISE.sub("", self.child.before)
+        while True:
+            if self.child.expect(["denies in", PROMPT_RE]) == 0:
+                self.child.send("y")
+                self._next_prompt()
+                break
+            count = self.child.match.group(2)
+            if not count or int(count) > self.count:
+                self.count = int(count or 0)
+                break
+        out = clean(self.child.before)
         return out.strip("\n"), int(self.child.match.group(1))
 
     def expect(self, pattern: str, timeout: float | None = None) -> str:
@@ -131,8 +159,8 @@ class Shell:
         return self.child.before
 
     def prompt(self) -> tuple[str, int]:
-        self.child.expect(PROMPT_RE)
-        return NOISE.sub("", self.child.before), int(self.child.match.group(1))
+        self._next_prompt()
+        return clean(self.child.before), int(self.child.match.group(1))
 
     def close(self) -> None:
         if self.child.isalive():

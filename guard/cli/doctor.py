@@ -18,8 +18,8 @@ from guard.errors import GuardError
 
 TIOCSTI = "/proc/sys/dev/tty/legacy_tiocsti"
 FUNCTIONS = {
-    "bash": "__guard_ps0 __guard_precmd __guard_stop __guard_relay __guard_send __guard_receive "
-    "__guard_confirm __guard_fallback __guard_traps fc",
+    "bash": "__guard_ps0 __guard_enter __guard_precmd __guard_stop __guard_relay __guard_send "
+    "__guard_receive __guard_confirm __guard_fallback __guard_traps fc",
     "zsh": "__guard_preexec __guard_precmd __guard_send __guard_receive __guard_confirm "
     "__guard_check_line fc r",
 }

@@ -15,16 +15,21 @@ SHELL is bash or zsh; GEN counts the shell's prompts (the same GEN twice means t
 did not run between two lines); INTTRAP is bash's `trap -p INT`. MODE `history`: TEXT is bash's
 `history 1` and LAST the number of the newest history entry when the prompt was drawn — the line
 must have a larger one, or it never reached the history list and TEXT is an older line. MODE
-`line`: TEXT is the line itself. ENV: bash sends one field, its `export -p`; zsh sends a
-NAME=VALUE field per exported parameter and an empty field after the last.
+`line`: TEXT is the line itself. MODE `typed` (bash, at Enter, before bash reads the line):
+TEXT is the line in the editor; the answer is allow when the policy allows it with nothing to
+say, else pass (PS0 checks the line as bash read it, and only that check writes an audit row).
+ENV: bash sends one field, its `export -p`; zsh sends a NAME=VALUE field per exported parameter
+and an empty field after the last.
 
 The answer is one NUL-terminated record: `ID DECISION TRAP TEXT`, where DECISION is allow, deny,
-ask or fallback (run `guard check` instead), TRAP is `t` when the shell has an INT trap, else
-`-`, and TEXT is the warnings (allow), the message (deny), the line (ask) or the reason (fallback).
+ask, pass (typed only) or fallback (run `guard check` instead), TRAP is `t` when the shell has an
+INT trap, else `-`, and TEXT is the warnings (allow), the message (deny), the line (ask) or the
+reason (fallback).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import queue
 import re
@@ -32,6 +37,7 @@ import select
 import signal
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
@@ -79,7 +85,7 @@ class Request:
 @dataclass(frozen=True, slots=True)
 class Reply:
     id: str
-    decision: str  # allow, deny, ask, fallback
+    decision: str  # allow, deny, ask, pass, fallback
     relay: bool  # the shell has an INT trap: stop the line through the USR2 relay
     text: str
 
@@ -117,10 +123,11 @@ def read_request(source: Iterator[str]) -> Request:
     for _ in range(HEADER - 2):
         head.append(_more(source, head))
     _, rid, shell, session, cwd, last, gen, int_trap, mode, text = head
-    if shell not in ("bash", "zsh") or mode not in ("history", "line"):
+    if shell not in ("bash", "zsh") or mode not in ("history", "line", "typed"):
         raise ProtocolError(rid)
+    env: Mapping[str, str]
     if shell == "bash":
-        env = exported_variables(_more(source, head))
+        env = _exported(_more(source, head))
     else:
         env = {}
         while item := _more(source, head):
@@ -152,6 +159,13 @@ def history_entry(text: str) -> tuple[int, str] | None:
         return None
     line = found.group(2)
     return int(found.group(1)), line[:-1] if line.endswith("\n") else line
+
+
+@functools.lru_cache(maxsize=4)
+def _exported(text: str) -> Mapping[str, str]:
+    """`exported_variables`, parsed once for the same text: a shell's exports rarely change
+    between two lines, and parsing them was a third of the checker's time for a line."""
+    return types.MappingProxyType(exported_variables(text))
 
 
 def exported_variables(text: str) -> dict[str, str]:
@@ -239,6 +253,8 @@ class Checker:
                 return Reply(request.id, "deny", relay, NOT_IN_HISTORY), None
             line = entry[1]
         warnings: list[str] = []
+        if request.mode == "typed":
+            return self._typed(request, relay)
         if request.gen and request.gen == self._gen:
             warnings.append(HOOK_GONE[request.shell])
         self._gen = request.gen
@@ -264,6 +280,25 @@ class Checker:
         from guard.printable import escaped  # each warning one line, safe for the terminal
 
         return Reply(request.id, decision, relay, "\n".join(map(escaped, warnings))), result
+
+    def _typed(self, request: Request, relay: bool) -> tuple[Reply, Judgement | None]:
+        """Allow (recorded) a line typed at Enter that the policy allows with nothing to say;
+        anything else passes to PS0's check of the line bash read, which records it."""
+        self._adopt(request.env)
+        line = request.text
+        if request.shell == "bash" and HISTORY_OFF.search(line):
+            return Reply(request.id, "pass", relay, ""), None
+        result = judge(
+            line,
+            cwd=request.cwd or None,
+            env=request.env,
+            session=request.session,
+            cache=self.cache,
+            agent=is_agent(request.env, terminal=True),
+        )
+        if result.verdict.decision != "allow" or result.warnings:
+            return Reply(request.id, "pass", relay, ""), None
+        return Reply(request.id, "allow", relay, ""), result
 
     def _adopt(self, env: Mapping[str, str]) -> None:
         """Make this process's environment the shell's, as a fresh `guard check` would see it:

@@ -4,10 +4,15 @@ Run: ``.venv/bin/python tests/bench/hook_latency.py [LINES]``. Prints figures; a
 
 Drives real interactive bash and zsh through a pseudo-terminal (pexpect, with its 50 ms
 ``delaybeforesend`` turned off) and times each line from the Enter key to the next prompt, for
-LINES lines (200 unless given), in a shell without the hook and in one with it, in the same run.
-The lines are cheap builtins the default policy allows, so the difference is the hook: PS0's
-command substitution (bash) or preexec (zsh), the round trip to the resident checker, the
-checker's judgement and the prompt hook.
+LINES lines (200 unless given), in a shell without the hook and in one with it, side by side:
+the two take turns line by line (which goes first alternates), so a burst of load on a busy
+machine falls on both rather than on one run. Each line of the set runs twice in both shells
+before the timing starts: the first use of a command costs the checker more (imports, caches),
+once per shell, and would otherwise fill the slowest 5 % of 200 lines.
+The lines are cheap builtins the default policy allows, so the difference is the hook: the
+check at Enter (bash, on TERM=xterm, in the shell itself; PS0's command substitution takes over
+only for lines that check did not allow) or preexec (zsh), the round trip to the resident
+checker, the checker's judgement and the prompt hook.
 """
 
 from __future__ import annotations
@@ -29,15 +34,24 @@ from shells import Shell  # noqa: E402
 LINES = ("true", "echo hi", ": a b c", "cd .", "x=1")
 
 
-def times(shell: Shell, count: int) -> list[float]:
-    for _ in range(5):  # warm up: the checker starts, caches fill
-        shell.run("true")
-    out = []
+def warm(shell: Shell) -> None:
+    for line in LINES * 2:  # the checker starts, each command's first use is paid
+        shell.run(line)
+
+
+def timed(shell: Shell, line: str) -> float:
+    start = time.perf_counter()
+    shell.run(line)
+    return (time.perf_counter() - start) * 1000
+
+
+def side_by_side(shells: dict[bool, Shell], count: int) -> dict[bool, list[float]]:
+    """Each line in both shells, in turns; the shell that goes first alternates."""
+    out: dict[bool, list[float]] = {False: [], True: []}
     for n in range(count):
         line = LINES[n % len(LINES)]
-        start = time.perf_counter()
-        shell.run(line)
-        out.append((time.perf_counter() - start) * 1000)
+        for load in (False, True) if n % 2 else (True, False):
+            out[load].append(timed(shells[load], line))
     return out
 
 
@@ -65,13 +79,18 @@ def main(argv: list[str]) -> int:
             if shutil.which(name) is None:
                 print(f"{name:<6} not installed")
                 continue
-            results = {}
-            for load in (False, True):
-                shell = Shell(name, base / "ws", load=load, timeout=30)
-                try:
-                    results[load] = figures(times(shell, count))
-                finally:
+            shells = {
+                load: Shell(name, base / "ws", load=load, timeout=30) for load in (False, True)
+            }
+            try:
+                for shell in shells.values():
+                    warm(shell)
+                samples = side_by_side(shells, count)
+            finally:
+                for shell in shells.values():
                     shell.close()
+            results = {load: figures(samples[load]) for load in (False, True)}
+            for load in (False, True):
                 median, p95 = results[load]
                 print(f"{name:<6} {'on' if load else 'off':<5} {median:8.2f} {p95:8.2f}")
             added = [on - off for on, off in zip(results[True], results[False], strict=True)]

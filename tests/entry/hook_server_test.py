@@ -135,6 +135,16 @@ class Server:
         assert got == rid
         return decision, text
 
+    def typed(self, line: str, *, cwd: str) -> tuple[str, str]:
+        """bash's request at Enter, for the line in the editor (no prompt count)."""
+        self.count += 1
+        rid = f"t{self.count}"
+        exported = "".join(f'declare -x {k}="{v}"\n' for k, v in os.environ.items() if '"' not in v)
+        self.send(["1", rid, "bash", "session-1", cwd, "", "", "", "typed", line, exported])
+        got, decision, _, text = self.reply()
+        assert got == rid
+        return decision, text
+
     def close(self) -> int:
         assert self.process.stdin is not None
         self.process.stdin.close()
@@ -243,6 +253,34 @@ def test_allowed_and_denied_lines_reach_the_audit_log(server: Server, workspace:
         rows = [(r.command, r.decision, r.detail) for r in reversed(store.log("session-1"))]
     origin = '{"origin": "hook"}'
     assert rows == [("ls", "allow", origin), ("touch denied1", "deny", origin)]
+
+
+@pytest.mark.parametrize(
+    ("line", "decision"),
+    [
+        ("ls -la", "allow"),
+        ("touch denied1", "pass"),  # denied: PS0 checks it again and says why
+        ("cat /etc/hosts", "pass"),  # asks: PS0 asks
+        ("for i in 1", "pass"),  # bash reads on: PS0 checks the whole
+        ("set +o history", "pass"),
+    ],
+)
+def test_a_line_typed_at_enter_is_allowed_or_passed_on_to_ps0(
+    server: Server, workspace: Path, line: str, decision: str
+) -> None:
+    deny_rule(Path(os.environ["GUARD_CONFIG"]), "touch denied*")
+    assert server.typed(line, cwd=str(workspace)) == (decision, "")
+
+
+def test_only_an_allowed_typed_line_reaches_the_audit_log(server: Server, workspace: Path) -> None:
+    deny_rule(Path(os.environ["GUARD_CONFIG"]), "touch denied*")
+    server.typed("ls", cwd=str(workspace))
+    server.typed("touch denied1", cwd=str(workspace))
+    server.typed("cat /etc/hosts", cwd=str(workspace))
+    assert server.close() == 0
+    with Store.open() as store:
+        rows = [(r.command, r.decision) for r in reversed(store.log("session-1"))]
+    assert rows == [("ls", "allow")]
 
 
 def test_a_request_of_another_version_gets_fallback_and_the_checker_exits(

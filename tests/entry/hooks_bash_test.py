@@ -204,9 +204,11 @@ def test_loading_twice_registers_once(workspace: Path, setup: str) -> None:
     try:
         for _ in range(2):
             assert shell.run(f'. "{shell.hook_file}"') == ("", 0)
-        out, _ = shell.run('printf "%s|" "${PROMPT_COMMAND[@]}"; echo; echo "$PS0"')
+        out, _ = shell.run('printf "%s|" "${PROMPT_COMMAND[@]}"; echo; echo "$PS0 $PS2"; bind -X')
         assert out.count("__guard_precmd") == 1
         assert out.count("$(__guard_ps0)") == 1
+        assert out.count("__guard_fast=__guard_armed=0") == 1  # PS2's part
+        assert out.count("__guard_enter") == 1  # Enter's key binding
         assert shell.run(DENIED_SHAPE)[1] == 130
     finally:
         shell.close()
@@ -258,10 +260,11 @@ def test_a_killed_checker_leaves_the_next_line_checked(bash: Shell, workspace: P
     assert int(bash.run("echo $__guard_pid")[0]) != pid
 
 
+@pytest.mark.parametrize("term", ["xterm", "dumb"])  # the wait at Enter, the wait in PS0
 def test_a_hung_checker_costs_a_timeout_not_a_hang_and_lets_nothing_through(
-    workspace: Path,
+    workspace: Path, term: str
 ) -> None:
-    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "3"})
+    shell = start(workspace, env={"GUARD_HOOK_TIMEOUT": "3", "TERM": term})
     try:
         pid = int(shell.run("echo $__guard_pid")[0])
         wait_for_audit_row("echo $__guard_pid")  # stop it idle, not holding the store's lock
@@ -364,12 +367,15 @@ def test_python_settings_in_the_shell_cannot_run_code_inside_guard(
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.parametrize("term", ["xterm", "dumb"])  # the wait at Enter, the wait in PS0
 def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_checked(
-    workspace: Path, tmp_path: Path
+    workspace: Path, tmp_path: Path, term: str
 ) -> None:
     sleepy = SleepyChecker(tmp_path)
     shell = start(
-        workspace, env={"GUARD_HOOK_TIMEOUT": "3"}, after=f"__guard_bin='{sleepy.program}'"
+        workspace,
+        env={"GUARD_HOOK_TIMEOUT": "3", "TERM": term},
+        after=f"__guard_bin='{sleepy.program}'",
     )
     try:
         shell.send("echo allowed-by-the-policy")  # allowed, but the checker never answers
@@ -400,3 +406,138 @@ def test_a_denied_line_is_reported_with_its_control_characters_escaped(bash: She
     said = said[said.index("guard: denied") :]
     assert said.startswith("guard: denied: touch denied1 ")
     assert "\\e[2J\\x07" in said and "\x1b" not in said and "\x07" not in said
+
+
+def children_waited_for(shell: Shell) -> int:
+    """Page faults of the children bash has waited for (/proc/PID/stat cminflt): it grows
+    with every process bash forks and waits for, such as PS0's command substitution."""
+    stat = Path(f"/proc/{shell.child.pid}/stat").read_text()
+    return int(stat.rsplit(")", 1)[1].split()[8])
+
+
+@pytest.mark.parametrize(("term", "forks"), [("xterm", False), ("dumb", True)])
+def test_an_allowed_line_is_checked_at_enter_without_a_fork(
+    workspace: Path, term: str, forks: bool
+) -> None:
+    """On a terminal that can redraw a line the check runs in bash itself at Enter; on a dumb
+    one PS0's command substitution (a fork) checks every line."""
+    shell = start(workspace, env={"TERM": term})
+    try:
+        for _ in range(3):
+            shell.run("true")
+        before = children_waited_for(shell)
+        for line in ("true", "echo hi", "cd .", "x=1"):
+            shell.run(line)
+        assert (children_waited_for(shell) > before) is forks
+        assert shell.run("touch denied")[1] == 130
+        assert list(workspace.iterdir()) == []
+    finally:
+        shell.close()
+
+
+def test_the_check_at_enter_leaves_status_pipestatus_and_last_argument_as_they_were(
+    bash: Shell,
+) -> None:
+    bash.run("echo one two")
+    assert bash.run("echo $_") == ("two", 0)
+    bash.run("false | true | (exit 3)")
+    assert bash.run('echo "$? ${PIPESTATUS[*]}"') == ("3 1 0 3", 0)
+
+
+@pytest.mark.parametrize("keys", ["\n", "\x0f"])  # C-j: accept-line; C-o: operate-and-get-next
+def test_a_line_accepted_by_another_key_than_enter_is_checked_by_ps0(
+    bash: Shell, workspace: Path, keys: str
+) -> None:
+    bash.child.send("touch denied" + keys)
+    out, status = bash.prompt()
+    assert status == 130 and "guard: denied" in out
+    assert list(workspace.iterdir()) == []
+
+
+def guard_keys(shell: Shell) -> str:
+    """The key sequence that runs guard's check at Enter, as bytes to type (from `bind -X`,
+    a line that runs in this shell: how anyone who can run a line here could learn it)."""
+    out, _ = shell.run("bind -X")
+    (seq,) = [ln.split('"')[1] for ln in out.splitlines() if "__guard_enter" in ln]
+    return seq.replace("\\C-x", "\x18").replace("\\C-_", "\x1f")
+
+
+def test_a_line_that_goes_on_after_the_check_at_enter_is_checked_whole_by_ps0(
+    bash: Shell, workspace: Path
+) -> None:
+    """The check at Enter approved `echo hi`; the line went on (continuation lines come after
+    PS2) and became `echo hi &&` + `touch denied`: PS2 took the approval back."""
+    keys = guard_keys(bash)
+    bash.child.send("echo hi" + keys)  # the check at Enter, for `echo hi`
+    bash.child.send(" &&\n")  # C-j accepts, bash reads on
+    bash.send("touch denied")
+    out, status = bash.prompt()
+    assert status == 130 and "guard: denied" in out
+    assert list(workspace.iterdir()) == []
+
+
+def test_a_line_bash_changes_by_history_expansion_is_checked_as_expanded(
+    bash: Shell, workspace: Path
+) -> None:
+    assert bash.run("echo denied1") == ("denied1", 0)
+    out, status = bash.run("touch !$")
+    assert status == 130 and "guard: denied: touch denied1" in out
+    assert list(workspace.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        'bind \'"\\C-m": "\\C-e\\C-j"\'',  # a macro of the user's own on Enter
+        "TERM=dumb",  # bind -x would show the line twice
+        "set +o emacs",  # no line editing
+    ],
+)
+def test_enter_is_left_alone_where_guard_cannot_bind_it_and_ps0_checks(
+    workspace: Path, setup: str
+) -> None:
+    shell = start(workspace, before=setup)
+    try:
+        if "C-e" in setup:
+            assert '"\\C-m": "\\C-e\\C-j"' in shell.run("bind -s")[0]
+        before = children_waited_for(shell)
+        assert shell.run("echo hi") == ("hi", 0)
+        assert children_waited_for(shell) > before  # PS0's command substitution checked it
+        assert shell.run(DENIED_SHAPE)[1] == 130
+        assert list(workspace.iterdir()) == []
+    finally:
+        shell.close()
+
+
+def test_in_vi_mode_enter_checks_without_a_fork_too(workspace: Path) -> None:
+    shell = start(workspace, after="set -o vi")
+    try:
+        shell.run("true")
+        before = children_waited_for(shell)
+        assert shell.run("echo hi") == ("hi", 0)
+        assert children_waited_for(shell) == before
+        assert shell.run(DENIED_SHAPE)[1] == 130
+        assert list(workspace.iterdir()) == []
+    finally:
+        shell.close()
+
+
+def test_ctrl_c_while_the_check_at_enter_waits_runs_nothing(
+    workspace: Path, tmp_path: Path
+) -> None:
+    sleepy = SleepyChecker(tmp_path)
+    shell = start(
+        workspace, env={"GUARD_HOOK_TIMEOUT": "30"}, after=f"__guard_bin='{sleepy.program}'"
+    )
+    try:
+        shell.send("touch marker")  # allowed, but the checker never answers
+        time.sleep(0.5)  # a human who gives up waiting
+        shell.child.send("\x03")
+        _, status = shell.prompt()
+        assert status == 130
+        assert list(workspace.iterdir()) == []
+    finally:
+        shell.close()
+        for pid in sleepy.sleepers():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
