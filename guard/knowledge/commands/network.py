@@ -9,6 +9,13 @@ from guard.knowledge.commands.spec import Spec, opts
 SSH_CODE_KEYS = frozenset({"proxycommand", "localcommand", "knownhostscommand"})
 
 
+# rclone's options whose values are data: filter rules, counts, rates, ages and sizes
+RCLONE_TEXT = opts(
+    "--filter", "--transfers", "--checkers", "--bwlimit", "--max-age", "--min-age",
+    "--max-size", "--min-size",
+)  # fmt: skip
+
+
 SPECS: dict[str, Spec] = {
     "ssh": Spec(
         operands="data",
@@ -166,34 +173,10 @@ SPECS: dict[str, Spec] = {
     # rclone SUBCOMMAND [remote:]PATH…: a `remote:path` is not a local path; a local one is
     "rclone": Spec(
         subcommands=True,
-        values=opts(
-            "--config",
-            "--include",
-            "--exclude",
-            "--filter",
-            "--include-from",
-            "--exclude-from",
-            "--filter-from",
-            "--files-from",
-            "--log-file",
-            "--transfers",
-            "--checkers",
-            "--bwlimit",
-            "--max-age",
-            "--min-age",
-            "--max-size",
-            "--min-size",
-        ),
-        text=opts(
-            "--filter",
-            "--transfers",
-            "--checkers",
-            "--bwlimit",
-            "--max-age",
-            "--min-age",
-            "--max-size",
-            "--min-size",
-        ),
+        values=RCLONE_TEXT
+        | opts("--config", "--include", "--exclude", "--log-file", "--files-from")
+        | opts("--include-from", "--exclude-from", "--filter-from"),
+        text=RCLONE_TEXT,
         options={
             "--config": "read",
             "--include-from": "read",
