@@ -142,3 +142,13 @@ def test_modules_fit_in_a_readers_head(module: str) -> None:
     path = MODULES[module]
     lines = _code_lines(path)
     assert lines <= LIMIT, f"{path.relative_to(ROOT.parent)} has {lines} lines; split it"
+
+
+def test_every_folder_of_modules_is_a_package_an_install_ships() -> None:
+    """pyproject finds packages (`guard`, `guard.*`): a folder of modules without __init__.py
+    would run from a checkout and be missing from an installed guard."""
+    folders = {p.parent for p in ROOT.rglob("*.py") if "__pycache__" not in p.parts}
+    missing = sorted(
+        str(f.relative_to(ROOT.parent)) for f in folders if not (f / "__init__.py").exists()
+    )
+    assert not missing, f"add an __init__.py (a docstring saying what it holds) to {missing}"
