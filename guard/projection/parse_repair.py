@@ -10,6 +10,11 @@ Only when the parse has errors, and only where the rewrite is what bash reads:
 
 A rewrite is kept only when the line then parses without an error: otherwise the original
 errors are reported, and the line asks as before.
+
+One misreading has no error to show: tree-sitter-bash takes bash's reserved word `time` for a
+command, so `time (make)` reads as a command named `time` given a subshell, and `time for …`,
+`time { …; }` fall apart. Before a compound command, `time` (with `-p`, `--`) is blanked out
+(`untimed`): timing changes nothing the line does.
 """
 
 from __future__ import annotations
@@ -45,6 +50,36 @@ def repair(src: bytes, tree: Tree, parse: Callable[[bytes], Tree]) -> Repaired |
     if tree.root_node.has_error:
         return None
     return Repaired(src, tree, read_write)
+
+
+def untimed(src: bytes, tree: Tree, parse: Callable[[bytes], Tree]) -> tuple[bytes, Tree] | None:
+    """`src` with every `time` that starts a command and precedes a compound command blanked
+    out, and its parse, when that parses without an error; None when there is none."""
+    blanks: list[tuple[int, int]] = []
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "command" and src[node.start_byte : node.start_byte + 4] == b"time":
+            found = _TIMED.match(src, node.start_byte)
+            if found is not None:
+                blanks.append((found.start(), found.end(1)))
+        stack.extend(node.named_children)
+    if not blanks:
+        return None
+    out = bytearray(src)
+    for start, end in blanks:
+        out[start:end] = b" " * (end - start)
+    fixed = bytes(out)
+    tree = parse(fixed)
+    return None if tree.root_node.has_error else (fixed, tree)
+
+
+# bash's `time [-p] [--]` before a compound command (or `!`): the part that is blanked, then
+# what follows it
+_TIMED = re.compile(
+    rb"(time(?:[ \t]+-p)?(?:[ \t]+--)?)[ \t]+"
+    rb"(?:(?:for|select|case|if|while|until)(?=[ \t\n;])|[{!](?=[ \t\n])|\(|\[\[[ \t])"
+)
 
 
 # a closing reserved word or `)`, blanks, then a closer: bash needs no `;` between them

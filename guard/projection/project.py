@@ -157,12 +157,19 @@ def walk_source(
     scope.budget.spend(1 + len(src) // PARSE_BYTES_PER_STEP, "parsing code")
     tree = parser().parse(src)
     read_write: frozenset[int] = frozenset()
+
+    def reparse(text: bytes) -> Tree:  # each attempt costs what a parse costs
+        scope.budget.spend(1 + len(text) // PARSE_BYTES_PER_STEP, "parsing code")
+        return parser().parse(text)
+
+    if b"time" in src:  # bash's reserved word, which tree-sitter-bash reads as a command
+        from guard.projection.parse_repair import untimed
+
+        timed = untimed(src, tree, reparse)
+        if timed is not None:
+            src, tree = timed
     if tree.root_node.has_error:  # a line bash accepts and tree-sitter-bash does not?
         from guard.projection.parse_repair import repair
-
-        def reparse(text: bytes) -> Tree:  # each attempt costs what a parse costs
-            scope.budget.spend(1 + len(text) // PARSE_BYTES_PER_STEP, "parsing code")
-            return parser().parse(text)
 
         fixed = repair(src, tree, reparse)
         if fixed is not None:

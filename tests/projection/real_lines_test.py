@@ -123,6 +123,14 @@ ACCEPTED = [
     ("{ if true; then cat /o/a; fi } > out", {("/o/a", "read")}),
     ("f() { case x in x) ls;; esac }", set()),
     ("while :; do (cat /o/b) done", {("/o/b", "read")}),
+    # bash's reserved word `time` before a compound command: tree-sitter-bash takes it for a
+    # command (`time (ls)` without an error, `time for …` in pieces)
+    ("time for i in 1 2; do make; done", set()),
+    ("time { make; make test; }", set()),
+    ("time -p (cat /o/c)", {("/o/c", "read")}),
+    ("ls && time -- while read -r l; do cat /o/d; done < list", {("/o/d", "read")}),
+    ("time if true; then cat /o/e; fi", {("/o/e", "read")}),
+    ("time ! grep -q x f", set()),
 ]
 
 
@@ -139,6 +147,24 @@ def test_lines_bash_accepts_are_parsed(line: str, expected: set[tuple[str, str]]
 def test_lines_bash_rejects_still_ask_as_syntax(line: str) -> None:
     assert subprocess.run(["bash", "-n", "-c", line], capture_output=True).returncode != 0
     assert syntax(line)
+
+
+@pytest.mark.parametrize(
+    ("line", "runs"),
+    [("time (ls)", "ls"), ("time { ls; }", "ls"), ("time for i in 1; do make; done", "make")],
+)
+def test_a_timed_compound_command_is_quiet(line: str, runs: str) -> None:
+    assert asks(line) == [] and syntax(line) == []
+    assert [r.argv for r in run(line).requests if r.surface == "command"] == [(runs,)]
+
+
+def test_time_as_text_or_another_word_is_not_rewritten() -> None:
+    assert [r.argv for r in run('echo "time (x)"').requests] == [("echo", "time (x)")]
+    assert [r.argv for r in run("time ls /o/f").requests if r.surface == "command"] == [
+        ("time", "ls", "/o/f"),
+        ("ls", "/o/f"),
+    ]
+    assert any("not known" in r for r in asks("timex (ls)"))
 
 
 def test_a_read_write_redirect_keeps_quoted_text_as_it_was() -> None:
