@@ -314,8 +314,8 @@ def _to_system_log(
     try:
         to = system_log.configured_targets()
         if to:
-            event = system_log.Event(time, session, cwd, command, decision, tuple(reasons), how,
-                                     detail, row)
+            event = AuditRow(row, time, session, cwd, command, decision, tuple(reasons), how,
+                             detail)
             system_log.send(event, to)
     except Exception as error:  # the local row is the record: nothing here may lose it
         print(f"guard: could not send the audit row to the system log ({error})",

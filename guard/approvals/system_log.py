@@ -15,6 +15,7 @@ import os
 import sys
 from typing import NamedTuple
 
+from guard.approvals.store_schema import AuditRow
 from guard.policy.policy_settings import Value, setting
 
 JOURNALD_SOCKET = "/run/systemd/journal/socket"
@@ -28,20 +29,6 @@ SEND_TIMEOUT = 0.25  # seconds: a stuck log daemon must not hold up the shell
 class Target(NamedTuple):
     kind: str  # "journald" or "syslog"
     path: str  # the socket
-
-
-class Event(NamedTuple):
-    """One audit row, as `Store.record` wrote it."""
-
-    time: float
-    session: str
-    cwd: str
-    command: str
-    decision: str
-    reasons: tuple[str, ...]
-    how: str
-    detail: str  # JSON text, "" when none
-    id: int  # the local row's id, 0 when it could not be written
 
 
 def targets(settings: tuple[tuple[str, Value, str], ...]) -> tuple[Target, ...]:
@@ -93,7 +80,7 @@ def _status(path: str) -> tuple[int, int, int, int] | None:
     return (st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
-def send(event: Event, to: tuple[Target, ...]) -> None:
+def send(event: AuditRow, to: tuple[Target, ...]) -> None:
     """Send `event` to each target; a failure warns once per target and process."""
     for target in to:
         try:
@@ -122,7 +109,7 @@ def _warn(target: Target, error: BaseException) -> None:
 # ---- journald ---------------------------------------------------------------------------------
 
 
-def journal_fields(event: Event) -> list[tuple[str, str]]:
+def journal_fields(event: AuditRow) -> list[tuple[str, str]]:
     return [
         ("MESSAGE", f"guard: {event.decision}: {one_line(event.command)}"),
         ("PRIORITY", str(PRIORITY.get(event.decision, 5))),
@@ -141,7 +128,7 @@ def journal_fields(event: Event) -> list[tuple[str, str]]:
     ]
 
 
-def journal_message(event: Event) -> bytes:
+def journal_message(event: AuditRow) -> bytes:
     """journald's native format: `NAME=value\\n`, or, for a value holding a newline,
     `NAME\\n`, its length as 64-bit little-endian, the bytes, `\\n`."""
     out = bytearray()
@@ -186,7 +173,7 @@ def _send_memfd(data: bytes, path: str) -> None:
 # ---- syslog (RFC 5424) ------------------------------------------------------------------------
 
 
-def syslog_message(event: Event, *, hostname: str | None = None) -> bytes:
+def syslog_message(event: AuditRow, *, hostname: str | None = None) -> bytes:
     """`<PRI>1 TIMESTAMP HOST guard PID MSGID [guard@32473 …] MSG`, MSG one line."""
     from datetime import UTC, datetime
 
@@ -218,7 +205,7 @@ def syslog_message(event: Event, *, hostname: str | None = None) -> bytes:
 SYSLOG_COMMAND_LIMIT = 16384  # characters kept of a command too large for one datagram
 
 
-def _send_syslog(event: Event, path: str) -> None:
+def _send_syslog(event: AuditRow, path: str) -> None:
     import errno
 
     try:

@@ -21,6 +21,7 @@ import pytest
 
 from guard.approvals import system_log
 from guard.approvals.store import Store
+from guard.approvals.store_schema import AuditRow
 
 GUARD = [sys.executable, "-m", "guard"]
 MULTI_LINE = "printf '%s\\n' 'first line\nsecond line' > /etc/motd"
@@ -176,8 +177,7 @@ def test_the_managed_policy_can_force_the_audit_on(
 def test_a_row_too_large_for_a_datagram_goes_as_a_sealed_memfd(sockets: Path) -> None:
     journal = listen(sockets / "journal.sock")
     command = "echo " + "x" * 400_000 + "\nls"
-    event = system_log.Event(time.time(), "s", "/w", command, "deny", ("deny: big",), "rule",
-                             "", 7)
+    event = AuditRow(7, time.time(), "s", "/w", command, "deny", ("deny: big",), "rule", "")
     system_log.send(event, (system_log.Target("journald", str(journal.getsockname())),))
     data, ancillary, _, _ = journal.recvmsg(1, socket.CMSG_SPACE(4))
     assert data == b""
@@ -274,7 +274,7 @@ def test_a_command_too_large_for_a_syslog_datagram_is_cut_and_says_so(sockets: P
     devlog = listen(sockets / "log")
     devlog.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 20)
     command = "echo " + "z" * 400_000
-    event = system_log.Event(time.time(), "s", "/w", command, "allow", (), "rule", "", 9)
+    event = AuditRow(9, time.time(), "s", "/w", command, "allow", (), "rule", "")
     system_log.send(event, (system_log.Target("syslog", str(devlog.getsockname())),))
     found = SYSLOG.fullmatch(devlog.recv(1 << 20).decode())
     assert found
