@@ -12,7 +12,10 @@ goes idle; that is the documented caveat of such systems.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+
+TYPE_CHECKING = False  # every guarded-bash start asks for its session: no typing imported
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 
 def session_id(env: Mapping[str, str], ppid: int, read_stamp: Callable[[int], str | None]) -> str:
@@ -60,9 +63,9 @@ def process_stamp(pid: int, proc: str = "/proc") -> str | None:
 
 
 def _boot_id(proc: str) -> str:
-    try:
-        with open(f"{proc}/sys/kernel/random/boot_id", encoding="ascii") as handle:
-            return handle.read().strip().replace("-", "")[:8]
+    try:  # read as bytes: a text file would import the ascii codec on every guarded-bash start
+        with open(f"{proc}/sys/kernel/random/boot_id", "rb") as handle:
+            return handle.read().decode("ascii").strip().replace("-", "")[:8]
     except (OSError, ValueError):
         return ""
 

@@ -342,6 +342,26 @@ def test_the_fast_path_imports_nothing_heavy(resident: str, work: Path, argv: li
     assert not {m for m in imported if m.split(".")[0] in HEAVY}
 
 
+# what guarded-bash's warm path does without: pip's console-script wrapper imported re, typing
+# came with guard's annotations, signal with enum (each costs every agent's line milliseconds)
+LIGHT = ("re", "json", "typing", "enum", "dataclasses", "collections", "contextlib", "shlex",
+         "signal")  # fmt: skip
+
+
+@pytest.mark.parametrize("enforce", ["landlock", "off"])
+def test_the_installed_guarded_bash_answered_by_the_checker_imports_only_the_cheap_stdlib(
+    resident: str, work: Path, enforce: str
+) -> None:
+    before = served()
+    done = run([sys.executable, "-X", "importtime", SHIM, "-c", "echo ran"], cwd=work,
+               env={"GUARD_ENFORCE": enforce})  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, b"ran\n"), done.stderr[-500:]
+    assert served() == before + 1  # the checker answered it
+    imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
+    assert "guard.shim" in imported
+    assert not {m for m in imported if m.split(".")[0] in (*HEAVY, *LIGHT)}
+
+
 # argv that the fast path reads, and how argparse reads the same (None: left to argparse)
 ARGUMENTS = [
     (["check", "--", "ls", "-l"], ({}, ["ls", "-l"])),
