@@ -38,7 +38,7 @@ class Checker:
         self.started = time.time()
         self.served = 0
         self.policies = FreshPolicies()
-        self.code = code_stamp()
+        self.code = CodeWatch(code_folders)
         self.stopping = False
 
     def answer(self, pairs: Pairs) -> tuple[Answer, Callable[[], None] | None]:
@@ -58,7 +58,7 @@ class Checker:
             return [("action", "done"), ("pid", str(os.getpid()))], None
         if wire.first(pairs, "package") != wire.package_dir():
             return answers.fallback("a client of another guard install"), None
-        if code_stamp() != self.code:
+        if self.code.changed():
             self.stopping = True
             return answers.fallback("guard's code changed since this checker started"), None
         if kind == "check":
@@ -73,11 +73,21 @@ class Checker:
         return answers.fallback(f"unknown request kind {kind!r}"), None
 
 
-def code_stamp() -> tuple[tuple[str, int, int], ...]:
-    """The names, sizes and mtimes of guard's modules: an upgrade or an edit changes it."""
+def code_folders() -> tuple[str, ...]:
+    """guard's package directory and those of its subpackages."""
     here = os.path.dirname(os.path.abspath(__file__))
+    try:
+        names = sorted(os.listdir(here))
+    except OSError:
+        names = []
+    below = [os.path.join(here, n) for n in names if os.path.isfile(f"{here}/{n}/__init__.py")]
+    return (here, *below)
+
+
+def code_stamp(folders: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """The names, sizes and mtimes of guard's modules: an upgrade or an edit changes it."""
     found = []
-    for folder in (here, os.path.join(here, "cli")):
+    for folder in folders:
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
             for entry in entries:
                 if entry.name.endswith((".py", ".toml")):
@@ -85,6 +95,71 @@ def code_stamp() -> tuple[tuple[str, int, int], ...]:
                         info = entry.stat()
                         found.append((entry.path, info.st_size, info.st_mtime_ns))
     return tuple(sorted(found))
+
+
+# what changes a module or a folder of them: written, touched, created, removed, renamed; the
+# file or folder itself removed or renamed (IN_MODIFY … IN_MOVE_SELF in inotify(7))
+WATCHED = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800
+
+
+class CodeWatch:
+    """Whether guard's code changed since the checker started, asked before every answer.
+    Comparing `code_stamp` costs a stat of each module (a quarter of an answer), so where
+    inotify watches the folders, the stamp is compared only after the kernel reported an event
+    there: a change written before a request came is always seen by that request."""
+
+    def __init__(self, folders: Callable[[], tuple[str, ...]]) -> None:
+        self.folders = folders  # asked again for each comparison: a new subpackage counts
+        modules = tuple(path for path, _, _ in code_stamp(folders()))
+        # watched first, stamped after: a change made meanwhile is reported; each module
+        # itself too, so that one written through another hard link is reported as well
+        self.events = _watch((*folders(), *modules))
+        self.stamp = code_stamp(folders())
+        self.seen = False
+
+    def changed(self) -> bool:
+        if self.seen:
+            return True
+        if self.events is not None:
+            try:
+                if not _drain(self.events):
+                    return False
+            except OSError:
+                os.close(self.events)
+                self.events = None
+        self.seen = code_stamp(self.folders()) != self.stamp
+        return self.seen
+
+
+def _watch(paths: tuple[str, ...]) -> int | None:
+    """A non-blocking inotify descriptor that reports changes of `paths` (and in each that is
+    a folder), or None."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = int(libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC))
+    except (ImportError, OSError, AttributeError):  # no ctypes, or not Linux
+        return None
+    if fd < 0:
+        return None
+    for path in paths:
+        if libc.inotify_add_watch(fd, os.fsencode(path), WATCHED) < 0:
+            os.close(fd)
+            return None
+    return fd
+
+
+def _drain(fd: int) -> bool:
+    """Read every event queued on `fd`: whether there were any."""
+    seen = False
+    while True:
+        try:
+            if not os.read(fd, 1 << 16):
+                return seen
+        except BlockingIOError:
+            return seen
+        seen = True
 
 
 def private_dir(path: str) -> None:

@@ -24,6 +24,7 @@ import pytest
 
 from guard import resident_protocol as wire
 from guard.resident_client import check_arguments, request
+from guard.resident_server import CodeWatch
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -636,3 +637,35 @@ def test_claude_codes_hook_is_answered_by_the_checker_as_in_process(
         assert (through.returncode, through.stdout) == (alone.returncode, alone.stdout), line
     held = run([GUARD, "hook", "codex"], cwd=work, stdin=raw)  # codex's asks are held: alone
     assert held.returncode == 0
+
+
+def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Path) -> None:
+    """The checker asks before each answer whether its code changed (then it hands the line
+    back and stops): a module written in place, touched, added, removed, or a new subpackage."""
+    package = tmp_path / "guard"
+    (package / "cli").mkdir(parents=True)
+    (package / "a.py").write_text("A = 1\n")
+    (package / "cli" / "__init__.py").write_text("")
+
+    def folders() -> tuple[str, ...]:
+        found = [str(p.parent) for p in package.glob("*/__init__.py")]
+        return (str(package), *sorted(found))
+
+    changes = [
+        lambda: (package / "a.py").write_text("A = 2\n"),  # in place: the folder is unchanged
+        lambda: os.utime(package / "a.py", ns=(0, 10**9)),
+        lambda: (package / "b.py").write_text(""),
+        lambda: (package / "a.py").unlink(),
+        lambda: (package / "cli" / "c.py").write_text(""),
+        lambda: (package / "new").mkdir() or (package / "new" / "__init__.py").write_text(""),
+    ]
+    for change in changes:
+        watch = CodeWatch(folders)
+        assert not watch.changed()
+        (package / "notes.txt").write_text("not code")  # reported, compared, unchanged
+        assert not watch.changed()
+        change()
+        assert watch.changed()
+        assert watch.changed()  # and it stays changed
+        if not (package / "a.py").exists():
+            (package / "a.py").write_text("A = 1\n")
