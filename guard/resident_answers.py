@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 
 from guard import resident_protocol as wire
+from guard.enforcement import Ruleset
 from guard.judgement import Judgement, judge
 from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
 from guard.workspace import is_agent
@@ -159,8 +160,24 @@ def _ruleset_pairs(
     if abi is None:
         return pairs, {"enforce": f"unavailable: {why_not}"}
     ruleset = ruleset_for(result, env)
-    pairs += [("grant", f"{g.access} {g.path}") for g in ruleset.grants]
+    pairs.append((wire.ENCODED, _grant_fields(ruleset)))
     return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
+
+
+_GRANTS: dict[int, tuple[Ruleset, bytes]] = {}
+
+
+def _grant_fields(ruleset: Ruleset) -> bytes:
+    """The `grant` pairs (`read PATH`, `write PATH`) of a ruleset, encoded once for as long as
+    the checker keeps the ruleset (guard/enforcer.py ruleset_for returns the one it keeps)."""
+    kept = _GRANTS.get(id(ruleset))
+    if kept is None or kept[0] is not ruleset:
+        grants = wire.fields([("grant", f"{g.access} {g.path}") for g in ruleset.grants])
+        kept = (ruleset, grants)
+        if len(_GRANTS) > 32:
+            _GRANTS.clear()
+        _GRANTS[id(ruleset)] = kept
+    return kept[1]
 
 
 def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:

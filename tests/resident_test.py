@@ -416,6 +416,14 @@ def test_messages_of_another_version_are_refused() -> None:
         wire.decode(message[4:-2])
 
 
+def test_fields_encoded_once_are_sent_as_if_they_were_pairs() -> None:
+    grants = wire.fields([("grant", "read /usr"), ("grant", "write /w")])
+    message = wire.encode([("status", "0"), (wire.ENCODED, grants), ("stderr", "")])
+    assert wire.decode(message[4:]) == [
+        ("status", b"0"), ("grant", b"read /usr"), ("grant", b"write /w"), ("stderr", b""),
+    ]  # fmt: skip
+
+
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
     from guard.cli.hook import MAX_INPUT
     from guard.resident_client import MAX_HOOK_INPUT
