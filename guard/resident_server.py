@@ -178,6 +178,10 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     Raises GuardError when it cannot serve there."""
     os.closerange(3, 1 << 16)  # nothing its client had open stays open for 10 minutes
     os.umask(0o077)
+    try:
+        started_in = os.getcwd()  # the directory of the client that started it: warmed up
+    except OSError:
+        started_in = "/"
     with contextlib.suppress(OSError):
         os.chdir("/")
     directory = os.path.dirname(path)
@@ -207,7 +211,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     from guard.store import keep_stores_open
 
     keep_stores_open()
-    warm_up(checker)
+    warm_up(checker, started_in)
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)  # ^C, when it runs in the foreground by hand
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -224,16 +228,21 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     return 0
 
 
-def warm_up(checker: Checker) -> None:
-    """Load what answering needs (the modules, the parser, the policy) before the first
-    request, so that it is as fast as the next ones; clients that come meanwhile wait."""
+def warm_up(checker: Checker, directory: str) -> None:
+    """Load what answering needs (the modules, the parser, the policy, the enforcement and
+    the ruleset of a line in `directory`, with the environment of the client that started the
+    checker: most likely the next one's) before the first request, so that it is as fast as the
+    next ones; clients that come meanwhile wait. What it keeps is checked as always before use."""
     try:
         from guard import check, confirm, store  # noqa: F401
         from guard.cli import explain, hook  # noqa: F401
+        from guard.enforcer import probe, ruleset_for
         from guard.judgement import judge
 
-        judge("true", cwd="/", session=None, use_store=False, agent=True,
-              policy_loader=checker.policies.load)  # fmt: skip
+        result = judge("true", cwd=directory, session=None, use_store=False, agent=True,
+                       policy_loader=checker.policies.load)  # fmt: skip
+        if probe()[0] is not None:
+            ruleset_for(result, os.environ)
     except Exception:  # a line that fails here fails again, and is answered, when it comes
         return
 
