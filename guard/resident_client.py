@@ -20,6 +20,10 @@ import sys
 
 from guard import resident_protocol as wire
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
 MAX_HOOK_INPUT = 16 << 20  # guard.cli.hook.MAX_INPUT: bytes of hook input read
 # The checker waits a moment before it loads guard: the client that started it, and the
@@ -53,9 +57,14 @@ def check(
     if positional is not None:
         pairs.append(("positional?", "1"))
         pairs += [("positional", p) for p in positional]
+    meanwhile = None
     if origin == "guarded-bash":
         pairs.append(("enforce_capable", "1"))  # this client applies a ruleset it is sent
-    answer = exchange(pairs)
+        agent = os.environ.get("GUARD_AGENT", "") == "1" or not (
+            _isatty(0) or os.environ.get("GUARD_AGENT", "") == "0"
+        )  # as guard.workspace is_agent: agents' lines run held, by default
+        meanwhile = _load_landlock if agent else None
+    answer = exchange(pairs, meanwhile=meanwhile)
     if answer is None:
         return None
     try:
@@ -73,6 +82,15 @@ def check(
 
 
 _held: list[int] = []  # the ruleset to restrict this process to, right before exec
+
+
+def _load_landlock() -> None:
+    """Import the system calls' module while the checker judges a guarded-bash line (most are
+    agents' lines, which run held): the half millisecond it takes overlaps the checker's work."""
+    try:  # noqa: SIM105 - contextlib would cost this path an import
+        from guard import landlock  # noqa: F401
+    except (ImportError, AttributeError, OSError):
+        pass  # _hold meets the same failure, and says what it means for the line
 
 
 def _hold(mode: str, grants: list[str]) -> str:
@@ -206,9 +224,12 @@ def _hook_cli(agent: str) -> int:
     return 0
 
 
-def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | None:
+def exchange(
+    pairs: list[tuple[str, str | bytes]], *, meanwhile: Callable[[], None] | None = None
+) -> list[tuple[str, bytes]] | None:
     """Send a request with this process's directory and environment; the checker's `done`
-    answer, or None (and a checker started when there was none)."""
+    answer, or None (and a checker started when there was none). `meanwhile` runs once the
+    request is sent, before the answer is read."""
     env = os.environ
     if not wire.enabled(env):
         return None
@@ -223,7 +244,7 @@ def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | 
     if sock is None:
         return None
     try:
-        answer = _ask(sock, wire.encode(pairs))
+        answer = _ask(sock, wire.encode(pairs), meanwhile)
     except (OSError, wire.ProtocolError, UnicodeError):
         sock.close()
         return None
@@ -290,9 +311,13 @@ def connect(path: str, *, start: bool) -> _socket.socket | None:
     return sock
 
 
-def _ask(sock: _socket.socket, data: bytes) -> list[tuple[str, bytes]] | None:
+def _ask(
+    sock: _socket.socket, data: bytes, meanwhile: Callable[[], None] | None = None
+) -> list[tuple[str, bytes]] | None:
     try:
         sock.sendall(data)
+        if meanwhile is not None:
+            meanwhile()
         size = int.from_bytes(_receive(sock, 4), "big")
         if size > wire.MAX_MESSAGE:
             raise wire.ProtocolError("an answer over the size limit")
