@@ -21,6 +21,18 @@
 
 #define FAILED 126
 
+#ifdef __ELF__
+/* The mark guarded-bash and the launchers look for in a file's first 64 KiB to tell a guard
+ * launcher (guard/launcher.py is_guard_shim): a static build keeps its strings far beyond
+ * that, so the mark is also an ELF note, which linkers put right after the headers. */
+static const struct {
+    unsigned int namesz, descsz, type;
+    char name[8], desc[12];
+} guard_note __attribute__((section(".note.guard"), used, aligned(4))) = {
+    6, 12, 1, "guard", "GUARD_ARGV0",
+};
+#endif
+
 int main(int argc, char **argv) {
     resident_fast_path(argc, argv); /* launcher_resident.c: returns unless it ran bash */
     const char *arg0 = (argc > 0 && argv[0] != NULL) ? argv[0] : "";

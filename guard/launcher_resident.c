@@ -13,7 +13,7 @@
  * its own messages). The checker writes the audit row only after this launcher took its answer.
  */
 #ifdef __linux__
-#define _GNU_SOURCE /* struct ucred */
+#define _GNU_SOURCE /* struct ucred, memmem */
 #include <ctype.h>
 #include <errno.h>
 #include <signal.h>
@@ -243,10 +243,7 @@ static int bash_is_guard(void) {
     const char *marks[] = {"GUARD_ARGV0", "guard.entry.shim", "guarded-bash"};
     size_t count = (n >= 2 && head[0] == '#' && head[1] == '!') ? 3 : 1;
     for (size_t m = 0; m < count; m++) {
-        size_t len = strlen(marks[m]);
-        for (size_t i = 0; i + len <= n; i++) {
-            if (memcmp(head + i, marks[m], len) == 0) return 1;
-        }
+        if (memmem(head, n, marks[m], strlen(marks[m])) != NULL) return 1;
     }
     return 0;
 }

@@ -14,7 +14,10 @@ A session's approvals end once it has been idle (no command checked) for `idle_s
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+
+TYPE_CHECKING = False  # every guarded-bash start asks for its session: no typing imported
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
 
 IDLE_SECONDS = 12 * 3600
 
@@ -64,9 +67,9 @@ def process_stamp(pid: int, proc: str = "/proc") -> str | None:
 
 
 def _boot_id(proc: str) -> str:
-    try:
-        with open(f"{proc}/sys/kernel/random/boot_id", encoding="ascii") as handle:
-            return handle.read().strip().replace("-", "")[:8]
+    try:  # read as bytes: a text file would import the ascii codec on every guarded-bash start
+        with open(f"{proc}/sys/kernel/random/boot_id", "rb") as handle:
+            return handle.read().decode("ascii").strip().replace("-", "")[:8]
     except (OSError, ValueError):
         return ""
 

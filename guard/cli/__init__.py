@@ -8,16 +8,15 @@ resident checker, before argparse is imported (guard/entry/resident_client.py).
 
 from __future__ import annotations
 
-import importlib
 import sys
-from collections.abc import Sequence
-from types import ModuleType
-from typing import TYPE_CHECKING
 
 from guard.errors import GuardError
 
+TYPE_CHECKING = False  # `guard hook AGENT` and `guard check` start here: no typing imported
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
+    from types import ModuleType
 
 USAGE_ERROR = 2
 # subcommand name -> module in guard.cli (a module may register several subcommands)
@@ -109,6 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _load(name: str) -> ModuleType | None:
     """A subcommand module, or None when this install does not have it."""
     try:
+        import importlib
+
         return importlib.import_module(f"guard.cli.{name}")
     except ModuleNotFoundError as exc:
         if exc.name != f"guard.cli.{name}":

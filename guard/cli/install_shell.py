@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from guard.entry.launcher import is_guard_shim, native_source, script_text
+from guard.entry.launcher import ARGV0_VAR, SNIFF_BYTES, is_guard_shim, native_source, script_text
 from guard.errors import GuardError
 
 NAME = "bash"
@@ -88,24 +88,32 @@ def guarded_bash() -> str:
 
 
 def install_native(dest: str, target: str, cc: str) -> str:
-    """Compile the launcher into `dest` (atomically); "" when done, else why not."""
+    """Compile the launcher into `dest` (atomically); "" when done, else why not. Linked
+    statically where the system can (no dynamic loader: a third of a millisecond less on
+    every line), and only when the mark that tells a guard launcher is where it is looked for;
+    else linked as usual."""
     with tempfile.TemporaryDirectory(prefix="guard-launcher-") as tmp:
         source = os.path.join(tmp, "launcher.c")
         with open(source, "w", encoding="utf-8") as handle:
             handle.write(native_source(target))
         built = os.path.join(tmp, NAME)
-        try:
-            done = subprocess.run(
-                [cc, "-O2", "-o", built, source], capture_output=True, text=True, check=False
-            )
-        except OSError as exc:
-            return f"{cc} could not run ({exc.strerror})"
-        if done.returncode != 0:
-            first = (done.stderr.strip().splitlines() or ["no message"])[0]
-            return f"{cc} failed: {first}"
-        with open(built, "rb") as handle:
-            _place(dest, handle.read())
-    return ""
+        for flags in (["-static"], []):
+            try:
+                done = subprocess.run(
+                    [cc, "-O2", *flags, "-o", built, source],
+                    capture_output=True, text=True, check=False,
+                )  # fmt: skip
+            except OSError as exc:
+                return f"{cc} could not run ({exc.strerror})"
+            if done.returncode != 0:
+                continue
+            with open(built, "rb") as handle:
+                data = handle.read()
+            if not flags or ARGV0_VAR.encode() in data[:SNIFF_BYTES]:
+                _place(dest, data)
+                return ""
+        first = (done.stderr.strip().splitlines() or ["no message"])[0]
+        return f"{cc} failed: {first}"
 
 
 def install_script(dest: str, target: str) -> None:

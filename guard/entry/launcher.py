@@ -15,9 +15,11 @@ marks every one of them carries.
 from __future__ import annotations
 
 import os
-import shlex
 import stat
-from collections.abc import MutableMapping
+
+TYPE_CHECKING = False  # guarded-bash imports this module on every start: no typing there
+if TYPE_CHECKING:
+    from collections.abc import MutableMapping
 
 ARGV0_VAR = "GUARD_ARGV0"
 SNIFF_BYTES = 64 * 1024
@@ -98,6 +100,8 @@ def native_source(target: str) -> str:
 
 def script_text(target: str) -> str:
     """A `#!/bin/sh` launcher: `$0` is its own path here, never the caller's argv[0]."""
+    import shlex
+
     return (
         SCRIPT_HEADER
         + "# It cannot see a login shell's leading '-' in argv[0]; the native launcher can.\n"

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from guard.approvals.judgement import Judgement, judge
 from guard.approvals.workspace import is_agent
 from guard.entry import resident_protocol as wire
+from guard.kernel.enforcement import Ruleset
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
 
@@ -160,8 +161,24 @@ def _ruleset_pairs(
     if abi is None:
         return pairs, {"enforce": f"unavailable: {why_not}"}
     ruleset = ruleset_for(result, env)
-    pairs += [("grant", f"{g.access} {g.path}") for g in ruleset.grants]
+    pairs.append((wire.ENCODED, _grant_fields(ruleset)))
     return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
+
+
+_GRANTS: dict[int, tuple[Ruleset, bytes]] = {}
+
+
+def _grant_fields(ruleset: Ruleset) -> bytes:
+    """The `grant` pairs (`read PATH`, `write PATH`) of a ruleset, encoded once for as long as
+    the checker keeps the ruleset (guard/enforcer.py ruleset_for returns the one it keeps)."""
+    kept = _GRANTS.get(id(ruleset))
+    if kept is None or kept[0] is not ruleset:
+        grants = wire.fields([("grant", f"{g.access} {g.path}") for g in ruleset.grants])
+        kept = (ruleset, grants)
+        if len(_GRANTS) > 32:
+            _GRANTS.clear()
+        _GRANTS[id(ruleset)] = kept
+    return kept[1]
 
 
 def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:

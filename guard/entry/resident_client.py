@@ -16,19 +16,16 @@ from __future__ import annotations
 
 import _socket
 import os
-import sys
 
 from guard.entry import resident_protocol as wire
+from guard.entry.checker_start import start_later
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
 MAX_HOOK_INPUT = 16 << 20  # guard.entry.agent_core.MAX_INPUT: bytes of hook input read
-# The checker waits a moment before it loads guard: the client that started it, and the
-# command it runs, should not share the CPU with the checker's start-up (~60 ms of imports).
-CHECKER_CODE = (
-    "import sys, time; time.sleep(0.05); sys.path.insert(0, sys.argv[3]); "
-    "from guard.entry.resident_server import main; "
-    "raise SystemExit(main(sys.argv[1], float(sys.argv[2])))"
-)
 
 
 def check(
@@ -53,9 +50,14 @@ def check(
     if positional is not None:
         pairs.append(("positional?", "1"))
         pairs += [("positional", p) for p in positional]
+    meanwhile = None
     if origin == "guarded-bash":
         pairs.append(("enforce_capable", "1"))  # this client applies a ruleset it is sent
-    answer = exchange(pairs)
+        agent = os.environ.get("GUARD_AGENT", "") == "1" or not (
+            _isatty(0) or os.environ.get("GUARD_AGENT", "") == "0"
+        )  # as guard.workspace is_agent: agents' lines run held, by default
+        meanwhile = _load_landlock if agent else None
+    answer = exchange(pairs, meanwhile=meanwhile)
     if answer is None:
         return None
     try:
@@ -73,6 +75,15 @@ def check(
 
 
 _held: list[int] = []  # the ruleset to restrict this process to, right before exec
+
+
+def _load_landlock() -> None:
+    """Import the system calls' module while the checker judges a guarded-bash line (most are
+    agents' lines, which run held): the half millisecond it takes overlaps the checker's work."""
+    try:  # noqa: SIM105 - contextlib would cost this path an import
+        from guard.kernel import landlock  # noqa: F401
+    except (ImportError, AttributeError, OSError):
+        pass  # _hold meets the same failure, and says what it means for the line
 
 
 def _hold(mode: str, grants: list[str]) -> str:
@@ -206,9 +217,12 @@ def _hook_cli(agent: str) -> int:
     return 0
 
 
-def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | None:
+def exchange(
+    pairs: list[tuple[str, str | bytes]], *, meanwhile: Callable[[], None] | None = None
+) -> list[tuple[str, bytes]] | None:
     """Send a request with this process's directory and environment; the checker's `done`
-    answer, or None (and a checker started when there was none)."""
+    answer, or None (and a checker started when there was none). `meanwhile` runs once the
+    request is sent, before the answer is read."""
     env = os.environ
     if not wire.enabled(env):
         return None
@@ -223,7 +237,7 @@ def exchange(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | 
     if sock is None:
         return None
     try:
-        answer = _ask(sock, wire.encode(pairs))
+        answer = _ask(sock, wire.encode(pairs), meanwhile)
     except (OSError, wire.ProtocolError, UnicodeError):
         sock.close()
         return None
@@ -290,9 +304,13 @@ def connect(path: str, *, start: bool) -> _socket.socket | None:
     return sock
 
 
-def _ask(sock: _socket.socket, data: bytes) -> list[tuple[str, bytes]] | None:
+def _ask(
+    sock: _socket.socket, data: bytes, meanwhile: Callable[[], None] | None = None
+) -> list[tuple[str, bytes]] | None:
     try:
         sock.sendall(data)
+        if meanwhile is not None:
+            meanwhile()
         size = int.from_bytes(_receive(sock, 4), "big")
         if size > wire.MAX_MESSAGE:
             raise wire.ProtocolError("an answer over the size limit")
@@ -316,45 +334,6 @@ def _stop_hung(sock: _socket.socket) -> None:
             os.kill(pid, signal.SIGTERM)
     except OSError:
         return
-
-
-_pending: list[str] = []
-
-
-def start_later(path: str) -> None:
-    """Start a checker for `path` once this process is done (at exit, or before guarded-bash
-    execs bash): its start-up must not slow down the check this process is about to make."""
-    if not _pending:
-        import atexit
-
-        atexit.register(start_pending)
-    _pending[:] = [path]
-
-
-def start_pending() -> None:
-    if _pending:
-        start_checker(_pending.pop())
-
-
-def start_checker(path: str) -> None:
-    """Start `guard serve --user` for `path`, detached: a session of its own, stdio on
-    /dev/null (it closes every other fd it inherits), Python settings ignored (-I)."""
-    idle = os.environ.get("GUARD_RESIDENT_IDLE", "")
-    try:
-        idle = str(float(idle)) if idle else str(wire.DEFAULT_IDLE)
-    except ValueError:
-        idle = str(wire.DEFAULT_IDLE)
-    package = os.path.dirname(wire.package_dir())
-    argv = [sys.executable, "-I", "-c", CHECKER_CODE, path, idle, package]
-    actions = [
-        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDWR, 0),
-        (os.POSIX_SPAWN_DUP2, 0, 1),
-        (os.POSIX_SPAWN_DUP2, 0, 2),
-    ]
-    try:  # noqa: SIM105 - contextlib would cost this path an import
-        os.posix_spawn(sys.executable, argv, os.environ, file_actions=actions, setsid=True)
-    except OSError:
-        pass
 
 
 def _read_stdin(limit: int) -> bytes:

@@ -40,13 +40,25 @@ class ProtocolError(Exception):
     """A message that does not follow the format, or from another version."""
 
 
+ENCODED = ""  # a pair with this key (no field has an empty name) carries `fields` output as is
+
+
 def encode(pairs: list[tuple[str, str | bytes]]) -> bytes:
-    parts = [b"\0\0\0\x01v", len(VERSION).to_bytes(4, "big"), VERSION.encode()]
+    body = b"\0\0\0\x01v" + len(VERSION).to_bytes(4, "big") + VERSION.encode() + fields(pairs)
+    return len(body).to_bytes(4, "big") + body
+
+
+def fields(pairs: list[tuple[str, str | bytes]]) -> bytes:
+    """The pairs' fields, without the version and the length: what a message that sends the
+    same pairs again and again (an enforced line's grants) encodes once."""
+    parts = []
     for key, value in pairs:
         data = value if isinstance(value, bytes) else value.encode("utf-8", "surrogateescape")
+        if key == ENCODED:
+            parts.append(data)
+            continue
         parts += [len(key).to_bytes(4, "big"), key.encode(), len(data).to_bytes(4, "big"), data]
-    body = b"".join(parts)
-    return len(body).to_bytes(4, "big") + body
+    return b"".join(parts)
 
 
 def decode(body: bytes) -> list[tuple[str, bytes]]:

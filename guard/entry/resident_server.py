@@ -38,7 +38,7 @@ class Checker:
         self.started = time.time()
         self.served = 0
         self.policies = FreshPolicies()
-        self.code = code_stamp()
+        self.code = CodeWatch(code_folders)
         self.stopping = False
 
     def answer(self, pairs: Pairs) -> tuple[Answer, Callable[[], None] | None]:
@@ -58,7 +58,7 @@ class Checker:
             return [("action", "done"), ("pid", str(os.getpid()))], None
         if wire.first(pairs, "package") != wire.package_dir():
             return answers.fallback("a client of another guard install"), None
-        if code_stamp() != self.code:
+        if self.code.changed():
             self.stopping = True
             return answers.fallback("guard's code changed since this checker started"), None
         if kind == "check":
@@ -73,13 +73,19 @@ class Checker:
         return answers.fallback(f"unknown request kind {kind!r}"), None
 
 
-def code_stamp() -> tuple[tuple[str, int, int], ...]:
-    """The names, sizes and mtimes of guard's modules: an upgrade or an edit changes it."""
+def code_folders() -> tuple[str, ...]:
+    """guard's package directory and those of its subpackages, at any depth."""
     package = wire.package_dir()
+    found = [package]
+    for folder, dirs, _files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d[0] not in "._")
+        found += [f"{folder}/{d}" for d in dirs if os.path.isfile(f"{folder}/{d}/__init__.py")]
+    return tuple(found)
+
+
+def code_stamp(folders: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """The names, sizes and mtimes of guard's modules: an upgrade or an edit changes it."""
     found = []
-    folders = [package]
-    with contextlib.suppress(OSError), os.scandir(package) as top:
-        folders += [e.path for e in top if e.is_dir() and e.name[0] not in "._"]
     for folder in folders:
         with contextlib.suppress(OSError), os.scandir(folder) as entries:
             for entry in entries:
@@ -88,6 +94,71 @@ def code_stamp() -> tuple[tuple[str, int, int], ...]:
                         info = entry.stat()
                         found.append((entry.path, info.st_size, info.st_mtime_ns))
     return tuple(sorted(found))
+
+
+# what changes a module or a folder of them: written, touched, created, removed, renamed; the
+# file or folder itself removed or renamed (IN_MODIFY … IN_MOVE_SELF in inotify(7))
+WATCHED = 0x2 | 0x4 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800
+
+
+class CodeWatch:
+    """Whether guard's code changed since the checker started, asked before every answer.
+    Comparing `code_stamp` costs a stat of each module (a quarter of an answer), so where
+    inotify watches the folders, the stamp is compared only after the kernel reported an event
+    there: a change written before a request came is always seen by that request."""
+
+    def __init__(self, folders: Callable[[], tuple[str, ...]]) -> None:
+        self.folders = folders  # asked again for each comparison: a new subpackage counts
+        modules = tuple(path for path, _, _ in code_stamp(folders()))
+        # watched first, stamped after: a change made meanwhile is reported; each module
+        # itself too, so that one written through another hard link is reported as well
+        self.events = _watch((*folders(), *modules))
+        self.stamp = code_stamp(folders())
+        self.seen = False
+
+    def changed(self) -> bool:
+        if self.seen:
+            return True
+        if self.events is not None:
+            try:
+                if not _drain(self.events):
+                    return False
+            except OSError:
+                os.close(self.events)
+                self.events = None
+        self.seen = code_stamp(self.folders()) != self.stamp
+        return self.seen
+
+
+def _watch(paths: tuple[str, ...]) -> int | None:
+    """A non-blocking inotify descriptor that reports changes of `paths` (and in each that is
+    a folder), or None."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fd = int(libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC))
+    except (ImportError, OSError, AttributeError):  # no ctypes, or not Linux
+        return None
+    if fd < 0:
+        return None
+    for path in paths:
+        if libc.inotify_add_watch(fd, os.fsencode(path), WATCHED) < 0:
+            os.close(fd)
+            return None
+    return fd
+
+
+def _drain(fd: int) -> bool:
+    """Read every event queued on `fd`: whether there were any."""
+    seen = False
+    while True:
+        try:
+            if not os.read(fd, 1 << 16):
+                return seen
+        except BlockingIOError:
+            return seen
+        seen = True
 
 
 def private_dir(path: str) -> None:
@@ -106,6 +177,10 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     Raises GuardError when it cannot serve there."""
     os.closerange(3, 1 << 16)  # nothing its client had open stays open for 10 minutes
     os.umask(0o077)
+    try:
+        started_in = os.getcwd()  # the directory of the client that started it: warmed up
+    except OSError:
+        started_in = "/"
     with contextlib.suppress(OSError):
         os.chdir("/")
     directory = os.path.dirname(path)
@@ -135,7 +210,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     from guard.approvals.store import keep_stores_open
 
     keep_stores_open()
-    warm_up(checker)
+    warm_up(checker, started_in)
     signal.signal(signal.SIGTERM, _stop)
     signal.signal(signal.SIGINT, _stop)  # ^C, when it runs in the foreground by hand
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
@@ -152,15 +227,20 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
     return 0
 
 
-def warm_up(checker: Checker) -> None:
-    """Load what answering needs (the modules, the parser, the policy) before the first
-    request, so that it is as fast as the next ones; clients that come meanwhile wait."""
+def warm_up(checker: Checker, directory: str) -> None:
+    """Load what answering needs (the modules, the parser, the policy, the enforcement and
+    the ruleset of a line in `directory`, with the environment of the client that started the
+    checker: most likely the next one's) before the first request, so that it is as fast as the
+    next ones; clients that come meanwhile wait. What it keeps is checked as always before use."""
     try:
         from guard.approvals.judgement import judge
         from guard.entry import agent_core, agent_protocols, check, judgement_json  # noqa: F401
+        from guard.kernel.enforcer import probe, ruleset_for
 
-        judge("true", cwd="/", session=None, use_store=False, agent=True,
-              policy_loader=checker.policies.load)  # fmt: skip
+        result = judge("true", cwd=directory, session=None, use_store=False, agent=True,
+                       policy_loader=checker.policies.load)  # fmt: skip
+        if probe()[0] is not None:
+            ruleset_for(result, os.environ)
     except Exception:  # a line that fails here fails again, and is answered, when it comes
         return
 

@@ -16,14 +16,10 @@ named bash first in PATH must not find itself), and never guarded-bash itself.
 
 from __future__ import annotations
 
-import contextlib
 import errno
 import os
-import shlex
 import stat
 import sys
-from collections.abc import Mapping, MutableMapping, Sequence
-from typing import TYPE_CHECKING, NoReturn
 
 from guard.entry.launcher import is_guard_shim, recovered_argv0
 from guard.entry.script_input import (
@@ -41,7 +37,13 @@ from guard.errors import GuardError
 from guard.knowledge.bash_argv import BashInvocation, parse_bash_argv
 from guard.printable import escaped
 
+# Every agent's `bash -c` line starts this module: what it imports on that path is kept to the
+# cheap part of the standard library (no typing, collections, contextlib, shlex, signal, re).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Mapping, MutableMapping, Sequence
+    from typing import NoReturn
+
     from guard.approvals.judgement import Judgement
 
 REFUSED = 126
@@ -196,6 +198,8 @@ def stdin_may_carry_code() -> bool:
 
 def invocation_line(script: str, positional: Sequence[str]) -> str:
     """The line that stands for running a script: `bash SCRIPT ARGS…`, quoted."""
+    import shlex
+
     return shlex.join(["bash", script, *positional])
 
 
@@ -294,6 +298,8 @@ def interactive_argv(inv: BashInvocation, argv0: str, *, own: str) -> list[str]:
 def rc_text(inv: BashInvocation, env: Mapping[str, str], *, fd: int, own: str) -> str:
     """What the rc does: close its own fd, read the user's startup files as bash would have,
     then load the hook; a shell whose hook did not load exits instead of running unchecked."""
+    import shlex
+
     q = shlex.quote
     lines = [
         "# guarded-bash: your startup files, then guard's hook (docs/guarded-bash.md)",
@@ -321,6 +327,8 @@ def hook_text(own: str) -> str:
     """guard's bash hook, run through eval so that even a broken hook cannot end the rc early,
     then a check that it is in place; without it the shell stops instead of running lines
     unchecked (bash older than 4.4 has no PS0, and the hook declines to load there)."""
+    import shlex
+
     from guard.entry.shell_init import guard_program, render
 
     guard = os.path.join(os.path.dirname(os.path.abspath(own)), "guard")
@@ -344,15 +352,18 @@ def hook_text(own: str) -> str:
 def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
     """Replace this process with the real bash. Python ignores SIGPIPE and SIGXFSZ, and an
     ignored signal stays ignored across exec: give bash the defaults a shell starts with."""
-    import signal
+    import _signal  # type: ignore[import-not-found]  # `signal` imports enum: milliseconds
 
     for name in ("SIGPIPE", "SIGXFSZ"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+        if hasattr(_signal, name):
+            _signal.signal(getattr(_signal, name), _signal.SIG_DFL)
     for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(OSError, ValueError):
+        try:  # noqa: SIM105 - contextlib would cost this path an import
             stream.flush()
-    from guard.entry.resident_client import apply_held, start_pending
+        except (OSError, ValueError):
+            pass
+    from guard.entry.checker_start import start_pending
+    from guard.entry.resident_client import apply_held
 
     # a resident checker this call found missing (exec runs no atexit): started before this
     # process is restricted, which it must not inherit
@@ -372,5 +383,7 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
 
 
 def _say(message: str) -> None:
-    with contextlib.suppress(OSError, ValueError):
+    try:  # noqa: SIM105 - contextlib would cost this path an import
         print(escaped(message), file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass

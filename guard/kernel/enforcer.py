@@ -62,6 +62,22 @@ def probe() -> tuple[int | None, str]:
 
 def protected_patterns(policy: Policy, env: Mapping[str, str]) -> tuple[str, ...]:
     """The policy's protected list when it has one, else the fallback; guard's own files."""
+    kept = _PATTERNS.get(id(policy))
+    if kept is None or kept[0] is not policy:  # a policy is never changed: one that was
+        kept = (policy, _policy_patterns(policy))  # read again is another object
+        if len(_PATTERNS) > 16:
+            _PATTERNS.clear()
+        _PATTERNS[id(policy)] = kept
+    from guard.dirs import user_state_dir
+
+    own = (*guard_config(), env.get("GUARD_STATE_DIR") or user_state_dir())
+    return tuple(p for p in (*kept[1], *own) if p)
+
+
+_PATTERNS: dict[int, tuple[Policy, tuple[str, ...]]] = {}
+
+
+def _policy_patterns(policy: Policy) -> tuple[str, ...]:
     given = getattr(policy, "protected", None) or ()
     # entries for writes only (/usr, /etc, .git/hooks) stay readable: the ruleset grants no
     # write there anyway unless the line's approval names it
@@ -89,10 +105,7 @@ def protected_patterns(policy: Policy, env: Mapping[str, str]) -> tuple[str, ...
         for p in patterns
         if not p.startswith("/proc/") and not (p.startswith("/") and p in shipped)
     ]
-    from guard.dirs import user_state_dir
-
-    own = (*guard_config(), env.get("GUARD_STATE_DIR") or user_state_dir())
-    return tuple(p for p in (*(patterns or FALLBACK_PROTECTED), *own) if p)
+    return tuple(patterns or FALLBACK_PROTECTED)
 
 
 def guard_config() -> tuple[str, str]:

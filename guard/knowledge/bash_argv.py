@@ -25,10 +25,12 @@ Every usage error runs nothing and exits 2, or 1 when `-e` was set before it (ba
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal, NamedTuple
+TYPE_CHECKING = False  # guarded-bash reads its argv on every start: typing is not imported
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
 
-Mode = Literal["command", "script", "stdin", "interactive", "version", "help", "error"]
+    Mode = Literal["command", "script", "stdin", "interactive", "version", "help", "error"]
 
 
 def _words(text: str) -> frozenset[str]:
@@ -63,25 +65,78 @@ SHOPT_NAMES = _words(
 PROGRAM = "bash"  # bash's own name, used where argv[0] is missing, empty or a lone "-"
 
 
-class BashInvocation(NamedTuple):  # a named tuple: guarded-bash builds this class on every start
+class BashInvocation:
     """What bash would do with one argv. `arg0` and `positional` are `$0` and `$1 …` in every
-    mode that runs something; for "version", "help" and "error" they are None and ()."""
+    mode that runs something; for "version", "help" and "error" they are None and ().
+    A frozen record written out by hand: guarded-bash builds one on every start, and neither
+    dataclasses nor typing.NamedTuple is cheap enough to import there."""
 
+    __slots__ = (  # noqa: RUF023 - in the order of the fields: __init__ sets them so
+        "mode", "command", "arg0", "positional", "script", "login", "interactive_flag",
+        "restricted", "posix", "norc", "noprofile", "rcfile", "options", "error", "exit_status",
+    )  # fmt: skip
     mode: Mode
-    command: str | None = None  # the -c string
-    arg0: str | None = None
-    positional: tuple[str, ...] = ()
-    script: str | None = None  # the script path (mode "script")
-    login: bool = False  # argv[0] starts with "-", or -l / --login
-    interactive_flag: bool = False  # -i given (and not undone by +i)
-    restricted: bool = False  # -r, --restricted, or argv[0] named rbash
-    posix: bool = False  # --posix, -o posix (not undone by +o posix), or argv[0] named sh
-    norc: bool = False
-    noprofile: bool = False
-    rcfile: str | None = None  # --rcfile / --init-file (the last one wins)
-    options: tuple[str, ...] = ()  # every option read, in order: "-e", "+o errexit", "-O", "--norc"
-    error: str | None = None  # bash's message on stderr (mode "error": nothing runs)
-    exit_status: int | None = None  # error: 2, or 1 when -e was already set; version, help: 0
+    command: str | None  # the -c string
+    arg0: str | None
+    positional: tuple[str, ...]
+    script: str | None  # the script path (mode "script")
+    login: bool  # argv[0] starts with "-", or -l / --login
+    interactive_flag: bool  # -i given (and not undone by +i)
+    restricted: bool  # -r, --restricted, or argv[0] named rbash
+    posix: bool  # --posix, -o posix (not undone by +o posix), or argv[0] named sh
+    norc: bool
+    noprofile: bool
+    rcfile: str | None  # --rcfile / --init-file (the last one wins)
+    options: tuple[str, ...]  # every option read, in order: "-e", "+o errexit", "-O", "--norc"
+    error: str | None  # bash's message on stderr (mode "error": nothing runs)
+    exit_status: int | None  # error: 2, or 1 when -e was already set; version, help: 0
+
+    def __init__(
+        self,
+        mode: Mode,
+        *,
+        command: str | None = None,
+        arg0: str | None = None,
+        positional: tuple[str, ...] = (),
+        script: str | None = None,
+        login: bool = False,
+        interactive_flag: bool = False,
+        restricted: bool = False,
+        posix: bool = False,
+        norc: bool = False,
+        noprofile: bool = False,
+        rcfile: str | None = None,
+        options: tuple[str, ...] = (),
+        error: str | None = None,
+        exit_status: int | None = None,
+    ) -> None:
+        values = (
+            mode, command, arg0, positional, script, login, interactive_flag, restricted, posix,
+            norc, noprofile, rcfile, options, error, exit_status,
+        )  # fmt: skip
+        for name, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"BashInvocation is frozen: cannot set {name}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"BashInvocation is frozen: cannot delete {name}")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BashInvocation):
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{n}={getattr(self, n)!r}" for n in self.__slots__)
+        return f"BashInvocation({fields})"
 
 
 def login_from_argv0(argv0: str) -> bool:

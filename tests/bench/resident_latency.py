@@ -1,6 +1,7 @@
 """What the resident checker (`guard serve --user`) saves each entry point, in fresh processes.
 
 Run: .venv/bin/python -m compileall -q guard && .venv/bin/python tests/bench/resident_latency.py [N]
+[--system-tmp]
 Prints the median and 90th percentile of N runs (30 unless given) of each variant, interleaved,
 and each median's difference from `python -c pass` and from `bash -c true`. Nothing here passes
 or fails: it prints figures. Targets (issue 15), checker warm: guarded-bash -c true and
@@ -11,6 +12,12 @@ Variants: "warm" with the checker running; "off" with GUARD_RESIDENT=0 (in-proce
 the checker); "cold" with the checker stopped before each run (the run starts one and answers
 in-process). Everything runs in a temporary home, workspace, state and runtime dir; the checker
 is stopped at the end.
+
+The temp dir (TMPDIR) is one of the run's own, beside the home, as on a machine whose home is
+not in /tmp: the enforced lines' ruleset is then the same on every run (about 30 grants). With
+--system-tmp the temp dir is /tmp, which holds this run's home: Landlock cannot grant /tmp minus
+the home's secrets, so the ruleset grants each entry of /tmp instead, and the enforced figures
+grow with whatever else the machine keeps there (hundreds of grants on a shared machine).
 """
 
 from __future__ import annotations
@@ -27,7 +34,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
-RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+ARGS = [a for a in sys.argv[1:] if not a.startswith("--")]
+RUNS = int(ARGS[0]) if ARGS else 30
+SYSTEM_TMP = "--system-tmp" in sys.argv[1:]
+
 def hook_input(cwd: str) -> bytes:
     """What Claude Code sends: the call, its session and its directory."""
     import json
@@ -75,6 +85,7 @@ def main() -> None:
         work = Path(tmp) / "work"
         work.mkdir()
         (Path(tmp) / "run").mkdir(mode=0o700)
+        (Path(tmp) / "tmp").mkdir()
         env = {
             **{k: v for k, v in os.environ.items() if not k.startswith("GUARD_")},
             "HOME": tmp,
@@ -86,6 +97,10 @@ def main() -> None:
             "GUARD_WORKSPACE": str(work),
             "GUARD_RESIDENT_IDLE": "300",
         }
+        if SYSTEM_TMP:
+            env.pop("TMPDIR", None)
+        else:
+            env["TMPDIR"] = f"{tmp}/tmp"
         off = {**env, "GUARD_RESIDENT": "0"}
         guard, shim = str(BIN / "guard"), str(BIN / "guarded-bash")
 
@@ -143,7 +158,9 @@ def main() -> None:
             stop()
     python = statistics.median(times["python -c pass"])
     bash = statistics.median(times["bash -c true"])
-    print(f"{RUNS} runs each, fresh processes, interleaved; ms (cpu: the process's own, median)")
+    where = "/tmp (the machine's)" if SYSTEM_TMP else "the run's own"
+    print(f"{RUNS} runs each, fresh processes, interleaved; ms (cpu: the process's own, median);"
+          f" temp dir {where}")  # fmt: skip
     print(f"  {'variant':30} {'median':>7} {'p90':>7} {'-python':>8} {'-bash':>8} {'cpu':>6}")
     for name, values in times.items():
         median = statistics.median(values)

@@ -24,6 +24,7 @@ import pytest
 
 from guard.entry import resident_protocol as wire
 from guard.entry.resident_client import check_arguments, request
+from guard.entry.resident_server import CodeWatch
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -325,22 +326,48 @@ def test_turned_off_nothing_starts(work: Path) -> None:
     assert not os.path.exists(wire.socket_path(os.environ))
 
 
+# what the warm paths do without: pip's console-script wrapper imported re, typing came with
+# guard's annotations, signal with enum (each costs every agent's line or hook call milliseconds)
+LIGHT = ("re", "json", "typing", "enum", "dataclasses", "collections", "contextlib", "shlex",
+         "signal")  # fmt: skip
+
+
 @pytest.mark.parametrize(
     "argv",
     [
         [GUARD, "check", "--", "true"],
         [GUARD, "explain", "--json", "--", "true"],
         [SHIM, "-c", "true"],
+        [GUARD, "hook", "claude-code"],
     ],
 )
 def test_the_fast_path_imports_nothing_heavy(resident: str, work: Path, argv: list[str]) -> None:
+    """guard and guarded-bash are installed as plain scripts, which import guard and nothing
+    else; answered by the checker, they import only the cheap part of the standard library."""
     before = served()
     off = {"GUARD_ENFORCE": "off"}  # an enforced line is built and held in the client
-    done = run([sys.executable, "-X", "importtime", *argv], cwd=work, env=off)
+    raw = json.dumps({"session_id": "cc", "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                      "tool_input": {"command": "ls"}, "cwd": str(work)}).encode()  # fmt: skip
+    stdin = raw if "hook" in argv else None
+    done = run([sys.executable, "-X", "importtime", *argv], cwd=work, env=off, stdin=stdin)
     assert done.returncode == 0, done.stderr[-500:]
     assert served() == before + 1
     imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
-    assert not {m for m in imported if m.split(".")[0] in HEAVY}
+    assert not {m for m in imported if m.split(".")[0] in (*HEAVY, *LIGHT)}
+
+
+@pytest.mark.parametrize("enforce", ["landlock", "off"])
+def test_the_installed_guarded_bash_answered_by_the_checker_imports_only_the_cheap_stdlib(
+    resident: str, work: Path, enforce: str
+) -> None:
+    before = served()
+    done = run([sys.executable, "-X", "importtime", SHIM, "-c", "echo ran"], cwd=work,
+               env={"GUARD_ENFORCE": enforce})  # fmt: skip
+    assert (done.returncode, done.stdout) == (0, b"ran\n"), done.stderr[-500:]
+    assert served() == before + 1  # the checker answered it
+    imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
+    assert "guard.entry.shim" in imported
+    assert not {m for m in imported if m.split(".")[0] in (*HEAVY, *LIGHT)}
 
 
 # argv that the fast path reads, and how argparse reads the same (None: left to argparse)
@@ -388,6 +415,14 @@ def test_messages_of_another_version_are_refused() -> None:
         wire.decode(other[4:])
     with pytest.raises(wire.ProtocolError):
         wire.decode(message[4:-2])
+
+
+def test_fields_encoded_once_are_sent_as_if_they_were_pairs() -> None:
+    grants = wire.fields([("grant", "read /usr"), ("grant", "write /w")])
+    message = wire.encode([("status", "0"), (wire.ENCODED, grants), ("stderr", "")])
+    assert wire.decode(message[4:]) == [
+        ("status", b"0"), ("grant", b"read /usr"), ("grant", b"write /w"), ("stderr", b""),
+    ]  # fmt: skip
 
 
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
@@ -617,3 +652,35 @@ def test_claude_codes_hook_is_answered_by_the_checker_as_in_process(
         assert (through.returncode, through.stdout) == (alone.returncode, alone.stdout), line
     held = run([GUARD, "hook", "codex"], cwd=work, stdin=raw)  # codex's asks are held: alone
     assert held.returncode == 0
+
+
+def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Path) -> None:
+    """The checker asks before each answer whether its code changed (then it hands the line
+    back and stops): a module written in place, touched, added, removed, or a new subpackage."""
+    package = tmp_path / "guard"
+    (package / "cli").mkdir(parents=True)
+    (package / "a.py").write_text("A = 1\n")
+    (package / "cli" / "__init__.py").write_text("")
+
+    def folders() -> tuple[str, ...]:
+        found = [str(p.parent) for p in package.glob("*/__init__.py")]
+        return (str(package), *sorted(found))
+
+    changes = [
+        lambda: (package / "a.py").write_text("A = 2\n"),  # in place: the folder is unchanged
+        lambda: os.utime(package / "a.py", ns=(0, 10**9)),
+        lambda: (package / "b.py").write_text(""),
+        lambda: (package / "a.py").unlink(),
+        lambda: (package / "cli" / "c.py").write_text(""),
+        lambda: (package / "new").mkdir() or (package / "new" / "__init__.py").write_text(""),
+    ]
+    for change in changes:
+        watch = CodeWatch(folders)
+        assert not watch.changed()
+        (package / "notes.txt").write_text("not code")  # reported, compared, unchanged
+        assert not watch.changed()
+        change()
+        assert watch.changed()
+        assert watch.changed()  # and it stays changed
+        if not (package / "a.py").exists():
+            (package / "a.py").write_text("A = 1\n")
