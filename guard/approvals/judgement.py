@@ -70,8 +70,57 @@ def judge(
     terminal). An agent's workspace is decided once, when its session is first seen (from
     `workspace_dir` when given, else the directory), and kept in the store; a person's follows
     the directory. Neither is ever the home directory, above it, or `/`."""
+    if cache is None:
+        return _judge(
+            command,
+            cwd,
+            env,
+            session,
+            positional,
+            arg0,
+            use_store,
+            policy_loader,
+            stdin_code,
+            agent,
+            workspace_dir,
+            None,
+        )
+    cache.begin_line()
+    try:
+        return _judge(
+            command,
+            cwd,
+            env,
+            session,
+            positional,
+            arg0,
+            use_store,
+            policy_loader,
+            stdin_code,
+            agent,
+            workspace_dir,
+            cache,
+        )
+    finally:
+        cache.end_line()
+
+
+def _judge(
+    command: str,
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    session: str | None,
+    positional: tuple[str, ...] | None,
+    arg0: str | None,
+    use_store: bool,
+    policy_loader: Callable[..., Policy] | None,
+    stdin_code: bool,
+    agent: bool | None,
+    workspace_dir: str | None,
+    cache: LineCache | None,
+) -> Judgement:
     env = dict(os.environ if env is None else env)
-    agent = is_agent(env, terminal=_terminal()) if agent is None else agent
+    agent = agent_session(env) if agent is None else agent
     context = cache.context if cache else build_context
     no_store = without_store(env)
     use_store = use_store and not no_store
@@ -80,7 +129,13 @@ def judge(
     notes: list[str] = []
     warnings: list[str] = []
     chosen = _workspace(
-        workspace_dir or here, env, home, session=session, fixed=agent and use_store, notes=notes
+        workspace_dir or here,
+        env,
+        home,
+        session=session,
+        fixed=agent and use_store,
+        notes=notes,
+        cache=cache,
     )
     if chosen.warning:  # a session's start: an agent's first line; a person's shell says it
         (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
@@ -113,7 +168,10 @@ def judge(
                 "below counts as the workspace; protected paths still ask"
             )
     ctx = ctx._replace(
-        stdin_code=stdin_code, protected=protected_paths(policy, ctx.home, env, agent=agent),
+        stdin_code=stdin_code,
+        protected=protected_paths(
+            policy, ctx.home, env, agent=agent, real=cache.links.realpath if cache else None
+        ),
         agent=agent,
     )
     projection = project(command, ctx)
@@ -137,6 +195,12 @@ def judge(
     )
 
 
+def agent_session(env: Mapping[str, str]) -> bool:
+    """Whose session a line is judged for when the caller does not say: `GUARD_AGENT`, else
+    an agent's when this process's standard input is no terminal."""
+    return is_agent(env, terminal=_terminal())
+
+
 def _terminal() -> bool:
     try:
         return os.isatty(0)
@@ -158,22 +222,25 @@ def _workspace(
     session: str | None,
     fixed: bool,
     notes: list[str],
+    cache: LineCache | None = None,
 ) -> Workspace:
     """An agent session's workspace as first decided (stored), else decided here and now."""
-    chosen = choose_workspace(directory, env, home)
+    chosen = choose_workspace(directory, env, home, real=cache.links.real if cache else None)
     if not (fixed and session):
         return chosen
     import json
 
     from guard.approvals.store import Store
 
+    decided = json.dumps([list(chosen.roots), chosen.why])
     try:
-        with Store.open() as store:
-            kept = store.session_workspace(
-                session, time.time(), json.dumps([list(chosen.roots), chosen.why])
-            )
+        if cache is not None:
+            kept = cache.session_workspace(session, time.time(), decided)
+        else:
+            with Store.open() as store:
+                kept = store.session_workspace(session, time.time(), decided)
         roots, why = json.loads(kept)
-        first = kept == json.dumps([list(chosen.roots), chosen.why])
+        first = kept == decided
         if first:
             return Workspace(tuple(roots), why, chosen.warning)
         return Workspace(tuple(roots), f"{why}; kept since the session began")
@@ -188,11 +255,17 @@ _PROTECTED: dict[tuple[int, str, tuple[str, ...], bool], tuple[Policy, Protected
 
 
 def protected_paths(
-    policy: Policy, home: str, env: Mapping[str, str], *, agent: bool = True
+    policy: Policy,
+    home: str,
+    env: Mapping[str, str],
+    *,
+    agent: bool = True,
+    real: Callable[[str], str] | None = None,
 ) -> ProtectedPaths:
     """The policy's protected list with guard's own config, state and runtime directories;
-    its `secrets` (reads in the workspace) only in an agent's session."""
-    own = own_paths(env)
+    its `secrets` (reads in the workspace) only in an agent's session. `real` resolves links
+    (`os.path.realpath`, or a long-lived process's kept one)."""
+    own = own_paths(env, real=real)
     key = (id(policy), home, own, agent)
     cached = _PROTECTED.get(key)
     if cached is not None and cached[0] is policy:
@@ -206,7 +279,9 @@ def protected_paths(
     return compiled
 
 
-def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
+def own_paths(
+    env: Mapping[str, str], *, real: Callable[[str], str] | None = None
+) -> tuple[str, ...]:
     """Where guard keeps its config, state and sockets: reaching them changes guard itself."""
     from guard import dirs
     from guard.policy.files import user_policy_path
@@ -216,7 +291,8 @@ def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
         if env.get(name):
             found.append(env[name])
     found.append(user_policy_path())
-    return tuple(dict.fromkeys(os.path.realpath(p) for p in found if p))
+    resolve = real or os.path.realpath
+    return tuple(dict.fromkeys(resolve(p) for p in found if p))
 
 
 def _asking(verdict: Verdict) -> list[Request]:

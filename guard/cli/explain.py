@@ -77,10 +77,12 @@ def run(args: argparse.Namespace) -> int:
 def _jsonl(args: argparse.Namespace, session: str) -> int:
     """One object per input line, in order, flushed as it is written: a line that is not a JSON
     string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
+    from guard.approvals.judgement import agent_session
     from guard.approvals.line_cache import LineCache
 
     cache = LineCache()
     env = dict(os.environ)
+    agent = agent_session(env)  # the same for every line: this environment and this stdin
     status = 0
     out = sys.stdout
     try:
@@ -98,7 +100,14 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
             if isinstance(command, str):
                 try:
                     answer = as_json(
-                        judge(command, cwd=args.cwd, env=env, session=session, cache=cache)
+                        judge(
+                            command,
+                            cwd=args.cwd,
+                            env=env,
+                            session=session,
+                            cache=cache,
+                            agent=agent,
+                        )
                     )
                 except Exception as exc:  # fail closed, and go on with the next line
                     status = 2
