@@ -174,7 +174,7 @@ def _judge(
         ),
         agent=agent,
     )
-    projection = project(command, ctx)
+    projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
     verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
         try:  # approvals only ever turn an ask into an allow: read them only when one asks

@@ -14,6 +14,8 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
   store file, so it is kept while the store is the same file;
 - the approvals as an `ApprovalIndex`, read again only when the store's approvals counter says
   they changed, or the session went idle or came back;
+- projections, each with the questions its walk asked the world, used again for the same line
+  in an equal context while every answer is the same (kept_projections.py);
 - where paths lead, symlinks resolved (`Links`): each answer with the links it went through,
   used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
   link, each path at most once per line).
@@ -30,6 +32,7 @@ from collections.abc import Mapping
 from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
+from guard.approvals.kept_projections import KeptProjections
 from guard.approvals.links import Links, Look
 from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy, user_policy_path
@@ -71,6 +74,7 @@ class LineCache:
 
     def __init__(self) -> None:
         self.links = Links()
+        self.projections = KeptProjections()
         self._policies: dict[tuple[object, ...], tuple[object, Policy]] = {}
         self._digests: dict[str, tuple[object, str | None]] = {}
         self._store: Store | None = None

@@ -64,16 +64,24 @@ class Links:
         return found
 
     def stat(self, path: str) -> Look:
+        """`os.stat`; in a line, an lstat first (what is not a link stats as it lstats), so a
+        path both stamped and resolved is looked at once."""
         seen = self._stats
-        if seen is not None:
-            found = seen.get(path)
-            if found is not None:
-                return found
-        try:
-            found = os.stat(path)
-        except OSError as exc:
-            found = exc
-        if seen is not None:
+        if seen is None:
+            try:
+                return os.stat(path)
+            except OSError as exc:
+                return exc
+        found = seen.get(path)
+        if found is not None:
+            return found
+        self.lstat(path)
+        found = seen.get(path)
+        if found is None:  # a link, or an lstat that failed otherwise
+            try:
+                found = os.stat(path)
+            except OSError as exc:
+                found = exc
             seen[path] = found
         return found
 
