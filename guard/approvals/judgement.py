@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from guard.approvals.decide import decide
@@ -175,7 +176,8 @@ def _judge(
         agent=agent,
     )
     projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
-    verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
+    judged = cache.decide if cache else decide
+    verdict = judged(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
         try:  # approvals only ever turn an ask into an allow: read them only when one asks
             approvals = (
@@ -189,7 +191,9 @@ def _judge(
             if setting(policy.settings, "approvals.always") is False:  # the managed policy's
                 approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
                 # (an indexed set is rebuilt by decide from this tuple when it is large)
-            verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
+                verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
+            else:
+                verdict = judged(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
     return Judgement(
         ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
     )
@@ -228,27 +232,42 @@ def _workspace(
     chosen = choose_workspace(directory, env, home, real=cache.links.real if cache else None)
     if not (fixed and session):
         return chosen
-    import json
-
     from guard.approvals.store import Store
 
-    decided = json.dumps([list(chosen.roots), chosen.why])
+    decided = _stored_workspace(chosen.roots, chosen.why)
     try:
         if cache is not None:
             kept = cache.session_workspace(session, time.time(), decided)
         else:
             with Store.open() as store:
                 kept = store.session_workspace(session, time.time(), decided)
-        roots, why = json.loads(kept)
+        roots, why = _kept_workspace(kept)
         first = kept == decided
         if first:
-            return Workspace(tuple(roots), why, chosen.warning)
-        return Workspace(tuple(roots), f"{why}; kept since the session began")
+            return Workspace(roots, why, chosen.warning)
+        return Workspace(roots, f"{why}; kept since the session began")
     except GuardError as exc:
         notes.append(f"{exc} (the workspace is decided from this directory)")
     except (ValueError, TypeError):
         notes.append("guard: the session's stored workspace is damaged; it is decided again here")
     return chosen
+
+
+@lru_cache(maxsize=256)
+def _stored_workspace(roots: tuple[str, ...], why: str) -> str:
+    """A workspace as the store keeps it: JSON [roots, why]."""
+    import json
+
+    return json.dumps([list(roots), why])
+
+
+@lru_cache(maxsize=256)
+def _kept_workspace(kept: str) -> tuple[tuple[str, ...], str]:
+    """The roots and why of a kept workspace; raises ValueError or TypeError when damaged."""
+    import json
+
+    roots, why = json.loads(kept)
+    return tuple(roots), why
 
 
 _PROTECTED: dict[tuple[int, str, tuple[str, ...], bool], tuple[Policy, ProtectedPaths]] = {}

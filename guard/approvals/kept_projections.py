@@ -13,6 +13,7 @@ not kept.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -35,7 +36,7 @@ class _Kept(NamedTuple):
 
 class KeptProjections:
     def __init__(self) -> None:
-        self._kept: dict[tuple[str, str], _Kept] = {}
+        self._kept: OrderedDict[tuple[str, str], _Kept] = OrderedDict()
 
     def project(self, command: str, ctx: Context) -> Projection:
         """`project(command, ctx)`, or the kept projection when nothing it saw has changed."""
@@ -57,7 +58,7 @@ class KeptProjections:
             and not any(r.reason.startswith(INTERNAL_ERROR) for r in projection.requests)
         ):
             if len(self._kept) >= KEPT_LINES:
-                del self._kept[next(iter(self._kept))]  # the oldest
+                self._kept.popitem(last=False)  # the oldest
             self._kept[key] = _Kept(ctx, tuple(looks.looks), projection)
         return projection
 

@@ -28,15 +28,18 @@ all of a user's shells (issue 15) shares one across them.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Mapping
 from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
+from guard.approvals.decide import decide
 from guard.approvals.kept_projections import KeptProjections
 from guard.approvals.links import Links, Look
 from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
+from guard.projection.requests import Projection, Verdict
 from guard.projection.scope import Context
 
 if TYPE_CHECKING:
@@ -83,13 +86,48 @@ class LineCache:
         self._contexts: dict[tuple[object, ...], tuple[object, Context]] = {}
         self._approvals: dict[tuple[str, str, int], tuple[tuple[int, bool], ApprovalIndex]] = {}
         self._workspaces: dict[tuple[object, str], str] = {}
+        self._verdicts: OrderedDict[tuple[object, ...], tuple[object, object, object, Verdict]] = (
+            OrderedDict()
+        )
+        self._in_line = self._store_checked = False
 
     def begin_line(self) -> None:
-        """A line's judging starts: from here to `end_line` each path is looked at once."""
+        """A line's judging starts: from here to `end_line` each path is looked at once, and
+        the store is checked once."""
         self.links.begin()
+        self._in_line = True
+        self._store_checked = False
 
     def end_line(self) -> None:
         self.links.end()
+        self._in_line = self._store_checked = False
+
+    # -- verdicts ---------------------------------------------------------------------------
+    def decide(
+        self,
+        policy: Policy,
+        projection: Projection,
+        approvals: tuple[()] | ApprovalIndex,
+        *,
+        home: str,
+        agent: bool,
+    ) -> Verdict:
+        """`decide`, kept for the same policy, projection and approvals (the same objects:
+        all three are kept only while nothing they stand for changed). decide is pure."""
+        key = (id(policy), id(projection), id(approvals), home, agent)
+        kept = self._verdicts.get(key)
+        if (
+            kept is not None
+            and kept[0] is policy
+            and kept[1] is projection
+            and kept[2] is approvals
+        ):
+            return kept[3]
+        verdict = decide(policy, projection, approvals, home=home, agent=agent)
+        if len(self._verdicts) >= 4096:
+            self._verdicts.popitem(last=False)  # the oldest
+        self._verdicts[key] = (policy, projection, approvals, verdict)
+        return verdict
 
     # -- policy -----------------------------------------------------------------------------
     def policy(
@@ -193,6 +231,8 @@ class LineCache:
         from guard.approvals.store import Store
         from guard.approvals.store_file import default_store_path
 
+        if self._store_checked and self._store is not None:
+            return self._store  # checked already in this line
         names = tuple(os.environ.get(n) for n in _STORE_ENV)
         if self._store_path is None or self._store_path[0] != names:
             self._store_path = (names, default_store_path())
@@ -203,6 +243,7 @@ class LineCache:
             self._store = Store.open(path)
             self.links.forget(str(path))  # it may have been made just now
             self._store_key = (str(path), self._identity(str(path)))
+        self._store_checked = self._in_line
         return self._store
 
     def session_workspace(self, session: str, now: float, decided: str) -> str:

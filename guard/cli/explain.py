@@ -79,8 +79,10 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
     string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
     from guard.approvals.judgement import agent_session
     from guard.approvals.line_cache import LineCache
+    from guard.entry.judgement_json import JsonLines
 
     cache = LineCache()
+    encoded = JsonLines()
     env = dict(os.environ)
     agent = agent_session(env)  # the same for every line: this environment and this stdin
     status = 0
@@ -99,7 +101,7 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
                 problem = f"line {number} is not a JSON string"
             if isinstance(command, str):
                 try:
-                    answer = as_json(
+                    text = encoded.line(
                         judge(
                             command,
                             cwd=args.cwd,
@@ -112,11 +114,13 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
                 except Exception as exc:  # fail closed, and go on with the next line
                     status = 2
                     why = str(exc).removeprefix("guard: ")
-                    answer = _problem(command, f"guard could not check line {number}: {why}")
+                    text = _line(_problem(command, f"guard could not check line {number}: {why}"))
             else:
                 status = 2
-                answer = _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
-            out.write(json.dumps(answer, ensure_ascii=True) + "\n")
+                text = _line(
+                    _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
+                )
+            out.write(text)
     finally:
         out.flush()
         cache.close()
@@ -137,6 +141,10 @@ def _lines(fd: int, out: TextIO) -> Iterator[bytes]:
         lines = (rest + chunk).split(b"\n")
         rest = lines.pop()
         yield from lines
+
+
+def _line(answer: dict[str, Any]) -> str:
+    return json.dumps(answer, ensure_ascii=True) + "\n"
 
 
 def _problem(command: str, problem: str) -> dict[str, Any]:
