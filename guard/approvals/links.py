@@ -22,6 +22,7 @@ from guard.projection.paths import normalise
 Look = os.stat_result | OSError  # what an lstat or a stat found
 _MISSING = object()  # what a walk found at a path: nothing there;
 _PLAIN = None  # or something, not a link; or a link, its target (a str)
+_UNSEEN = object()
 
 
 class Links:
@@ -30,18 +31,21 @@ class Links:
         self._lstats: dict[str, Look] | None = None
         self._stats: dict[str, Look] | None = None
         self._targets: dict[str, object] | None = None
+        self._answers: dict[str, str] | None = None
 
     def begin(self) -> None:
-        self._lstats, self._stats, self._targets = {}, {}, {}
+        self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
 
     def end(self) -> None:
-        self._lstats = self._stats = self._targets = None
+        self._lstats = self._stats = self._targets = self._answers = None
 
     def forget(self, path: str) -> None:
         """Look at `path` again (guard itself just made or changed it)."""
         for seen in (self._lstats, self._stats, self._targets):
             if seen is not None:
                 seen.pop(path, None)
+        if self._answers:
+            self._answers.clear()  # an answer may have gone through it
 
     # -- looks ------------------------------------------------------------------------------
     def lstat(self, path: str) -> Look:
@@ -110,17 +114,25 @@ class Links:
 
     # -- realpath ---------------------------------------------------------------------------
     def realpath(self, path: str) -> str:
+        answers = self._answers
+        if answers is not None:
+            answer = answers.get(path)
+            if answer is not None:
+                return answer  # asked already in this line
         kept = self._kept.get(path)
         if kept is not None and self._unchanged(kept[1]):
-            return kept[0]
-        answer = os.path.realpath(path)  # the answer, and its errors, are realpath's own
-        if path[:1] == "/":
-            looked: list[tuple[str, object]] = []
-            walked = self._join("/", path, {}, looked)
-            if walked is not None and posixpath.normpath(walked) == answer:
-                if len(self._kept) > 4096:
-                    self._kept.clear()
-                self._kept[path] = (answer, tuple(looked))
+            answer = kept[0]
+        else:
+            answer = os.path.realpath(path)  # the answer, and its errors, are realpath's own
+            if path[:1] == "/":
+                looked: list[tuple[str, object]] = []
+                walked = self._join("/", path, {}, looked)
+                if walked is not None and posixpath.normpath(walked) == answer:
+                    if len(self._kept) > 4096:
+                        self._kept.clear()
+                    self._kept[path] = (answer, tuple(looked))
+        if answers is not None:
+            answers[path] = answer
         return answer
 
     def real(self, path: str) -> str:
@@ -128,11 +140,15 @@ class Links:
         return normalise(self.realpath(path))
 
     def _unchanged(self, looked: tuple[tuple[str, object], ...]) -> bool:
+        seen = self._targets.get if self._targets is not None else None
         gone = ""
         for probe, found in looked:
             if gone and found is _MISSING and probe.startswith(gone):
                 continue  # below a path that is not there: not there either
-            if self._target(probe) != found:
+            now = seen(probe, _UNSEEN) if seen is not None else _UNSEEN
+            if now is _UNSEEN:
+                now = self._target(probe)
+            if now != found:
                 return False
             if found is _MISSING:
                 gone = probe + "/"
