@@ -171,7 +171,7 @@ def _judge(
     ctx = ctx._replace(
         stdin_code=stdin_code,
         protected=protected_paths(
-            policy, ctx.home, env, agent=agent, real=cache.links.realpath if cache else None
+            policy, ctx.home, env, agent=agent, real=cache.links.realpaths if cache else None
         ),
         agent=agent,
     )
@@ -279,11 +279,11 @@ def protected_paths(
     env: Mapping[str, str],
     *,
     agent: bool = True,
-    real: Callable[[str], str] | None = None,
+    real: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None,
 ) -> ProtectedPaths:
     """The policy's protected list with guard's own config, state and runtime directories;
-    its `secrets` (reads in the workspace) only in an agent's session. `real` resolves links
-    (`os.path.realpath`, or a long-lived process's kept one)."""
+    its `secrets` (reads in the workspace) only in an agent's session. `real` resolves the
+    links of paths (each by `os.path.realpath`, or by a long-lived process's kept answers)."""
     own = own_paths(env, real=real)
     key = (id(policy), home, own, agent)
     cached = _PROTECTED.get(key)
@@ -299,7 +299,7 @@ def protected_paths(
 
 
 def own_paths(
-    env: Mapping[str, str], *, real: Callable[[str], str] | None = None
+    env: Mapping[str, str], *, real: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
 ) -> tuple[str, ...]:
     """Where guard keeps its config, state and sockets: reaching them changes guard itself."""
     from guard import dirs
@@ -310,8 +310,9 @@ def own_paths(
         if env.get(name):
             found.append(env[name])
     found.append(user_policy_path())
-    resolve = real or os.path.realpath
-    return tuple(dict.fromkeys(resolve(p) for p in found if p))
+    given = tuple(p for p in found if p)
+    resolved = real(given) if real else tuple(os.path.realpath(p) for p in given)
+    return tuple(dict.fromkeys(resolved))
 
 
 def _asking(verdict: Verdict) -> list[Request]:

@@ -32,6 +32,9 @@ class Links:
         self._stats: dict[str, Look] | None = None
         self._targets: dict[str, object] | None = None
         self._answers: dict[str, str] | None = None
+        self._batches: dict[
+            tuple[str, ...], tuple[tuple[str, ...], tuple[tuple[str, object], ...]]
+        ] = {}
 
     def begin(self) -> None:
         self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
@@ -123,6 +126,8 @@ class Links:
         if kept is not None and self._unchanged(kept[1]):
             answer = kept[0]
         else:
+            if kept is not None:
+                del self._kept[path]  # what it saw has changed
             answer = os.path.realpath(path)  # the answer, and its errors, are realpath's own
             if path[:1] == "/":
                 looked: list[tuple[str, object]] = []
@@ -134,6 +139,20 @@ class Links:
         if answers is not None:
             answers[path] = answer
         return answer
+
+    def realpaths(self, paths: tuple[str, ...]) -> tuple[str, ...]:
+        """`realpath` of each, kept together: checked again as one list of what they saw."""
+        kept = self._batches.get(paths)
+        if kept is not None and self._unchanged(kept[1]):
+            return kept[0]
+        answers = tuple(self.realpath(p) for p in paths)
+        looks = [self._kept.get(p) for p in paths]
+        if all(k is not None and k[0] == a for k, a in zip(looks, answers, strict=True)):
+            looked = tuple(dict.fromkeys(e for k in looks if k is not None for e in k[1]))
+            if len(self._batches) > 64:
+                self._batches.clear()
+            self._batches[paths] = (answers, looked)
+        return answers
 
     def real(self, path: str) -> str:
         """`realpath`, normalised (`//x` is `/x`): the workspace's resolver."""

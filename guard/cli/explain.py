@@ -6,8 +6,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from guard.approvals.judgement import Judgement, judge
 from guard.entry.judgement_json import as_json
@@ -87,8 +87,15 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
     agent = agent_session(env)  # the same for every line: this environment and this stdin
     status = 0
     out = sys.stdout
+    pending: list[str] = []  # answers not yet written: one write for many (PYTHONUNBUFFERED too)
+
+    def flush() -> None:
+        out.write("".join(pending))
+        pending.clear()
+        out.flush()
+
     try:
-        for number, raw in enumerate(_lines(sys.stdin.fileno(), out), 1):
+        for number, raw in enumerate(_lines(sys.stdin.fileno(), flush), 1):
             line = raw.decode("utf-8", "surrogateescape")
             if not line.strip():
                 continue
@@ -120,19 +127,21 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
                 text = _line(
                     _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
                 )
-            out.write(text)
+            pending.append(text)
+            if len(pending) >= 256:
+                flush()
     finally:
-        out.flush()
+        flush()
         cache.close()
     return status
 
 
-def _lines(fd: int, out: TextIO) -> Iterator[bytes]:
-    """The lines read from `fd`; `out` is flushed before each read that may wait, so a client
+def _lines(fd: int, flush: Callable[[], None]) -> Iterator[bytes]:
+    """The lines read from `fd`; `flush` is called before each read that may wait, so a client
     that writes one line and waits gets its answer, and a stream is answered in big writes."""
     rest = b""
     while True:
-        out.flush()
+        flush()
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             if rest:
