@@ -31,7 +31,15 @@ def _xdg(name: str, fallback: str) -> str:
     given = os.environ.get(name, "").strip()
     if given and os.path.isabs(given):
         return given
-    return os.path.join(os.path.expanduser("~"), fallback)
+    return os.path.join(_home(), fallback)
+
+
+def _home() -> str:
+    """`os.path.expanduser("~")`, reading $HOME once (a long-lived checker asks every line)."""
+    home = os.environ.get("HOME")
+    if home is None:
+        return os.path.expanduser("~")  # the password database's
+    return home.rstrip("/") or "/"
 
 
 def user_runtime_dir() -> str:

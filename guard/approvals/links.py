@@ -25,6 +25,21 @@ _PLAIN = None  # or something, not a link; or a link, its target (a str)
 _UNSEEN = object()
 
 
+if os.access in os.supports_effective_ids and os.access in os.supports_follow_symlinks:
+
+    def _fails(path: str) -> bool:
+        """Whether an lstat of `path` would fail, without making one (an lstat that fails
+        raises, which costs twice the look). realpath takes any failure for "not a link":
+        to it, a path that fails is as good as one that is not there, and so is what is
+        below it."""
+        return not os.access(path, os.F_OK, effective_ids=True, follow_symlinks=False)
+
+else:
+
+    def _fails(path: str) -> bool:
+        return os.path.lexists(path) is False
+
+
 class Links:
     def __init__(self) -> None:
         self._kept: dict[str, tuple[str, tuple[tuple[str, object], ...]]] = {}
@@ -166,7 +181,7 @@ class Links:
                 continue  # below a path that is not there: not there either
             now = seen(probe, _UNSEEN) if seen is not None else _UNSEEN
             if now is _UNSEEN:
-                now = self._target(probe)
+                now = _MISSING if found is _MISSING and _fails(probe) else self._target(probe)
             if now != found:
                 return False
             if found is _MISSING:

@@ -56,7 +56,10 @@ def changes(root: Path) -> list[Callable[[], None]]:
         (root / "loop2").unlink()
         (root / "loop2").mkdir()
 
-    return [retarget, dir_to_link, missing_appears, dangling_lands, loop_breaks]
+    def file_in_the_way() -> None:  # real/missing/a: not there, and now cannot be
+        (root / "moved" / "sub" / "missing").write_text("x")
+
+    return [retarget, dir_to_link, missing_appears, dangling_lands, loop_breaks, file_in_the_way]
 
 
 @pytest.mark.parametrize("in_line", [True, False])
