@@ -191,9 +191,9 @@ def _judge(
             if setting(policy.settings, "approvals.always") is False:  # the managed policy's
                 approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
                 # (an indexed set is rebuilt by decide from this tuple when it is large)
-                verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
-            else:
-                verdict = judged(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
+            if len(approvals):  # none: nothing turns an ask into an allow, the verdict stands
+                decider = decide if isinstance(approvals, tuple) else judged  # kept: an index
+                verdict = decider(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
     return Judgement(
         ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
     )

@@ -16,13 +16,17 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
   they changed, or the session went idle or came back;
 - projections, each with the questions its walk asked the world, used again for the same line
   in an equal context while every answer is the same (kept_projections.py);
-- where paths lead, symlinks resolved (`Links`): each answer with the links it went through,
+- verdicts, for the same policy, projection and approvals (the same objects: each is kept
+  only while nothing it stands for changed, and `decide` is pure);
+- where paths lead, symlinks resolved (links.py): each answer with the links it went through,
   used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
   link, each path at most once per line).
 
 Nothing here is ever stale: every line pays a few `stat` calls and two indexed reads to know.
-The interface is `policy`, `trusted`, `approvals` and `close`; a later resident checker for
-all of a user's shells (issue 15) shares one across them.
+`judge` brackets each line with `begin_line` and `end_line`: within them a path is looked at
+once and the store checked once. The interface is `policy`, `context`, `trusted`, `store`,
+`session_workspace`, `approvals`, `decide`, `projections`, `links` and `close`; a later
+resident checker for all of a user's shells (issue 15) shares one across them.
 """
 
 from __future__ import annotations

@@ -3,12 +3,13 @@
 `Links.realpath` is `os.path.realpath`, its answer kept with every path the walk through it
 looked at and what it found there: not there, there and not a link, or a link and its target.
 That is all realpath's answer depends on, so the kept answer is used again only while each of
-those paths still is what it was: an `lstat` each, and a `readlink` for a link. A path that is
-not there stands for every path below it (nothing below it is there either).
+those paths still is what it was: an `lstat` each (an `access` for one that was not there),
+and a `readlink` for a link. A path that is not there stands for every path below it (nothing
+below it is there either).
 
-Between `begin` and `end` (one line) each path is looked at once: the line's realpaths, and
-the `stat` calls of line_cache.py's stamps, share one look (a path that is not a link stats as
-it lstats). Outside a line every look is fresh.
+Between `begin` and `end` (one line) each path is looked at once, and each realpath answered
+once: the line's realpaths and the `stat` calls of line_cache.py's stamps share one look (a
+path that is not a link stats as it lstats). Outside a line every look is fresh.
 """
 
 from __future__ import annotations
