@@ -65,28 +65,15 @@ def judge(
 ) -> Judgement:
     """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
     policies in memory returns its copy from there. `cache` (line_cache.py) is what a
-    long-lived process keeps between lines: policies, trust, the store and its approvals.
+    long-lived process keeps between lines: policies, trust, the store and its approvals,
+    where paths lead, projections and verdicts, each used only while what it saw is unchanged.
 
     `agent` says whose session it is (None: `GUARD_AGENT`, else an agent when there is no
     terminal). An agent's workspace is decided once, when its session is first seen (from
     `workspace_dir` when given, else the directory), and kept in the store; a person's follows
     the directory. Neither is ever the home directory, above it, or `/`."""
-    if cache is None:
-        return _judge(
-            command,
-            cwd,
-            env,
-            session,
-            positional,
-            arg0,
-            use_store,
-            policy_loader,
-            stdin_code,
-            agent,
-            workspace_dir,
-            None,
-        )
-    cache.begin_line()
+    if cache is not None:
+        cache.begin_line()  # from here to end_line each path is looked at once
     try:
         return _judge(
             command,
@@ -103,7 +90,8 @@ def judge(
             cache,
         )
     finally:
-        cache.end_line()
+        if cache is not None:
+            cache.end_line()
 
 
 def _judge(
