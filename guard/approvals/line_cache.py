@@ -77,7 +77,8 @@ def _stamp(look: Look) -> object:
 
 
 class LineCache:
-    """Policies, trust, a store connection and approvals, kept between lines (see above)."""
+    """Policies, trust, a store connection and approvals, kept between lines (see above); one
+    thread's, as its store connection is."""
 
     def __init__(self) -> None:
         self.links = Links()
