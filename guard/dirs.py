@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import cache
 
 
 def user_config_dir() -> str:
@@ -30,7 +31,15 @@ def _xdg(name: str, fallback: str) -> str:
     given = os.environ.get(name, "").strip()
     if given and os.path.isabs(given):
         return given
-    return os.path.join(os.path.expanduser("~"), fallback)
+    return os.path.join(_home(), fallback)
+
+
+def _home() -> str:
+    """`os.path.expanduser("~")`, reading $HOME once (a long-lived checker asks every line)."""
+    home = os.environ.get("HOME")
+    if home is None:
+        return os.path.expanduser("~")  # the password database's
+    return home.rstrip("/") or "/"
 
 
 def user_runtime_dir() -> str:
@@ -38,7 +47,7 @@ def user_runtime_dir() -> str:
     the same fallback platformdirs uses, /tmp/runtime-UID, but without its warning on stderr."""
     if sys.platform.startswith("linux"):
         given = os.environ.get("XDG_RUNTIME_DIR", "").strip()
-        base = given if given and os.path.isabs(given) else f"/tmp/runtime-{os.getuid()}"
+        base = given if given and os.path.isabs(given) else f"/tmp/runtime-{_uid()}"
         return os.path.join(base, "guard")
     import warnings
 
@@ -47,3 +56,10 @@ def user_runtime_dir() -> str:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         return platformdirs.user_runtime_dir("guard")
+
+
+@cache
+def _uid() -> int:
+    """This process's user id, asked once: guard never changes it (a system call saved on
+    every line a long-lived checker judges)."""
+    return os.getuid()

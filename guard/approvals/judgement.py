@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from guard.approvals.decide import decide
@@ -64,14 +65,51 @@ def judge(
 ) -> Judgement:
     """`policy_loader`, when given, replaces `load_policy` (same arguments): a caller that keeps
     policies in memory returns its copy from there. `cache` (line_cache.py) is what a
-    long-lived process keeps between lines: policies, trust, the store and its approvals.
+    long-lived process keeps between lines: policies, trust, the store and its approvals,
+    where paths lead, projections and verdicts, each used only while what it saw is unchanged.
 
     `agent` says whose session it is (None: `GUARD_AGENT`, else an agent when there is no
     terminal). An agent's workspace is decided once, when its session is first seen (from
     `workspace_dir` when given, else the directory), and kept in the store; a person's follows
     the directory. Neither is ever the home directory, above it, or `/`."""
+    if cache is not None:
+        cache.begin_line()  # from here to end_line each path is looked at once
+    try:
+        return _judge(
+            command,
+            cwd,
+            env,
+            session,
+            positional,
+            arg0,
+            use_store,
+            policy_loader,
+            stdin_code,
+            agent,
+            workspace_dir,
+            cache,
+        )
+    finally:
+        if cache is not None:
+            cache.end_line()
+
+
+def _judge(
+    command: str,
+    cwd: str | None,
+    env: Mapping[str, str] | None,
+    session: str | None,
+    positional: tuple[str, ...] | None,
+    arg0: str | None,
+    use_store: bool,
+    policy_loader: Callable[..., Policy] | None,
+    stdin_code: bool,
+    agent: bool | None,
+    workspace_dir: str | None,
+    cache: LineCache | None,
+) -> Judgement:
     env = dict(os.environ if env is None else env)
-    agent = is_agent(env, terminal=_terminal()) if agent is None else agent
+    agent = agent_session(env) if agent is None else agent
     context = cache.context if cache else build_context
     no_store = without_store(env)
     use_store = use_store and not no_store
@@ -80,7 +118,13 @@ def judge(
     notes: list[str] = []
     warnings: list[str] = []
     chosen = _workspace(
-        workspace_dir or here, env, home, session=session, fixed=agent and use_store, notes=notes
+        workspace_dir or here,
+        env,
+        home,
+        session=session,
+        fixed=agent and use_store,
+        notes=notes,
+        cache=cache,
     )
     if chosen.warning:  # a session's start: an agent's first line; a person's shell says it
         (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
@@ -113,11 +157,15 @@ def judge(
                 "below counts as the workspace; protected paths still ask"
             )
     ctx = ctx._replace(
-        stdin_code=stdin_code, protected=protected_paths(policy, ctx.home, env, agent=agent),
+        stdin_code=stdin_code,
+        protected=protected_paths(
+            policy, ctx.home, env, agent=agent, real=cache.links.realpaths if cache else None
+        ),
         agent=agent,
     )
-    projection = project(command, ctx)
-    verdict = decide(policy, projection, (), home=ctx.home, agent=agent)
+    projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
+    judged = cache.decide if cache else decide
+    verdict = judged(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
         try:  # approvals only ever turn an ask into an allow: read them only when one asks
             approvals = (
@@ -131,10 +179,18 @@ def judge(
             if setting(policy.settings, "approvals.always") is False:  # the managed policy's
                 approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
                 # (an indexed set is rebuilt by decide from this tuple when it is large)
-            verdict = decide(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
+            if len(approvals):  # none: nothing turns an ask into an allow, the verdict stands
+                decider = decide if isinstance(approvals, tuple) else judged  # kept: an index
+                verdict = decider(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
     return Judgement(
         ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
     )
+
+
+def agent_session(env: Mapping[str, str]) -> bool:
+    """Whose session a line is judged for when the caller does not say: `GUARD_AGENT`, else
+    an agent's when this process's standard input is no terminal."""
+    return is_agent(env, terminal=_terminal())
 
 
 def _terminal() -> bool:
@@ -158,25 +214,26 @@ def _workspace(
     session: str | None,
     fixed: bool,
     notes: list[str],
+    cache: LineCache | None = None,
 ) -> Workspace:
     """An agent session's workspace as first decided (stored), else decided here and now."""
-    chosen = choose_workspace(directory, env, home)
+    chosen = choose_workspace(directory, env, home, real=cache.links.real if cache else None)
     if not (fixed and session):
         return chosen
-    import json
-
     from guard.approvals.store import Store
 
+    decided = _stored_workspace(chosen.roots, chosen.why)
     try:
-        with Store.open() as store:
-            kept = store.session_workspace(
-                session, time.time(), json.dumps([list(chosen.roots), chosen.why])
-            )
-        roots, why = json.loads(kept)
-        first = kept == json.dumps([list(chosen.roots), chosen.why])
+        if cache is not None:
+            kept = cache.session_workspace(session, time.time(), decided)
+        else:
+            with Store.open() as store:
+                kept = store.session_workspace(session, time.time(), decided)
+        roots, why = _kept_workspace(kept)
+        first = kept == decided
         if first:
-            return Workspace(tuple(roots), why, chosen.warning)
-        return Workspace(tuple(roots), f"{why}; kept since the session began")
+            return Workspace(roots, why, chosen.warning)
+        return Workspace(roots, f"{why}; kept since the session began")
     except GuardError as exc:
         notes.append(f"{exc} (the workspace is decided from this directory)")
     except (ValueError, TypeError):
@@ -184,15 +241,38 @@ def _workspace(
     return chosen
 
 
+@lru_cache(maxsize=256)
+def _stored_workspace(roots: tuple[str, ...], why: str) -> str:
+    """A workspace as the store keeps it: JSON [roots, why]."""
+    import json
+
+    return json.dumps([list(roots), why])
+
+
+@lru_cache(maxsize=256)
+def _kept_workspace(kept: str) -> tuple[tuple[str, ...], str]:
+    """The roots and why of a kept workspace; raises ValueError or TypeError when damaged."""
+    import json
+
+    roots, why = json.loads(kept)
+    return tuple(roots), why
+
+
 _PROTECTED: dict[tuple[int, str, tuple[str, ...], bool], tuple[Policy, ProtectedPaths]] = {}
 
 
 def protected_paths(
-    policy: Policy, home: str, env: Mapping[str, str], *, agent: bool = True
+    policy: Policy,
+    home: str,
+    env: Mapping[str, str],
+    *,
+    agent: bool = True,
+    real: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None,
 ) -> ProtectedPaths:
     """The policy's protected list with guard's own config, state and runtime directories;
-    its `secrets` (reads in the workspace) only in an agent's session."""
-    own = own_paths(env)
+    its `secrets` (reads in the workspace) only in an agent's session. `real` resolves the
+    links of paths (each by `os.path.realpath`, or by a long-lived process's kept answers)."""
+    own = own_paths(env, real=real)
     key = (id(policy), home, own, agent)
     cached = _PROTECTED.get(key)
     if cached is not None and cached[0] is policy:
@@ -206,7 +286,9 @@ def protected_paths(
     return compiled
 
 
-def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
+def own_paths(
+    env: Mapping[str, str], *, real: Callable[[tuple[str, ...]], tuple[str, ...]] | None = None
+) -> tuple[str, ...]:
     """Where guard keeps its config, state and sockets: reaching them changes guard itself."""
     from guard import dirs
     from guard.policy.files import user_policy_path
@@ -216,7 +298,9 @@ def own_paths(env: Mapping[str, str]) -> tuple[str, ...]:
         if env.get(name):
             found.append(env[name])
     found.append(user_policy_path())
-    return tuple(dict.fromkeys(os.path.realpath(p) for p in found if p))
+    given = tuple(p for p in found if p)
+    resolved = real(given) if real else tuple(os.path.realpath(p) for p in given)
+    return tuple(dict.fromkeys(resolved))
 
 
 def _asking(verdict: Verdict) -> list[Request]:

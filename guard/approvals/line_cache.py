@@ -10,24 +10,40 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
   another terminal counts at once;
 - one open store connection, opened again when `GUARD_STATE_DIR` names another file or the file
   is replaced;
+- an agent session's workspace as the store keeps it: decided once, it never changes in that
+  store file, so it is kept while the store is the same file;
 - the approvals as an `ApprovalIndex`, read again only when the store's approvals counter says
-  they changed, or the session went idle or came back.
+  they changed, or the session went idle or came back;
+- projections, each with the questions its walk asked the world, used again for the same line
+  in an equal context while every answer is the same (kept_projections.py);
+- verdicts, for the same policy, projection and approvals (the same objects: each is kept
+  only while nothing it stands for changed, and `decide` is pure);
+- where paths lead, symlinks resolved (links.py): each answer with the links it went through,
+  used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
+  link, each path at most once per line).
 
 Nothing here is ever stale: every line pays a few `stat` calls and two indexed reads to know.
-The interface is `policy`, `trusted`, `approvals` and `close`; a later resident checker for
-all of a user's shells (issue 15) shares one across them.
+`judge` brackets each line with `begin_line` and `end_line`: within them a path is looked at
+once and the store checked once. The interface is `policy`, `context`, `trusted`, `store`,
+`session_workspace`, `approvals`, `decide`, `projections`, `links` and `close`; a later
+resident checker for all of a user's shells (issue 15) shares one across them.
 """
 
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Mapping
 from stat import S_ISLNK
 from typing import TYPE_CHECKING
 
+from guard.approvals.decide import decide
+from guard.approvals.kept_projections import KeptProjections
+from guard.approvals.links import Links, Look
 from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
+from guard.projection.requests import Projection, Verdict
 from guard.projection.scope import Context
 
 if TYPE_CHECKING:
@@ -41,21 +57,32 @@ _STORE_ENV = ("GUARD_STATE_DIR", "XDG_STATE_HOME", "HOME")
 _CONTEXT_ENV = ("GUARD_WORKSPACE", "HOME", "PWD")
 
 
-def stamp(path: str) -> object:
-    """What changes when the file at `path` does: None for no file, an errno when unreadable."""
+def stamp(path: str, links: Links | None = None) -> object:
+    """What changes when the file at `path` does: None for no file, an errno when unreadable.
+    With `links`, its look at the path (once per line)."""
+    if links is not None:
+        return _stamp(links.stat(path))
     try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return None
+        return _stamp(os.stat(path))
     except OSError as exc:
-        return exc.errno
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+        return _stamp(exc)
+
+
+def _stamp(look: Look) -> object:
+    if isinstance(look, FileNotFoundError):
+        return None
+    if isinstance(look, OSError):
+        return look.errno
+    return (look.st_mtime_ns, look.st_ctime_ns, look.st_size, look.st_ino, look.st_dev)
 
 
 class LineCache:
-    """Policies, trust, a store connection and approvals, kept between lines (see above)."""
+    """Policies, trust, a store connection and approvals, kept between lines (see above); one
+    thread's, as its store connection is."""
 
     def __init__(self) -> None:
+        self.links = Links()
+        self.projections = KeptProjections()
         self._policies: dict[tuple[object, ...], tuple[object, Policy]] = {}
         self._digests: dict[str, tuple[object, str | None]] = {}
         self._store: Store | None = None
@@ -63,6 +90,49 @@ class LineCache:
         self._store_path: tuple[tuple[str | None, ...], Path] | None = None
         self._contexts: dict[tuple[object, ...], tuple[object, Context]] = {}
         self._approvals: dict[tuple[str, str, int], tuple[tuple[int, bool], ApprovalIndex]] = {}
+        self._workspaces: dict[tuple[object, str], str] = {}
+        self._verdicts: OrderedDict[tuple[object, ...], tuple[object, object, object, Verdict]] = (
+            OrderedDict()
+        )
+        self._in_line = self._store_checked = False
+
+    def begin_line(self) -> None:
+        """A line's judging starts: from here to `end_line` each path is looked at once, and
+        the store is checked once."""
+        self.links.begin()
+        self._in_line = True
+        self._store_checked = False
+
+    def end_line(self) -> None:
+        self.links.end()
+        self._in_line = self._store_checked = False
+
+    # -- verdicts ---------------------------------------------------------------------------
+    def decide(
+        self,
+        policy: Policy,
+        projection: Projection,
+        approvals: tuple[()] | ApprovalIndex,
+        *,
+        home: str,
+        agent: bool,
+    ) -> Verdict:
+        """`decide`, kept for the same policy, projection and approvals (the same objects:
+        all three are kept only while nothing they stand for changed). decide is pure."""
+        key = (id(policy), id(projection), id(approvals), home, agent)
+        kept = self._verdicts.get(key)
+        if (
+            kept is not None
+            and kept[0] is policy
+            and kept[1] is projection
+            and kept[2] is approvals
+        ):
+            return kept[3]
+        verdict = decide(policy, projection, approvals, home=home, agent=agent)
+        if len(self._verdicts) >= 4096:
+            self._verdicts.popitem(last=False)  # the oldest
+        self._verdicts[key] = (policy, projection, approvals, verdict)
+        return verdict
 
     # -- policy -----------------------------------------------------------------------------
     def policy(
@@ -77,7 +147,12 @@ class LineCache:
         from guard.policy.managed import managed_policy_path
 
         managed = managed_policy_path()  # the machine's file: an edit or a chmod counts too
-        now = (stamp(user), stamp(project) if project else None, stamp(managed))
+        links = self.links
+        now = (
+            stamp(user, links),
+            stamp(project, links) if project else None,
+            stamp(managed, links),
+        )
         kept = self._policies.get(key)
         if kept is not None and kept[0] == now:
             return kept[1]
@@ -104,16 +179,21 @@ class LineCache:
             here = os.getcwd()
             pwd = env.get("PWD")
             cwd = pwd if pwd and pwd != here and stamp(pwd) == stamp(here) else here
-        key = (cwd, workspace, extra_roots, positional, arg0, *(env.get(n) for n in _CONTEXT_ENV))
+        real = self.links.real
+        roots = tuple(real(r) for r in extra_roots)  # where they lead now
+        key = (cwd, workspace, roots, positional, arg0, *(env.get(n) for n in _CONTEXT_ENV))
+        # Given the workspace and an absolute directory, build_context reads nothing of the
+        # file system but the extra roots' links (in the key); else it looks for a .git above.
+        looks = workspace is None or cwd[:1] != "/"
         kept = self._contexts.get(key)
-        if kept is not None and kept[0] == _dirs_stamp(kept[1].cwd):
+        if kept is not None and (not looks or kept[0] == self._dirs_stamp(kept[1].cwd)):
             return kept[1]._replace(env=env)
         ctx = build_context(
             cwd, env, workspace=workspace, extra_roots=extra_roots, positional=positional, arg0=arg0
-        )
+        )._replace(resolve=real)
         if len(self._contexts) > 256:
             self._contexts.clear()
-        self._contexts[key] = (_dirs_stamp(ctx.cwd), ctx)
+        self._contexts[key] = (self._dirs_stamp(ctx.cwd) if looks else None, ctx)
         return ctx
 
     # -- trust ------------------------------------------------------------------------------
@@ -121,11 +201,10 @@ class LineCache:
         """`guard.approvals.trust.is_trusted`, hashing the file only when it changed."""
         from guard.approvals.trust import is_trusted
 
-        try:
-            st = os.lstat(path)
-        except FileNotFoundError:
+        st = self.links.lstat(path)
+        if isinstance(st, FileNotFoundError):
             return True, ""  # nothing there to trust; a missing file loosens nothing
-        except OSError:
+        if isinstance(st, OSError):
             return is_trusted(path)
         if S_ISLNK(st.st_mode):
             return is_trusted(path)  # a link: the plain answer says why it is not trusted
@@ -157,16 +236,33 @@ class LineCache:
         from guard.approvals.store import Store
         from guard.approvals.store_file import default_store_path
 
+        if self._store_checked and self._store is not None:
+            return self._store  # checked already in this line
         names = tuple(os.environ.get(n) for n in _STORE_ENV)
         if self._store_path is None or self._store_path[0] != names:
             self._store_path = (names, default_store_path())
         path = self._store_path[1]
-        key = (str(path), _identity(str(path)))
+        key = (str(path), self._identity(str(path)))
         if self._store is None or self._store_key != key:
             self.close()
             self._store = Store.open(path)
-            self._store_key = (str(path), _identity(str(path)))
+            self.links.forget(str(path))  # it may have been made just now
+            self._store_key = (str(path), self._identity(str(path)))
+        self._store_checked = self._in_line
         return self._store
+
+    def session_workspace(self, session: str, now: float, decided: str) -> str:
+        """`Store.session_workspace` of the open store; raises GuardError. Once a session's
+        workspace is kept, the store never changes it, so it is asked once per store file."""
+        store = self.store()
+        key = (self._store_key, session)
+        kept = self._workspaces.get(key)
+        if kept is None:
+            kept = store.session_workspace(session, now, decided)
+            if len(self._workspaces) > 64:
+                self._workspaces.clear()
+            self._workspaces[key] = kept
+        return kept
 
     def approvals(
         self,
@@ -202,24 +298,22 @@ class LineCache:
         self._store = None
         self._store_key = None
         self._approvals.clear()
+        self._workspaces.clear()
 
+    def _identity(self, path: str) -> object:
+        """The file's device and inode, or None (looked at once per line)."""
+        st = self.links.stat(path)
+        return None if isinstance(st, OSError) else (st.st_dev, st.st_ino)
 
-def _identity(path: str) -> object:
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_dev, st.st_ino)
-
-
-def _dirs_stamp(path: str) -> tuple[object, ...]:
-    """The stamps of `path` and every directory above it, symlinks followed: a `.git` made or
-    removed changes a directory's mtime, a link pointed elsewhere changes what it stamps."""
-    stamps: list[object] = []
-    probe = path
-    while True:
-        stamps.append(stamp(probe))
-        parent = os.path.dirname(probe)
-        if parent == probe:
-            return tuple(stamps)
-        probe = parent
+    def _dirs_stamp(self, path: str) -> tuple[object, ...]:
+        """The stamps of `path` and every directory above it, symlinks followed: a `.git`
+        made or removed changes a directory's mtime, a link pointed elsewhere changes what
+        it stamps."""
+        stamps: list[object] = []
+        probe = path
+        while True:
+            stamps.append(stamp(probe, self.links))
+            parent = os.path.dirname(probe)
+            if parent == probe:
+                return tuple(stamps)
+            probe = parent

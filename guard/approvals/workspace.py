@@ -38,13 +38,17 @@ def too_wide(directory: str, home: str) -> bool:
     return home == directory or home.startswith(directory.rstrip("/") + "/")
 
 
-def choose_workspace(directory: str, env: Mapping[str, str], home: str) -> Workspace:
-    """The workspace for a session decided in `directory` (symlinks resolved)."""
+def choose_workspace(
+    directory: str, env: Mapping[str, str], home: str, *, real: Resolver | None = None
+) -> Workspace:
+    """The workspace for a session decided in `directory` (symlinks resolved, by `real` when
+    given: a long-lived process's kept resolver)."""
+    resolve = real or _real
     given = env.get("GUARD_WORKSPACE", "")
-    real_home = _real(home) if home else ""
+    real_home = resolve(home) if home else ""
     if given:
         roots = tuple(
-            dict.fromkeys(_real(os.path.join(directory, p)) for p in given.split(":") if p)
+            dict.fromkeys(resolve(os.path.join(directory, p)) for p in given.split(":") if p)
         )
         wide = [r for r in roots if too_wide(r, real_home)]
         warning = (
@@ -54,7 +58,7 @@ def choose_workspace(directory: str, env: Mapping[str, str], home: str) -> Works
             else ""
         )
         return Workspace(roots, "GUARD_WORKSPACE", warning)
-    here = _real(directory)
+    here = resolve(directory)
     root = _worktree_root(here)
     chosen, how = (root, "the git worktree root") if root else (here, "the directory")
     if too_wide(chosen, real_home):
@@ -161,7 +165,10 @@ def current_dir(env: Mapping[str, str]) -> str:
             f"guard: the current directory cannot be read ({exc.strerror}); "
             "cd to a directory that exists and try again"
         ) from None
-    return env["PWD"] if _same_dir(env.get("PWD"), here) else here
+    pwd = env.get("PWD")
+    if pwd == here:
+        return here  # the same either way: no need to look
+    return pwd if pwd is not None and _same_dir(pwd, here) else here
 
 
 def _same_dir(a: str | None, b: str) -> bool:

@@ -6,8 +6,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator
-from typing import Any, TextIO
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from guard.approvals.judgement import Judgement, judge
 from guard.entry.judgement_json import as_json
@@ -77,14 +77,25 @@ def run(args: argparse.Namespace) -> int:
 def _jsonl(args: argparse.Namespace, session: str) -> int:
     """One object per input line, in order, flushed as it is written: a line that is not a JSON
     string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
+    from guard.approvals.judgement import agent_session
     from guard.approvals.line_cache import LineCache
+    from guard.entry.judgement_json import JsonLines
 
     cache = LineCache()
+    encoded = JsonLines()
     env = dict(os.environ)
+    agent = agent_session(env)  # the same for every line: this environment and this stdin
     status = 0
     out = sys.stdout
+    pending: list[str] = []  # answers not yet written: one write for many (PYTHONUNBUFFERED too)
+
+    def flush() -> None:
+        out.write("".join(pending))
+        pending.clear()
+        out.flush()
+
     try:
-        for number, raw in enumerate(_lines(sys.stdin.fileno(), out), 1):
+        for number, raw in enumerate(_lines(sys.stdin.fileno(), flush), 1):
             line = raw.decode("utf-8", "surrogateescape")
             if not line.strip():
                 continue
@@ -97,29 +108,40 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
                 problem = f"line {number} is not a JSON string"
             if isinstance(command, str):
                 try:
-                    answer = as_json(
-                        judge(command, cwd=args.cwd, env=env, session=session, cache=cache)
+                    text = encoded.line(
+                        judge(
+                            command,
+                            cwd=args.cwd,
+                            env=env,
+                            session=session,
+                            cache=cache,
+                            agent=agent,
+                        )
                     )
                 except Exception as exc:  # fail closed, and go on with the next line
                     status = 2
                     why = str(exc).removeprefix("guard: ")
-                    answer = _problem(command, f"guard could not check line {number}: {why}")
+                    text = _line(_problem(command, f"guard could not check line {number}: {why}"))
             else:
                 status = 2
-                answer = _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
-            out.write(json.dumps(answer, ensure_ascii=True) + "\n")
+                text = _line(
+                    _problem(line.rstrip("\n"), f"{problem}; write one JSON string per line")
+                )
+            pending.append(text)
+            if len(pending) >= 256:
+                flush()
     finally:
-        out.flush()
+        flush()
         cache.close()
     return status
 
 
-def _lines(fd: int, out: TextIO) -> Iterator[bytes]:
-    """The lines read from `fd`; `out` is flushed before each read that may wait, so a client
+def _lines(fd: int, flush: Callable[[], None]) -> Iterator[bytes]:
+    """The lines read from `fd`; `flush` is called before each read that may wait, so a client
     that writes one line and waits gets its answer, and a stream is answered in big writes."""
     rest = b""
     while True:
-        out.flush()
+        flush()
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             if rest:
@@ -128,6 +150,10 @@ def _lines(fd: int, out: TextIO) -> Iterator[bytes]:
         lines = (rest + chunk).split(b"\n")
         rest = lines.pop()
         yield from lines
+
+
+def _line(answer: dict[str, Any]) -> str:
+    return json.dumps(answer, ensure_ascii=True) + "\n"
 
 
 def _problem(command: str, problem: str) -> dict[str, Any]:

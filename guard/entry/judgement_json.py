@@ -5,10 +5,12 @@ workspace, the verdict and one object per request.
 
 from __future__ import annotations
 
+import json
+from collections import OrderedDict
 from typing import Any
 
 from guard.approvals.judgement import Judgement
-from guard.projection.requests import Decided
+from guard.projection.requests import Decided, Projection, Verdict
 
 
 def as_json(result: Judgement) -> dict[str, Any]:
@@ -51,3 +53,31 @@ def _request_json(d: Decided) -> dict[str, Any]:
         if r.role:
             out["role"] = r.role
     return out
+
+
+class JsonLines:
+    """`as_json` as one line of ASCII JSON, kept for the next judgement made of the same
+    projection and verdict (the same objects: a long-lived process keeps both while nothing
+    they stand for changed) with the same workspace reason, session kind and messages."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple[object, ...], tuple[Projection, Verdict, str]] = OrderedDict()
+
+    def line(self, result: Judgement) -> str:
+        projection, verdict = result.projection, result.verdict
+        key = (
+            id(projection),
+            id(verdict),
+            result.workspace_why,
+            result.context.agent,
+            result.warnings,
+            result.notes,
+        )
+        kept = self._kept.get(key)
+        if kept is not None and kept[0] is projection and kept[1] is verdict:
+            return kept[2]
+        text = json.dumps(as_json(result), ensure_ascii=True) + "\n"
+        if len(self._kept) >= 1024:
+            self._kept.popitem(last=False)  # the oldest
+        self._kept[key] = (projection, verdict, text)
+        return text

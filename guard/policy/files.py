@@ -70,8 +70,9 @@ def load_policy(
 
 def user_policy_path() -> str:
     """`GUARD_CONFIG`, else `policy.toml` in the platform's user config dir for guard."""
-    if os.environ.get("GUARD_CONFIG"):
-        return os.environ["GUARD_CONFIG"]
+    given = os.environ.get("GUARD_CONFIG")
+    if given:
+        return given
     from guard.dirs import user_config_dir
 
     return os.path.join(user_config_dir(), "policy.toml")

@@ -32,7 +32,16 @@ class ProtectedPath(NamedTuple):
 class ProtectedPaths:
     """A compiled protected list: `match(path, access)` gives the entry that covers it."""
 
-    __slots__ = ("_any", "_entries", "_except", "_literal", "_reads", "_writes", "home")
+    __slots__ = (
+        "_any",
+        "_covering",
+        "_entries",
+        "_except",
+        "_literal",
+        "_reads",
+        "_writes",
+        "home",
+    )
 
     def __init__(self, entries: Iterable[ProtectedPath], home: str) -> None:
         self.home = home.rstrip("/") or "/"
@@ -58,6 +67,11 @@ class ProtectedPaths:
             [compile_path(covered_pattern(p), self.home).pattern for p in excepted]
         )
         self._literal = tuple(literal)
+        # each entry with what it covers, compiled once: `match` names the first that covers
+        self._covering = tuple(
+            (e, e.access, compile_path(covered_pattern(e.pattern), self.home))
+            for e in self._entries
+        )
 
     @property
     def entries(self) -> tuple[ProtectedPath, ...]:
@@ -72,9 +86,10 @@ class ProtectedPaths:
             hit = self._reads.fullmatch(path) is not None and not self.excepted(path)
         if not hit:
             return None
-        return next(
-            (e for e in self._entries if _covers(e, path, access, self.home)), self._entries[0]
-        )
+        for entry, accesses, covered in self._covering:
+            if (not accesses or access in accesses) and covered.fullmatch(path) is not None:
+                return entry
+        return self._entries[0]
 
     def excepted(self, path: str) -> bool:
         """Whether a `!x` secrets entry excepts `path` (`.env.example`)."""
@@ -98,12 +113,6 @@ class ProtectedPaths:
             if len(parts) >= len(entry_parts) and _parts_meet(parts, entry_parts):
                 return entry
         return None
-
-
-def _covers(entry: ProtectedPath, path: str, access: str, home: str) -> bool:
-    if entry.access and access not in entry.access:
-        return False
-    return compile_path(covered_pattern(entry.pattern), home).fullmatch(path) is not None
 
 
 def covered_pattern(pattern: str) -> str:
