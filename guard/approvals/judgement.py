@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from guard.approvals.decide import decide
 from guard.approvals.session import idle_seconds
+from guard.approvals.surroundings import Surroundings
 from guard.approvals.trust import is_trusted
 from guard.approvals.workspace import (
     Workspace,
@@ -108,35 +109,107 @@ def _judge(
     workspace_dir: str | None,
     cache: LineCache | None,
 ) -> Judgement:
-    env = dict(os.environ if env is None else env)
-    agent = agent_session(env) if agent is None else agent
+    given = os.environ if env is None else env
+    agent = agent_session(given) if agent is None else agent
+    here = cwd if cwd is not None else current_dir(given)
+
+    def build() -> tuple[Surroundings, bool]:
+        return _surroundings(
+            given, here, session, positional, arg0, use_store, policy_loader, stdin_code,
+            agent, workspace_dir, cache,
+        )  # fmt: skip
+
+    if cache is not None and policy_loader is None:
+        key = (here, session, positional, arg0, use_store, stdin_code, agent, workspace_dir)
+        around = cache.surroundings(key, given, build)
+    else:
+        around = build()[0]
+    ctx, policy = around.context, around.policy
+    env = ctx.env
+    use_store = use_store and not without_store(env)
+    warnings: list[str] = []
+    projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
+    judged = cache.decide if cache else decide
+    verdict = judged(policy, projection, (), home=ctx.home, agent=agent)
+    if use_store and session and any(d.decision == "ask" for d in verdict.decided):
+        try:  # approvals only ever turn an ask into an allow: read them only when one asks
+            approvals = (
+                cache.approvals(session, env, time.time(), ctx.home)
+                if cache
+                else _approvals(session, env, _asking(verdict), ctx.home)
+            )
+        except GuardError as exc:
+            warnings.append(f"{exc} (approvals are not used for this line)")
+        else:
+            if setting(policy.settings, "approvals.always") is False:  # the managed policy's
+                approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
+                # (an indexed set is rebuilt by decide from this tuple when it is large)
+            if len(approvals):  # none: nothing turns an ask into an allow, the verdict stands
+                decider = decide if isinstance(approvals, tuple) else judged  # kept: an index
+                verdict = decider(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
+    return Judgement(
+        ctx,
+        policy,
+        projection,
+        verdict,
+        around.warnings + tuple(warnings),
+        around.notes,
+        around.trusted,
+        around.workspace_why,
+    )
+
+
+def _surroundings(
+    given: Mapping[str, str],
+    here: str,
+    session: str | None,
+    positional: tuple[str, ...] | None,
+    arg0: str | None,
+    use_store: bool,
+    policy_loader: Callable[..., Policy] | None,
+    stdin_code: bool,
+    agent: bool,
+    workspace_dir: str | None,
+    cache: LineCache | None,
+) -> tuple[Surroundings, bool]:
+    """What the line is judged in: the workspace, the context, the project file's trust, the
+    policy and the protected list; and whether they may be kept (not when the store failed,
+    nor without $HOME: the password database says where home is)."""
+    env = dict(given)
     context = cache.context if cache else build_context
     no_store = without_store(env)
     use_store = use_store and not no_store
-    here = cwd if cwd is not None else current_dir(env)
+    keep = "HOME" in env
     home = env.get("HOME") or os.path.expanduser("~")
     notes: list[str] = []
     warnings: list[str] = []
-    chosen = _workspace(
+    chosen, problem = _workspace(
         workspace_dir or here,
         env,
         home,
         session=session,
         fixed=agent and use_store,
-        notes=notes,
         cache=cache,
     )
+    if problem:
+        notes.append(problem)
+        keep = False
     if chosen.warning:  # a session's start: an agent's first line; a person's shell says it
         (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
     ctx = context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
     root = ctx.workspace[0] if ctx.workspace else None
+    asked = ""
     if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
         trusted, note = False, ""
     elif root is None:
         trusted, note = True, ""
     else:
         project_file = os.path.join(root, PROJECT_FILE)
-        trusted, note = cache.trusted(project_file) if cache else is_trusted(project_file)
+        if cache:
+            trusted, note = cache.trusted(project_file)
+            asked = project_file
+        else:
+            trusted, note = is_trusted(project_file)
     if note:
         notes.append(note)
     load = policy_loader or (cache.policy if cache else load_policy)
@@ -163,28 +236,10 @@ def _judge(
         ),
         agent=agent,
     )
-    projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
-    judged = cache.decide if cache else decide
-    verdict = judged(policy, projection, (), home=ctx.home, agent=agent)
-    if use_store and session and any(d.decision == "ask" for d in verdict.decided):
-        try:  # approvals only ever turn an ask into an allow: read them only when one asks
-            approvals = (
-                cache.approvals(session, env, time.time(), ctx.home)
-                if cache
-                else _approvals(session, env, _asking(verdict), ctx.home)
-            )
-        except GuardError as exc:
-            warnings.append(f"{exc} (approvals are not used for this line)")
-        else:
-            if setting(policy.settings, "approvals.always") is False:  # the managed policy's
-                approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")
-                # (an indexed set is rebuilt by decide from this tuple when it is large)
-            if len(approvals):  # none: nothing turns an ask into an allow, the verdict stands
-                decider = decide if isinstance(approvals, tuple) else judged  # kept: an index
-                verdict = decider(policy, projection, approvals, home=ctx.home, agent=agent)  # type: ignore[arg-type]
-    return Judgement(
-        ctx, policy, projection, verdict, tuple(warnings), tuple(notes), trusted, chosen.why
+    around = Surroundings(
+        ctx, policy, trusted, tuple(warnings), tuple(notes), chosen.why, asked, note
     )
+    return around, keep
 
 
 def agent_session(env: Mapping[str, str]) -> bool:
@@ -213,13 +268,20 @@ def _workspace(
     *,
     session: str | None,
     fixed: bool,
-    notes: list[str],
     cache: LineCache | None = None,
-) -> Workspace:
-    """An agent session's workspace as first decided (stored), else decided here and now."""
-    chosen = choose_workspace(directory, env, home, real=cache.links.real if cache else None)
+) -> tuple[Workspace, str]:
+    """An agent session's workspace as first decided (stored), else decided here and now; and
+    a `guard:` note when the store could not say."""
+    links = cache.links if cache else None
+    chosen = choose_workspace(
+        directory,
+        env,
+        home,
+        real=links.real if links else None,
+        exists=links.exists if links else None,
+    )
     if not (fixed and session):
-        return chosen
+        return chosen, ""
     from guard.approvals.store import Store
 
     decided = _stored_workspace(chosen.roots, chosen.why)
@@ -232,13 +294,12 @@ def _workspace(
         roots, why = _kept_workspace(kept)
         first = kept == decided
         if first:
-            return Workspace(roots, why, chosen.warning)
-        return Workspace(roots, f"{why}; kept since the session began")
+            return Workspace(roots, why, chosen.warning), ""
+        return Workspace(roots, f"{why}; kept since the session began"), ""
     except GuardError as exc:
-        notes.append(f"{exc} (the workspace is decided from this directory)")
+        return chosen, f"{exc} (the workspace is decided from this directory)"
     except (ValueError, TypeError):
-        notes.append("guard: the session's stored workspace is damaged; it is decided again here")
-    return chosen
+        return chosen, "guard: the session's stored workspace is damaged; it is decided again here"
 
 
 @lru_cache(maxsize=256)

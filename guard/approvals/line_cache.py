@@ -20,26 +20,39 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
   only while nothing it stands for changed, and `decide` is pure);
 - where paths lead, symlinks resolved (links.py): each answer with the links it went through,
   used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
-  link, each path at most once per line).
+  link, each path at most once per line);
+- a line's surroundings (`surroundings`): the workspace, context, trust, policy and protected
+  list, the same for every line of a session until one of the things they were built from
+  changes. They are kept with every question their building asked of the file system (each
+  policy file, where home and the workspace lead, guard's own directories, the store's inode),
+  the environment given and this process's own; the next line asks those questions again in
+  one loop and builds them again on any other answer. The store's answer on a project file's
+  trust is asked again on every line.
+
+A stamp (mtime, ctime, size, inode) younger than a second proves nothing (the kernel's clock
+moves once a tick, and a file changed twice within one shows one stamp): what was read at such
+a moment is not kept, and is read again on the next line.
 
 Nothing here is ever stale: every line pays a few `stat` calls and two indexed reads to know.
 `judge` brackets each line with `begin_line` and `end_line`: within them a path is looked at
 once and the store checked once. The interface is `policy`, `context`, `trusted`, `store`,
-`session_workspace`, `approvals`, `decide`, `projections`, `links` and `close`; a later
-resident checker for all of a user's shells (issue 15) shares one across them.
+`session_workspace`, `approvals`, `decide`, `projections`, `links`, `surroundings` and
+`close`.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from stat import S_ISLNK
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from guard.approvals.decide import decide
 from guard.approvals.kept_projections import KeptProjections
-from guard.approvals.links import Links, Look
+from guard.approvals.links import RACY_NS, Answered, Links, stamp_of
+from guard.approvals.surroundings import Surroundings
 from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
@@ -61,19 +74,26 @@ def stamp(path: str, links: Links | None = None) -> object:
     """What changes when the file at `path` does: None for no file, an errno when unreadable.
     With `links`, its look at the path (once per line)."""
     if links is not None:
-        return _stamp(links.stat(path))
+        return stamp_of(links.stat(path))
     try:
-        return _stamp(os.stat(path))
+        return stamp_of(os.stat(path))
     except OSError as exc:
-        return _stamp(exc)
+        return stamp_of(exc)
 
 
-def _stamp(look: Look) -> object:
-    if isinstance(look, FileNotFoundError):
-        return None
-    if isinstance(look, OSError):
-        return look.errno
-    return (look.st_mtime_ns, look.st_ctime_ns, look.st_size, look.st_ino, look.st_dev)
+def settled(stamps: tuple[object, ...]) -> bool:
+    """Whether no stamp is younger than a second: what was read then is what the stamps say."""
+    now = time.time_ns()
+    return not any(
+        isinstance(s, tuple) and now - max(s[1], s[2]) < RACY_NS for s in stamps
+    )
+
+
+def _environ() -> dict[Any, Any]:
+    """This process's environment, as cheaply as it can be compared (os.environ's own dict:
+    compare it, copy it to keep it)."""
+    data = getattr(os.environ, "_data", None)
+    return data if isinstance(data, dict) else dict(os.environ)
 
 
 class LineCache:
@@ -94,6 +114,9 @@ class LineCache:
         self._verdicts: OrderedDict[tuple[object, ...], tuple[object, object, object, Verdict]] = (
             OrderedDict()
         )
+        self._surroundings: dict[
+            tuple[object, ...], tuple[Answered, dict[Any, Any], Surroundings]
+        ] = {}
         self._in_line = self._store_checked = False
 
     def begin_line(self) -> None:
@@ -106,6 +129,40 @@ class LineCache:
     def end_line(self) -> None:
         self.links.end()
         self._in_line = self._store_checked = False
+
+    # -- surroundings -----------------------------------------------------------------------
+    def surroundings(
+        self,
+        key: tuple[object, ...],
+        env: Mapping[str, str],
+        build: Callable[[], tuple[Surroundings, bool]],
+    ) -> Surroundings:
+        """`build()`'s surroundings for a line, kept for `key` and `env` while every question
+        its building asked gets the same answer and this process's environment is the same.
+        `build` says whether they may be kept (not when a store failed). Call it first in a
+        line: the line's looks start with its questions."""
+        kept = self._surroundings.get(key)
+        if kept is not None:
+            answered, environ, value = kept
+            if (
+                environ == _environ()
+                and value.context.env == env
+                and self.links.still(answered)
+                and (
+                    not value.trust_asked
+                    or self.trusted(value.trust_asked) == (value.trusted, value.trust_note)
+                )
+            ):
+                return value
+            del self._surroundings[key]
+        self.links.record()
+        value, keep = build()
+        recorded = self.links.recorded()
+        if keep and recorded is not None:
+            if len(self._surroundings) >= 64:
+                self._surroundings.clear()
+            self._surroundings[key] = (recorded, dict(_environ()), value)
+        return value
 
     # -- verdicts ---------------------------------------------------------------------------
     def decide(
@@ -146,12 +203,14 @@ class LineCache:
         key = (workspace, home, user, trust_project)
         from guard.policy.managed import managed_policy_path
 
-        managed = managed_policy_path()  # the machine's file: an edit or a chmod counts too
         links = self.links
+        # the machine's file: an edit or a chmod counts too, and a chmod of a directory above
+        managed = managed_policy_path(lstat=links.lstat)
         now = (
             stamp(user, links),
             stamp(project, links) if project else None,
             stamp(managed, links),
+            *(stamp(d, links) for d in _managed_dirs(managed, links)),
         )
         kept = self._policies.get(key)
         if kept is not None and kept[0] == now:
@@ -159,7 +218,8 @@ class LineCache:
         policy = load_policy(workspace, home=home, trust_project=trust_project)
         if len(self._policies) > 64:
             self._policies.clear()
-        self._policies[key] = (now, policy)
+        if settled(now):  # else read again on the next line
+            self._policies[key] = (now, policy)
         return policy
 
     # -- context ---------------------------------------------------------------------------
@@ -208,12 +268,14 @@ class LineCache:
             return is_trusted(path)
         if S_ISLNK(st.st_mode):
             return is_trusted(path)  # a link: the plain answer says why it is not trusted
-        now = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino, st.st_dev)
+        now = stamp_of(st)
         kept = self._digests.get(path)
         if kept is None or kept[0] != now:
             from guard.approvals.trust import digest
 
-            kept = self._digests[path] = (now, digest(path))
+            kept = (now, digest(path))
+            if settled((now,)):  # else hashed again on the next line
+                self._digests[path] = kept
         if kept[1] is None:
             return is_trusted(path)
         from guard.errors import GuardError
@@ -302,8 +364,7 @@ class LineCache:
 
     def _identity(self, path: str) -> object:
         """The file's device and inode, or None (looked at once per line)."""
-        st = self.links.stat(path)
-        return None if isinstance(st, OSError) else (st.st_dev, st.st_ino)
+        return self.links.identity(path)
 
     def _dirs_stamp(self, path: str) -> tuple[object, ...]:
         """The stamps of `path` and every directory above it, symlinks followed: a `.git`
@@ -317,3 +378,21 @@ class LineCache:
             if parent == probe:
                 return tuple(stamps)
             probe = parent
+
+
+def _managed_dirs(path: str, links: Links) -> tuple[str, ...]:
+    """The directories above the managed file, and above where it leads: a file that is there
+    is used only while no user can change them (guard/policy/managed.py)."""
+    if not links.exists(path):
+        return ()
+    return tuple(dict.fromkeys(_above(path) + _above(links.realpath(path))))
+
+
+def _above(path: str) -> tuple[str, ...]:
+    """The directories above `path`, nearest first."""
+    found: list[str] = []
+    probe = os.path.dirname(path)
+    while probe and probe not in found:
+        found.append(probe)
+        probe = os.path.dirname(probe)
+    return tuple(found)

@@ -10,17 +10,29 @@ below it is there either).
 Between `begin` and `end` (one line) each path is looked at once, and each realpath answered
 once: the line's realpaths and the `stat` calls of line_cache.py's stamps share one look (a
 path that is not a link stats as it lstats). Outside a line every look is fresh.
+
+`record()` … `recorded()` notes every question asked between them (which look, of which path)
+with its answer, so that a caller can keep what it built from those answers and know later
+whether it still holds: `still(questions)` asks each again. A stamp (a file's mode, times,
+size and inode) younger than `RACY_NS` is no proof: a file changed twice within one tick of
+the kernel's clock shows one stamp. What saw one is not kept (`recorded` says None), nor what
+saw an answer that was an error, nor a realpath whose walk could not be followed.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
+import time
 from stat import S_ISLNK
 
 from guard.projection.paths import normalise
 
 Look = os.stat_result | OSError  # what an lstat or a stat found
+Question = tuple[int, str]  # which look (below), of which path
+Answered = tuple[tuple[int, str, object], ...]  # questions, each with its answer
+RACY_NS = 1_000_000_000  # a stamp younger than this (a second) may hide a second change
+_LSTAT, _STAT, _NODE, _GONE, _IDENTITY, _EXISTS = range(6)  # the questions a caller asks
 _MISSING = object()  # what a walk found at a path: nothing there;
 _PLAIN = None  # or something, not a link; or a link, its target (a str)
 _UNSEEN = object()
@@ -41,6 +53,51 @@ else:
         return os.path.lexists(path) is False
 
 
+def stamp_of(look: Look) -> object:
+    """What changes when the file changes: None for no file, an errno when it cannot be looked
+    at, else its mode, times, size and inode."""
+    if isinstance(look, FileNotFoundError):
+        return None
+    if isinstance(look, OSError):
+        return look.errno
+    return (look.st_mode, look.st_mtime_ns, look.st_ctime_ns, look.st_size, look.st_ino,
+            look.st_dev)  # fmt: skip
+
+
+def _pruned(answered: Answered) -> Answered:
+    """The questions worth asking again: a path found missing is asked with an `access` (an
+    lstat that fails raises, which costs twice the look), and what a walk asked below it, or
+    whether something is there, is answered by it (nothing below a missing path is there; to a
+    walk, a path that cannot be looked at is as good as one that is not there)."""
+    gone = {path for kind, path, answer in answered if kind == _NODE and answer is _MISSING}
+    gone.update(path for kind, path, answer in answered if kind == _GONE and answer)
+    absent = {path for kind, path, answer in answered if kind == _LSTAT and answer is None}
+    no_file = absent | {p for kind, p, answer in answered if kind == _STAT and answer is None}
+    gone |= absent  # an lstat that found nothing says more than an access
+    if not gone and not no_file:
+        return answered
+    kept: list[tuple[int, str, object]] = []
+    for kind, path, answer in answered:
+        if kind in (_NODE, _GONE, _EXISTS, _IDENTITY) and _below(path, gone):
+            continue
+        if kind in (_NODE, _GONE) and path in absent:
+            continue
+        if kind in (_EXISTS, _IDENTITY) and path in no_file:
+            continue
+        kept.append((_GONE, path, True) if kind == _NODE and answer is _MISSING else
+                    (kind, path, answer))  # fmt: skip
+    return tuple(dict.fromkeys(kept))
+
+
+def _below(path: str, gone: set[str]) -> bool:
+    probe = posixpath.dirname(path)
+    while probe not in ("/", ""):
+        if probe in gone:
+            return True
+        probe = posixpath.dirname(probe)
+    return False
+
+
 class Links:
     def __init__(self) -> None:
         self._kept: dict[str, tuple[str, tuple[tuple[str, object], ...]]] = {}
@@ -51,12 +108,65 @@ class Links:
         self._batches: dict[
             tuple[str, ...], tuple[tuple[str, ...], tuple[tuple[str, object], ...]]
         ] = {}
+        self._gone: dict[str, bool] | None = None
+        self._log: dict[Question, None] | None = None  # the questions asked while recording
+        self._unsure = False  # an answer was seen that `recorded` must not vouch for
 
     def begin(self) -> None:
         self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
+        self._gone = {}
 
     def end(self) -> None:
-        self._lstats = self._stats = self._targets = self._answers = None
+        self._lstats = self._stats = self._targets = self._answers = self._gone = None
+        self._log = None
+
+    # -- recording ---------------------------------------------------------------------------
+    def record(self) -> None:
+        """Note every question from here (in a line: answers must come from one moment)."""
+        assert self._lstats is not None, "record only within a line"
+        self._log = {}
+        self._unsure = False
+        if self._answers:
+            self._answers.clear()  # an answer given before would bring no questions
+
+    def recorded(self) -> Answered | None:
+        """The questions asked since `record`, each with its answer; None when one of them
+        cannot vouch for what was built from it (a recent stamp, an error, a walk not
+        followed)."""
+        log, self._log = self._log, None
+        if log is None or self._unsure:
+            return None
+        answered = _pruned(tuple((kind, path, self._ask(kind, path)) for kind, path in log))
+        now = time.time_ns()
+        for kind, _, answer in answered:
+            if kind == _NODE and isinstance(answer, OSError):
+                return None
+            stamped = kind in (_LSTAT, _STAT) and isinstance(answer, tuple)
+            if stamped and now - max(answer[1], answer[2]) < RACY_NS:  # type: ignore[index]
+                return None
+        return answered
+
+    def still(self, answered: Answered) -> bool:
+        """Whether each question gets the answer it got (asked again: in a line, the answers
+        are this line's, shared with every later look)."""
+        ask = self._ask
+        for kind, path, answer in answered:  # noqa: SIM110 (a loop: the hot path of a line)
+            if ask(kind, path) != answer:
+                return False
+        return True
+
+    def _ask(self, kind: int, path: str) -> object:
+        if kind == _NODE:
+            return self._target(path)
+        if kind == _STAT:
+            return stamp_of(self._stat(path))
+        if kind == _LSTAT:
+            return stamp_of(self._lstat(path))
+        if kind == _GONE:
+            return self._fails(path)
+        if kind == _IDENTITY:
+            return self._identity(path)
+        return not isinstance(self._stat(path), OSError)  # _EXISTS
 
     def forget(self, path: str) -> None:
         """Look at `path` again (guard itself just made or changed it)."""
@@ -68,6 +178,43 @@ class Links:
 
     # -- looks ------------------------------------------------------------------------------
     def lstat(self, path: str) -> Look:
+        if self._log is not None:
+            self._log[(_LSTAT, path)] = None
+        return self._lstat(path)
+
+    def stat(self, path: str) -> Look:
+        """`os.stat`; in a line, an lstat first (what is not a link stats as it lstats), so a
+        path both stamped and resolved is looked at once."""
+        if self._log is not None:
+            self._log[(_STAT, path)] = None
+        return self._stat(path)
+
+    def identity(self, path: str) -> tuple[int, int] | None:
+        """The device and inode of the file at `path` (links followed), or None."""
+        if self._log is not None:
+            self._log[(_IDENTITY, path)] = None
+        return self._identity(path)
+
+    def exists(self, path: str) -> bool:
+        """`os.path.exists`: whether `path` is there, links followed."""
+        if self._log is not None:
+            self._log[(_EXISTS, path)] = None
+        return not isinstance(self._stat(path), OSError)
+
+    def _identity(self, path: str) -> tuple[int, int] | None:
+        st = self._stat(path)
+        return None if isinstance(st, OSError) else (st.st_dev, st.st_ino)
+
+    def _fails(self, path: str) -> bool:
+        gone = self._gone
+        if gone is None:
+            return _fails(path)
+        found = gone.get(path)
+        if found is None:
+            found = gone[path] = _fails(path)
+        return found
+
+    def _lstat(self, path: str) -> Look:
         seen = self._lstats
         if seen is not None:
             found = seen.get(path)
@@ -86,9 +233,7 @@ class Links:
                 self._stats.setdefault(path, found)  # stat sees what lstat saw
         return found
 
-    def stat(self, path: str) -> Look:
-        """`os.stat`; in a line, an lstat first (what is not a link stats as it lstats), so a
-        path both stamped and resolved is looked at once."""
+    def _stat(self, path: str) -> Look:
         seen = self._stats
         if seen is None:
             try:
@@ -98,7 +243,7 @@ class Links:
         found = seen.get(path)
         if found is not None:
             return found
-        self.lstat(path)
+        self._lstat(path)
         found = seen.get(path)
         if found is None:  # a link, or an lstat that failed otherwise
             try:
@@ -114,7 +259,7 @@ class Links:
         targets = self._targets
         if targets is not None and path in targets:
             return targets[path]
-        look = self.lstat(path)
+        look = self._lstat(path)
         found: object
         if isinstance(look, FileNotFoundError):
             found = _MISSING
@@ -145,6 +290,7 @@ class Links:
             if kept is not None:
                 del self._kept[path]  # what it saw has changed
             answer = os.path.realpath(path)  # the answer, and its errors, are realpath's own
+            sure = False
             if path[:1] == "/":
                 looked: list[tuple[str, object]] = []
                 walked = self._join("/", path, {}, looked)
@@ -152,6 +298,13 @@ class Links:
                     if len(self._kept) > 4096:
                         self._kept.clear()
                     self._kept[path] = (answer, tuple(looked))
+                    sure = True
+                    log = self._log
+                    if log is not None:
+                        for probe, _ in looked:
+                            log[(_NODE, probe)] = None
+            if not sure:
+                self._unsure = True  # what it depends on was not all seen
         if answers is not None:
             answers[path] = answer
         return answer
@@ -176,13 +329,21 @@ class Links:
 
     def _unchanged(self, looked: tuple[tuple[str, object], ...]) -> bool:
         seen = self._targets.get if self._targets is not None else None
+        log = self._log
         gone = ""
         for probe, found in looked:
             if gone and found is _MISSING and probe.startswith(gone):
                 continue  # below a path that is not there: not there either
             now = seen(probe, _UNSEEN) if seen is not None else _UNSEEN
-            if now is _UNSEEN:
-                now = _MISSING if found is _MISSING and _fails(probe) else self._target(probe)
+            if now is _UNSEEN and found is _MISSING and self._fails(probe):
+                now = _MISSING
+                if log is not None:
+                    log[(_GONE, probe)] = None
+            else:
+                if now is _UNSEEN:
+                    now = self._target(probe)
+                if log is not None:
+                    log[(_NODE, probe)] = None
             if now != found:
                 return False
             if found is _MISSING:

@@ -39,10 +39,15 @@ def too_wide(directory: str, home: str) -> bool:
 
 
 def choose_workspace(
-    directory: str, env: Mapping[str, str], home: str, *, real: Resolver | None = None
+    directory: str,
+    env: Mapping[str, str],
+    home: str,
+    *,
+    real: Resolver | None = None,
+    exists: Callable[[str], bool] | None = None,
 ) -> Workspace:
     """The workspace for a session decided in `directory` (symlinks resolved, by `real` when
-    given: a long-lived process's kept resolver)."""
+    given: a long-lived process's kept resolver; `exists` looks for `.git` above it)."""
     resolve = real or _real
     given = env.get("GUARD_WORKSPACE", "")
     real_home = resolve(home) if home else ""
@@ -59,7 +64,7 @@ def choose_workspace(
         )
         return Workspace(roots, "GUARD_WORKSPACE", warning)
     here = resolve(directory)
-    root = _worktree_root(here)
+    root = _worktree_root(here, exists or os.path.exists)
     chosen, how = (root, "the git worktree root") if root else (here, "the directory")
     if too_wide(chosen, real_home):
         what = (
@@ -81,10 +86,10 @@ def find_workspace(cwd: str, env: Mapping[str, str]) -> tuple[str, ...]:
     return choose_workspace(cwd, env, home).roots
 
 
-def _worktree_root(here: str) -> str:
+def _worktree_root(here: str, exists: Callable[[str], bool]) -> str:
     probe = here
     while True:
-        if os.path.exists(os.path.join(probe, ".git")):
+        if exists(os.path.join(probe, ".git")):
             return probe
         parent = os.path.dirname(probe)
         if parent == probe:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from guard.policy.parse import parse_policy
 from guard.policy.records import PolicyFile
@@ -25,13 +25,20 @@ from guard.policy.records import PolicyFile
 SYSTEM_PATH = "/etc/guard/policy.toml"
 
 
-def managed_policy_path(env: Mapping[str, str] | None = None) -> str:
+def managed_policy_path(
+    env: Mapping[str, str] | None = None,
+    *,
+    lstat: Callable[[str], os.stat_result | OSError] | None = None,
+) -> str:
     """The machine's file when it exists (or cannot be looked at), else `GUARD_MANAGED_POLICY`,
-    else the machine's path (then there is no managed layer)."""
+    else the machine's path (then there is no managed layer). `lstat` looks at the machine's
+    file (a long-lived process's kept look), returning an error rather than raising it."""
     env = os.environ if env is None else env
     given = env.get("GUARD_MANAGED_POLICY", "")
     if not given:
         return SYSTEM_PATH
+    if lstat is not None:
+        return given if isinstance(lstat(SYSTEM_PATH), FileNotFoundError) else SYSTEM_PATH
     try:
         os.lstat(SYSTEM_PATH)
     except FileNotFoundError:
