@@ -111,7 +111,10 @@ def _judge(
 ) -> Judgement:
     given = os.environ if env is None else env
     agent = agent_session(given) if agent is None else agent
-    here = cwd if cwd is not None else current_dir(given)
+    if cwd is not None:
+        here = cwd
+    else:
+        here = current_dir(given, same_file=cache.links.same_file if cache else None)
 
     def build() -> tuple[Surroundings, bool]:
         return _surroundings(
@@ -207,7 +210,8 @@ def _surroundings(
         project_file = os.path.join(root, PROJECT_FILE)
         if cache:
             trusted, note = cache.trusted(project_file)
-            asked = project_file
+            if not isinstance(cache.links.lstat(project_file), FileNotFoundError):
+                asked = project_file  # the store's answer: asked again on every line
         else:
             trusted, note = is_trusted(project_file)
     if note:

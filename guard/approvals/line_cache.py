@@ -250,7 +250,7 @@ class LineCache:
             return kept[1]._replace(env=env)
         ctx = build_context(
             cwd, env, workspace=workspace, extra_roots=extra_roots, positional=positional, arg0=arg0
-        )._replace(resolve=real)
+        )._replace(resolve=real, expand=self.links.matches)
         if len(self._contexts) > 256:
             self._contexts.clear()
         self._contexts[key] = (self._dirs_stamp(ctx.cwd) if looks else None, ctx)

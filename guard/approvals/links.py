@@ -26,6 +26,8 @@ import posixpath
 import time
 from stat import S_ISLNK
 
+from guard.approvals.workspace import glob_matches
+from guard.projection.bounded_glob import is_pattern
 from guard.projection.paths import normalise
 
 Look = os.stat_result | OSError  # what an lstat or a stat found
@@ -33,6 +35,7 @@ Question = tuple[int, str]  # which look (below), of which path
 Answered = tuple[tuple[int, str, object], ...]  # questions, each with its answer
 RACY_NS = 1_000_000_000  # a stamp younger than this (a second) may hide a second change
 _LSTAT, _STAT, _NODE, _GONE, _IDENTITY, _EXISTS = range(6)  # the questions a caller asks
+_NO_STAT = 6  # and one only asked again: whether a stat fails
 _MISSING = object()  # what a walk found at a path: nothing there;
 _PLAIN = None  # or something, not a link; or a link, its target (a str)
 _UNSEEN = object()
@@ -47,10 +50,17 @@ if os.access in os.supports_effective_ids and os.access in os.supports_follow_sy
         below it."""
         return not os.access(path, os.F_OK, effective_ids=True, follow_symlinks=False)
 
+    def _no_stat(path: str) -> bool:
+        """Whether a stat of `path` would fail, without making one."""
+        return not os.access(path, os.F_OK, effective_ids=True)
+
 else:
 
     def _fails(path: str) -> bool:
         return os.path.lexists(path) is False
+
+    def _no_stat(path: str) -> bool:
+        return os.path.exists(path) is False
 
 
 def stamp_of(look: Look) -> object:
@@ -65,27 +75,29 @@ def stamp_of(look: Look) -> object:
 
 
 def _pruned(answered: Answered) -> Answered:
-    """The questions worth asking again: a path found missing is asked with an `access` (an
-    lstat that fails raises, which costs twice the look), and what a walk asked below it, or
-    whether something is there, is answered by it (nothing below a missing path is there; to a
-    walk, a path that cannot be looked at is as good as one that is not there)."""
-    gone = {path for kind, path, answer in answered if kind == _NODE and answer is _MISSING}
-    gone.update(path for kind, path, answer in answered if kind == _GONE and answer)
-    absent = {path for kind, path, answer in answered if kind == _LSTAT and answer is None}
-    no_file = absent | {p for kind, p, answer in answered if kind == _STAT and answer is None}
-    gone |= absent  # an lstat that found nothing says more than an access
-    if not gone and not no_file:
-        return answered
-    kept: list[tuple[int, str, object]] = []
+    """The questions worth asking again, each in its cheapest form. "Nothing there" is asked
+    again with an `access` (an lstat that fails raises, which costs twice the look); it says
+    whether a look fails, not why, which is all a walk or a missing file's stamp needs. And
+    what a missing path answers for is not asked: nothing below it is there, nor at it."""
+    asked: list[tuple[int, str, object]] = []
     for kind, path, answer in answered:
-        if kind in (_NODE, _GONE, _EXISTS, _IDENTITY) and _below(path, gone):
+        if (kind == _NODE and answer is _MISSING) or (kind == _LSTAT and answer is None):
+            asked.append((_GONE, path, True))
+        elif kind == _STAT and answer is None:
+            asked.append((_NO_STAT, path, True))
+        else:
+            asked.append((kind, path, answer))
+    gone = {path for kind, path, answer in asked if kind == _GONE and answer}
+    no_file = gone | {path for kind, path, _ in asked if kind == _NO_STAT}
+    kept: list[tuple[int, str, object]] = []
+    for kind, path, answer in asked:
+        if gone and _below(path, gone):
             continue
-        if kind in (_NODE, _GONE) and path in absent:
+        if kind in (_NO_STAT, _EXISTS, _IDENTITY) and path in gone:
             continue
         if kind in (_EXISTS, _IDENTITY) and path in no_file:
             continue
-        kept.append((_GONE, path, True) if kind == _NODE and answer is _MISSING else
-                    (kind, path, answer))  # fmt: skip
+        kept.append((kind, path, answer))
     return tuple(dict.fromkeys(kept))
 
 
@@ -111,6 +123,15 @@ class Links:
         self._gone: dict[str, bool] | None = None
         self._log: dict[Question, None] | None = None  # the questions asked while recording
         self._unsure = False  # an answer was seen that `recorded` must not vouch for
+        self._asks = (  # by kind
+            self._lstat_stamp,
+            self._stat_stamp,
+            self._target,
+            self._fails,
+            self._identity,
+            self._exists,
+            _no_stat,
+        )
 
     def begin(self) -> None:
         self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
@@ -149,24 +170,23 @@ class Links:
     def still(self, answered: Answered) -> bool:
         """Whether each question gets the answer it got (asked again: in a line, the answers
         are this line's, shared with every later look)."""
-        ask = self._ask
+        asks = self._asks
         for kind, path, answer in answered:  # noqa: SIM110 (a loop: the hot path of a line)
-            if ask(kind, path) != answer:
+            if asks[kind](path) != answer:
                 return False
         return True
 
     def _ask(self, kind: int, path: str) -> object:
-        if kind == _NODE:
-            return self._target(path)
-        if kind == _STAT:
-            return stamp_of(self._stat(path))
-        if kind == _LSTAT:
-            return stamp_of(self._lstat(path))
-        if kind == _GONE:
-            return self._fails(path)
-        if kind == _IDENTITY:
-            return self._identity(path)
-        return not isinstance(self._stat(path), OSError)  # _EXISTS
+        return self._asks[kind](path)
+
+    def _lstat_stamp(self, path: str) -> object:
+        return stamp_of(self._lstat(path))
+
+    def _stat_stamp(self, path: str) -> object:
+        return stamp_of(self._stat(path))
+
+    def _exists(self, path: str) -> bool:
+        return not isinstance(self._stat(path), OSError)
 
     def forget(self, path: str) -> None:
         """Look at `path` again (guard itself just made or changed it)."""
@@ -199,7 +219,12 @@ class Links:
         """`os.path.exists`: whether `path` is there, links followed."""
         if self._log is not None:
             self._log[(_EXISTS, path)] = None
-        return not isinstance(self._stat(path), OSError)
+        return self._exists(path)
+
+    def same_file(self, a: str, b: str) -> bool:
+        """`os.path.samefile`, false when either cannot be looked at."""
+        found = self._identity(a)
+        return found is not None and found == self._identity(b)
 
     def _identity(self, path: str) -> tuple[int, int] | None:
         st = self._stat(path)
@@ -322,6 +347,17 @@ class Links:
                 self._batches.clear()
             self._batches[paths] = (answers, looked)
         return answers
+
+    def matches(self, pattern: str) -> tuple[str, ...]:
+        """What a glob matches now, each match's links resolved (the context's `expand`): a
+        word with nothing to match is there or not, looked at once in a line."""
+        if is_pattern(pattern):
+            return glob_matches(pattern)
+        try:
+            there = not isinstance(self._lstat(pattern), OSError)
+        except ValueError:  # a NUL in it: os.path.lexists says no
+            return ()
+        return (self.real(pattern),) if there else ()
 
     def real(self, path: str) -> str:
         """`realpath`, normalised (`//x` is `/x`): the workspace's resolver."""

@@ -137,13 +137,13 @@ def build_context(
         home=home,
         resolve=_real,
         user_home=user_home,
-        expand=_matches,
+        expand=glob_matches,
         positional=positional,
         arg0=arg0,
     )
 
 
-def _matches(pattern: str) -> tuple[str, ...]:
+def glob_matches(pattern: str) -> tuple[str, ...]:
     """What a glob matches now (at most 256 paths), each with its symlinks resolved. The walk is
     bounded (guard/projection/bounded_glob.py): one that would list too much raises OverBudget."""
     from guard.projection.bounded_glob import matches
@@ -158,9 +158,12 @@ def _real(path: str) -> str:
     return normalise(os.path.realpath(path))
 
 
-def current_dir(env: Mapping[str, str]) -> str:
+def current_dir(
+    env: Mapping[str, str], *, same_file: Callable[[str, str], bool] | None = None
+) -> str:
     """The shell's directory: $PWD when it is the process's directory; a deleted one is
-    judged where the shell says it is, and without $PWD it cannot be judged."""
+    judged where the shell says it is, and without $PWD it cannot be judged. `same_file`
+    says whether two paths are one directory (a long-lived process's kept looks)."""
     try:
         here = os.getcwd()
     except OSError as exc:
@@ -173,6 +176,8 @@ def current_dir(env: Mapping[str, str]) -> str:
     pwd = env.get("PWD")
     if pwd == here:
         return here  # the same either way: no need to look
+    if pwd is not None and same_file is not None:
+        return pwd if pwd and same_file(pwd, here) else here
     return pwd if pwd is not None and _same_dir(pwd, here) else here
 
 

@@ -19,6 +19,11 @@ MAX_ENTRIES = 20_000
 _MAGIC = re.compile(r"[*?[]")
 
 
+def is_pattern(word: str) -> bool:
+    """Whether `word` has anything to match (`*`, `?` or `[`): else it matches only itself."""
+    return _MAGIC.search(word) is not None
+
+
 def matches(pattern: str, *, max_matches: int = 256, max_entries: int = MAX_ENTRIES) -> list[str]:
     """Up to `max_matches` paths `pattern` matches, in no fixed order; raises OverBudget."""
     if not _MAGIC.search(pattern):

@@ -126,3 +126,24 @@ def test_a_directory_above_the_managed_policy_made_writable_is_seen_on_the_next_
     (tmp_path / "etc").chmod(0o777)  # anyone may now replace guard/ and the file in it
     after = line(cache, "ls", workspace)
     assert after.policy.problems != () and after.verdict.decision == "ask"  # fails closed
+
+
+def test_the_line_is_judged_where_pwd_says_while_pwd_is_this_directory(
+    cache: LineCache, tmp_path: Path, workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the shell says: $PWD (a link to the directory) while it leads here, else the
+    directory itself; a long-lived process asks again on every line."""
+    link = tmp_path / "link"
+    link.symlink_to(workspace)
+    monkeypatch.chdir(workspace)
+    env = dict(os.environ, PWD=str(link))
+
+    def where() -> tuple[str, str]:
+        kept = judge("ls", env=env, session=SESSION, cache=cache, agent=False)
+        fresh = judge("ls", env=env, session=SESSION, agent=False)
+        return kept.context.cwd, fresh.context.cwd
+
+    assert where() == (str(link), str(link))
+    link.unlink()
+    link.symlink_to(tmp_path)  # $PWD leads elsewhere now
+    assert where() == (str(workspace), str(workspace))

@@ -73,7 +73,8 @@ def main(argv: list[str]) -> int:
     new = "".join(json.dumps(made_new(line, n)) + "\n" for n, line in enumerate(lines)).encode()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, GUARD_STATE_DIR=os.path.join(tmp, "state"),
-                   GUARD_CONFIG=os.path.join(tmp, "policy.toml"), HOME=tmp, GUARD_WORKSPACE=tmp)
+                   GUARD_CONFIG=os.path.join(tmp, "policy.toml"), HOME=tmp, GUARD_WORKSPACE=tmp,
+                   PWD=tmp)  # as a shell that starts it there says
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         one = json.dumps(MIX[0]).encode() + b"\n"
         piped(guard, one, env, tmp)  # warm up: bytecode, the store
