@@ -115,7 +115,7 @@ class LineCache:
             OrderedDict()
         )
         self._surroundings: dict[
-            tuple[object, ...], tuple[Answered, dict[Any, Any], Surroundings]
+            tuple[object, ...], tuple[Answered, dict[Any, Any], Surroundings, int]
         ] = {}
         self._in_line = self._store_checked = False
 
@@ -143,9 +143,10 @@ class LineCache:
         line: the line's looks start with its questions."""
         kept = self._surroundings.get(key)
         if kept is not None:
-            answered, environ, value = kept
+            answered, environ, value, again = kept
             if (
-                environ == _environ()
+                (not again or time.time_ns() < again)
+                and environ == _environ()
                 and value.context.env == env
                 and self.links.still(answered)
                 and (
@@ -161,7 +162,10 @@ class LineCache:
         if keep and recorded is not None:
             if len(self._surroundings) >= 64:
                 self._surroundings.clear()
-            self._surroundings[key] = (recorded, dict(_environ()), value)
+            # recorded while a directory was too young to stand for its entries: recorded
+            # again once it has settled, so that the next lines ask less
+            again = time.time_ns() + RACY_NS if self.links.young else 0
+            self._surroundings[key] = (recorded, dict(_environ()), value, again)
         return value
 
     # -- verdicts ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from __future__ import annotations
 import os
 import posixpath
 import time
-from stat import S_ISLNK
+from stat import S_ISDIR, S_ISLNK
 
 from guard.approvals.workspace import glob_matches
 from guard.projection.bounded_glob import is_pattern
@@ -35,7 +35,8 @@ Question = tuple[int, str]  # which look (below), of which path
 Answered = tuple[tuple[int, str, object], ...]  # questions, each with its answer
 RACY_NS = 1_000_000_000  # a stamp younger than this (a second) may hide a second change
 _LSTAT, _STAT, _NODE, _GONE, _IDENTITY, _EXISTS = range(6)  # the questions a caller asks
-_NO_STAT = 6  # and one only asked again: whether a stat fails
+_NO_STAT, _ENTRIES = 6, 7  # and those only asked again: whether a stat fails; a directory's
+# stamp, for what was not there in it (an entry made or removed changes the directory's mtime)
 _MISSING = object()  # what a walk found at a path: nothing there;
 _PLAIN = None  # or something, not a link; or a link, its target (a str)
 _UNSEEN = object()
@@ -123,6 +124,8 @@ class Links:
         self._gone: dict[str, bool] | None = None
         self._log: dict[Question, None] | None = None  # the questions asked while recording
         self._unsure = False  # an answer was seen that `recorded` must not vouch for
+        self.young = False  # `recorded` found a directory too young to stand for its entries
+        self._since = 0  # when recording began
         self._asks = (  # by kind
             self._lstat_stamp,
             self._stat_stamp,
@@ -131,6 +134,7 @@ class Links:
             self._identity,
             self._exists,
             _no_stat,
+            self._lstat_stamp,  # _ENTRIES: the directory's own stamp
         )
 
     def begin(self) -> None:
@@ -147,6 +151,7 @@ class Links:
         assert self._lstats is not None, "record only within a line"
         self._log = {}
         self._unsure = False
+        self._since = time.time_ns()
         if self._answers:
             self._answers.clear()  # an answer given before would bring no questions
 
@@ -155,15 +160,19 @@ class Links:
         cannot vouch for what was built from it (a recent stamp, an error, a walk not
         followed)."""
         log, self._log = self._log, None
+        self.young = False
         if log is None or self._unsure:
             return None
         answered = _pruned(tuple((kind, path, self._ask(kind, path)) for kind, path in log))
-        now = time.time_ns()
+        # a stamp proves what was seen only when it is older by a second than the first look:
+        # a change within the line, or within a tick before it, may show no change of stamp
+        since = self._since
+        answered = self._by_directory(answered, since)
         for kind, _, answer in answered:
             if kind == _NODE and isinstance(answer, OSError):
                 return None
-            stamped = kind in (_LSTAT, _STAT) and isinstance(answer, tuple)
-            if stamped and now - max(answer[1], answer[2]) < RACY_NS:  # type: ignore[index]
+            stamped = kind in (_LSTAT, _STAT, _ENTRIES) and isinstance(answer, tuple)
+            if stamped and since - max(answer[1], answer[2]) < RACY_NS:  # type: ignore[index]
                 return None
         return answered
 
@@ -175,6 +184,38 @@ class Links:
             if asks[kind](path) != answer:
                 return False
         return True
+
+    def _by_directory(self, answered: Answered, since: int) -> Answered:
+        """Paths not there, asked again as their directory's stamp when it is settled: one
+        lstat for all of them (and none when the directory is looked at anyway)."""
+        parents: dict[str, int] = {}
+        for kind, path, _ in answered:
+            if kind == _GONE:
+                parent = posixpath.dirname(path)
+                parents[parent] = parents.get(parent, 0) + 1
+        lstats = self._lstats
+        if not parents or lstats is None:
+            return answered
+        stamps: dict[str, object] = {}
+        for parent, count in parents.items():
+            if parent not in lstats and count < 2:
+                continue  # an access each costs less than a look of its own
+            look = self._lstat(parent)
+            if isinstance(look, os.stat_result) and S_ISDIR(look.st_mode):
+                if since - max(look.st_mtime_ns, look.st_ctime_ns) >= RACY_NS:
+                    stamps[parent] = stamp_of(look)
+                else:
+                    self.young = True  # asked one by one: worth recording again later
+        if not stamps:
+            return answered
+        asked: list[tuple[int, str, object]] = []
+        for kind, path, answer in answered:
+            parent = posixpath.dirname(path) if kind == _GONE else ""
+            if parent in stamps:
+                asked.append((_ENTRIES, parent, stamps[parent]))
+            else:
+                asked.append((kind, path, answer))
+        return tuple(dict.fromkeys(asked))
 
     def _ask(self, kind: int, path: str) -> object:
         return self._asks[kind](path)

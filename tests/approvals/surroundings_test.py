@@ -147,3 +147,28 @@ def test_the_line_is_judged_where_pwd_says_while_pwd_is_this_directory(
     link.unlink()
     link.symlink_to(tmp_path)  # $PWD leads elsewhere now
     assert where() == (str(workspace), str(workspace))
+
+
+def test_a_file_made_in_a_settled_directory_is_seen_on_the_next_line(
+    cache: LineCache, workspace: Path
+) -> None:
+    """What was not there is asked again as its directory's stamp once the directory has
+    settled: a file made in it changes that stamp."""
+    line(cache, "ls", workspace)  # the store is made: the directories above it change
+    time.sleep(1.1)
+    first = line(cache, "touch denied", workspace)
+    assert line(cache, "touch denied", workspace).context is first.context  # kept
+    (workspace / ".guard.toml").write_text(
+        '[[rules]]\nsurface = "command"\npattern = "touch denied*"\naction = "deny"\n'
+    )  # a project file, untrusted: it may only tighten, and this rule does
+    assert line(cache, "touch denied", workspace).verdict.decision == "deny"
+    Path(os.environ["XDG_RUNTIME_DIR"]).mkdir(parents=True, exist_ok=True)
+    home = Path(os.environ["HOME"])
+    (home / "notes").mkdir(parents=True, exist_ok=True)
+    time.sleep(1.1)
+    line(cache, "ls", workspace)
+    line(cache, "ls", workspace)
+    policy = Path(os.environ["GUARD_CONFIG"])
+    policy.parent.mkdir(parents=True, exist_ok=True)  # guard's config dir, where none was
+    policy.write_text('[[rules]]\nsurface = "command"\npattern = "ls*"\naction = "deny"\n')
+    assert line(cache, "ls", workspace).verdict.decision == "deny"
