@@ -52,6 +52,7 @@ from typing import TYPE_CHECKING, Any
 from guard.approvals.decide import decide
 from guard.approvals.kept_projections import KeptProjections
 from guard.approvals.links import RACY_NS, Answered, Links, stamp_of
+from guard.approvals.session import idle_seconds
 from guard.approvals.surroundings import Surroundings
 from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy, user_policy_path
@@ -65,7 +66,6 @@ if TYPE_CHECKING:
     from guard.approvals.approval_index import ApprovalIndex
     from guard.approvals.store import Store
 
-_STORE_ENV = ("GUARD_STATE_DIR", "XDG_STATE_HOME", "HOME")
 # what build_context reads of the environment besides passing it on
 _CONTEXT_ENV = ("GUARD_WORKSPACE", "HOME", "PWD")
 
@@ -107,7 +107,7 @@ class LineCache:
         self._digests: dict[str, tuple[object, str | None]] = {}
         self._store: Store | None = None
         self._store_key: tuple[str, object] | None = None
-        self._store_path: tuple[tuple[str | None, ...], Path] | None = None
+        self._store_path: tuple[tuple[str | None, ...], Path, str] | None = None
         self._contexts: dict[tuple[object, ...], tuple[object, Context]] = {}
         self._approvals: dict[tuple[str, str, int], tuple[tuple[int, bool], ApprovalIndex]] = {}
         self._workspaces: dict[tuple[object, str], str] = {}
@@ -299,21 +299,25 @@ class LineCache:
     # -- store ------------------------------------------------------------------------------
     def store(self) -> Store:
         """The open store for this process's `GUARD_STATE_DIR`; raises GuardError."""
-        from guard.approvals.store import Store
-        from guard.approvals.store_file import default_store_path
-
         if self._store_checked and self._store is not None:
             return self._store  # checked already in this line
-        names = tuple(os.environ.get(n) for n in _STORE_ENV)
-        if self._store_path is None or self._store_path[0] != names:
-            self._store_path = (names, default_store_path())
-        path = self._store_path[1]
-        key = (str(path), self._identity(str(path)))
+        get = os.environ.get
+        names = (get("GUARD_STATE_DIR"), get("XDG_STATE_HOME"), get("HOME"))  # what it follows
+        kept = self._store_path
+        if kept is None or kept[0] != names:
+            from guard.approvals.store_file import default_store_path
+
+            found = default_store_path()
+            kept = self._store_path = (names, found, str(found))
+        path = kept[2]
+        key = (path, self._identity(path))
         if self._store is None or self._store_key != key:
+            from guard.approvals.store import Store
+
             self.close()
-            self._store = Store.open(path)
-            self.links.forget(str(path))  # it may have been made just now
-            self._store_key = (str(path), self._identity(str(path)))
+            self._store = Store.open(kept[1])
+            self.links.forget(path)  # it may have been made just now
+            self._store_key = (path, self._identity(path))
         self._store_checked = self._in_line
         return self._store
 
@@ -341,9 +345,6 @@ class LineCache:
     ) -> ApprovalIndex:
         """The approvals that count for `session` at `now`, indexed; raises GuardError. From
         `store` when given (a process that holds its own), else from `store()`."""
-        from guard.approvals.approval_index import ApprovalIndex
-        from guard.approvals.session import idle_seconds
-
         store = store if store is not None else self.store()
         idle = idle_seconds(env)
         version, last = store.approvals_state(session)
@@ -352,6 +353,8 @@ class LineCache:
         kept = self._approvals.get(key)
         if kept is not None and kept[0] == state:
             return kept[1]
+        from guard.approvals.approval_index import ApprovalIndex
+
         index = ApprovalIndex(store.approvals(session, now, idle), home)
         if len(self._approvals) > 16:
             self._approvals.clear()

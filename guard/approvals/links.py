@@ -395,10 +395,10 @@ class Links:
         if is_pattern(pattern):
             return glob_matches(pattern)
         try:
-            there = not isinstance(self._lstat(pattern), OSError)
+            gone = self._fails(pattern)  # os.path.lexists, without raising when it is not
         except ValueError:  # a NUL in it: os.path.lexists says no
             return ()
-        return (self.real(pattern),) if there else ()
+        return () if gone else (self.real(pattern),)
 
     def real(self, path: str) -> str:
         """`realpath`, normalised (`//x` is `/x`): the workspace's resolver."""

@@ -4,9 +4,10 @@ or only those that may cover given requests), listing, counting and removing the
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Sequence
 
-from guard.approvals.store_file import StoreConnection
+from guard.approvals.store_file import StoreConnection, explain
 from guard.approvals.store_schema import IDLE_SECONDS, SCOPES, Approval
 from guard.projection.requests import ACCESSES, SURFACES, Request
 
@@ -157,12 +158,14 @@ class ApprovalsTable(StoreConnection):
     def approvals_state(self, session: str) -> tuple[int, float | None]:
         """A number that changes whenever any approval is added, changed or removed, and when
         `session` was last seen (None: never): what approvals() depends on besides the clock."""
-        with self._failures():
+        try:  # not `_failures()`: asked on every line that asks, and a generator costs a third
             row = self._con.execute(
                 "SELECT (SELECT n FROM approvals_version), "
                 "(SELECT last_seen FROM sessions WHERE id = ?)",
                 (session,),
             ).fetchone()
+        except (sqlite3.Error, OSError) as exc:
+            raise explain(exc, self.path, self._busy_seconds) from exc
         return int(row[0]), None if row[1] is None else float(row[1])
 
     def revoke(self, approval_id: int) -> bool:
