@@ -163,18 +163,18 @@ class Links:
         self.young = False
         if log is None or self._unsure:
             return None
-        answered = _pruned(tuple((kind, path, self._ask(kind, path)) for kind, path in log))
+        answered = tuple((kind, path, self._ask(kind, path)) for kind, path in log)
         # a stamp proves what was seen only when it is older by a second than the first look:
         # a change within the line, or within a tick before it, may show no change of stamp
+        # (each is checked before pruning: what a pruned question saw was used too)
         since = self._since
-        answered = self._by_directory(answered, since)
         for kind, _, answer in answered:
             if kind == _NODE and isinstance(answer, OSError):
                 return None
-            stamped = kind in (_LSTAT, _STAT, _ENTRIES) and isinstance(answer, tuple)
+            stamped = kind in (_LSTAT, _STAT) and isinstance(answer, tuple)
             if stamped and since - max(answer[1], answer[2]) < RACY_NS:  # type: ignore[index]
                 return None
-        return answered
+        return self._by_directory(_pruned(answered), since)  # its stamps are settled
 
     def still(self, answered: Answered) -> bool:
         """Whether each question gets the answer it got (asked again: in a line, the answers

@@ -105,6 +105,9 @@ def test_a_policy_file_younger_than_a_second_is_read_again_on_every_line(
     settled = line(cache, "touch a", workspace)
     assert line(cache, "touch a", workspace).policy is settled.policy  # kept from now on
     assert line(cache, "touch a", workspace).context is settled.context
+    policy.write_text('[[rules]]\nsurface = "command"\npattern = "touch b*"\naction = "deny"\n')
+    assert line(cache, "touch a", workspace).verdict.decision == "allow"  # the very next line
+    assert line(cache, "touch b", workspace).verdict.decision == "deny"
 
 
 def test_a_directory_above_the_managed_policy_made_writable_is_seen_on_the_next_line(
