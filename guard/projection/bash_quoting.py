@@ -145,26 +145,45 @@ class _Scan:
         return i + 1
 
     def bodies(self, i: int) -> int:
-        """The heredoc bodies that start after a newline, one after another."""
+        """The heredoc bodies that start after a newline, one after another. In a body whose
+        delimiter is unquoted, a line that ends in an unescaped backslash goes on on the next
+        line, and bash compares the joined line with the delimiter (`\\` then `EOF` is no end)."""
         text, n = self.text, len(self.text)
         pending, self.heredocs = self.heredocs, []
         for delimiter, strip, quoted in pending:
             while i < n:
-                end = text.find("\n", i)
-                end = n if end < 0 else end
-                line = text[i:end]
+                pieces, end = _logical_line(text, i, joined=not quoted)
+                line = "".join(piece for _, piece in pieces)
                 if (line.lstrip("\t") if strip else line) == delimiter:
                     i = end + 1
                     break
                 if not quoted:
-                    self.body_line(i, line)
+                    self.body_pieces(pieces)
                 i = end + 1
         return i
 
-    def body_line(self, start: int, line: str) -> None:
+    def body_pieces(self, pieces: list[tuple[int, str]]) -> None:
+        """One logical line of an unquoted heredoc body, from the physical lines it joins
+        (each with where it starts): its sites are given where they are in the text."""
+        if len(pieces) == 1:
+            self.body_line(pieces[0][0], pieces[0][1])
+            return
+        joined = "".join(piece for _, piece in pieces)
+        found: list[int] = []
+        self.body_line(0, joined, found)
+        for site in found:
+            at = site
+            for start, piece in pieces:
+                if at < len(piece):
+                    self.sites.append(self.offset + start + at)
+                    break
+                at -= len(piece)
+
+    def body_line(self, start: int, line: str, sites: list[int] | None = None) -> None:
         """One line of an unquoted heredoc body: quotes are characters; `\\` escapes only
         `$`, backtick and itself; `$(`, `$((`, `${` and backticks expand."""
-        inner = _Scan(line, self.sites, self.offset + start)
+        into = self.sites if sites is None else sites
+        inner = _Scan(line, into, (self.offset if sites is None else 0) + start)
         inner.stack = [["dq", 0]]
         j = 0
         while j < len(line):
@@ -174,6 +193,25 @@ class _Scan:
             j = inner.step(j, line, len(line))
             if not inner.stack:
                 inner.stack = [["dq", 0]]
+
+
+def _logical_line(text: str, i: int, *, joined: bool) -> tuple[list[tuple[int, str]], int]:
+    """The line that starts at `i`, and where it ends (its newline, or the text's end); with
+    `joined`, physical lines that end in an odd number of backslashes are joined to the next,
+    each piece with where it starts (without its backslash and newline)."""
+    n = len(text)
+    pieces: list[tuple[int, str]] = []
+    while True:
+        end = text.find("\n", i)
+        end = n if end < 0 else end
+        piece = text[i:end]
+        trailing = len(piece) - len(piece.rstrip("\\"))
+        if joined and end < n and trailing % 2 == 1:
+            pieces.append((i, piece[:-1]))
+            i = end + 1
+            continue
+        pieces.append((i, piece))
+        return pieces, end
 
 
 def _after(text: str, quote: str, i: int) -> int:

@@ -7,12 +7,12 @@ Pipes LINES (20,000 unless given) lines of the mix in tests/bench/projection.py 
 then the same lines each made new (a comment with its number), so that no line is seen twice;
 in the same run, the projection alone, projection plus decision and tree-sitter's parse alone
 over the same mix in this process. Goal (issue 14): at least 20,000 lines/s; the process costs
-less than the projection does, since a line's surroundings (workspace, context, trust, policy, the protected list) are
-kept between lines while every question their building asked gets the same answer
-(guard/approvals/line_cache.py), and a line seen again is not walked again while nothing its
-walk saw has changed (guard/approvals/kept_projections.py): the mix repeats its 24 lines, the
-new lines show what a line costs that was never seen. guard starts where the bench's temporary
-home is, with PWD saying so, as a shell would start it.
+less than the projection does, since a line's surroundings (workspace, context, trust, policy,
+the protected list) are kept between lines while every question their building asked gets the
+same answer (guard/approvals/line_cache.py), and a line seen again is not walked again while
+nothing its walk saw has changed (guard/approvals/kept_projections.py): the mix repeats its 24
+lines, the new lines show what a line costs that was never seen. guard starts where the bench's
+temporary home is, with PWD saying so, as a shell would start it.
 """
 
 from __future__ import annotations

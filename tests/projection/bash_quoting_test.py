@@ -42,6 +42,12 @@ SITES = [
     ("echo a#$(id)", [7]),
     ("echo ${x:-<(id)}", [10]),  # found by the property test below
     ("echo \"${x:-<(no)}\"", []),
+    # found by the property test: a body line ending in a backslash joins the next, so `E` is
+    # no delimiter there, and the body (with its substitution) goes on
+    ("echo <<E\n\\$(m)\\\nE\n'$(m)", [19]),
+    ("cat <<E\nx $(a) \\\n$(b)\nE\n", [10, 17]),
+    ("cat <<E\nx \\\\\nE\n'$(no)'", []),  # an even count: the line ends, so does the body
+    ("cat <<'E'\nx \\\nE\n'$(no)'", []),  # quoted: a backslash is a character
     ("ls", []),
 ]
 
@@ -59,6 +65,8 @@ UNSEEN = [
     ("cat <<E\nhello $(whoami)\nE", False),
     ("for i in $(seq 3); do echo $((i*2)); done", False),
     ("echo ${x:-'$(id)'}", False),
+    ("echo <<E\n\\$(m)\\\nE\n'$(m)", True),
+    ("cat <<E\nline one \\\nline two\nE", False),
 ]
 
 
