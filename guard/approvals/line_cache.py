@@ -51,7 +51,8 @@ from typing import TYPE_CHECKING, Any
 
 from guard.approvals.decide import decide
 from guard.approvals.kept_projections import KeptProjections
-from guard.approvals.links import RACY_NS, Answered, Links, stamp_of
+from guard.approvals.links import Links
+from guard.approvals.looks import RACY_NS, Answered, settled, stamp_of
 from guard.approvals.session import idle_seconds
 from guard.approvals.surroundings import Surroundings
 from guard.approvals.workspace import build_context
@@ -79,14 +80,6 @@ def stamp(path: str, links: Links | None = None) -> object:
         return stamp_of(os.stat(path))
     except OSError as exc:
         return stamp_of(exc)
-
-
-def settled(stamps: tuple[object, ...]) -> bool:
-    """Whether no stamp is younger than a second: what was read then is what the stamps say."""
-    now = time.time_ns()
-    return not any(
-        isinstance(s, tuple) and now - max(s[1], s[2]) < RACY_NS for s in stamps
-    )
 
 
 def _environ() -> dict[Any, Any]:

@@ -24,91 +24,31 @@ from __future__ import annotations
 import os
 import posixpath
 import time
-from stat import S_ISDIR, S_ISLNK
+from stat import S_ISLNK
 
+from guard.approvals.looks import (
+    EXISTS,
+    GONE,
+    IDENTITY,
+    LSTAT,
+    MISSING,
+    NODE,
+    PLAIN,
+    RACY_NS,
+    STAT,
+    UNSEEN,
+    Answered,
+    Look,
+    Question,
+    by_directory,
+    fails,
+    no_stat,
+    pruned,
+    stamp_of,
+)
 from guard.approvals.workspace import glob_matches
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.paths import normalise
-
-Look = os.stat_result | OSError  # what an lstat or a stat found
-Question = tuple[int, str]  # which look (below), of which path
-Answered = tuple[tuple[int, str, object], ...]  # questions, each with its answer
-RACY_NS = 1_000_000_000  # a stamp younger than this (a second) may hide a second change
-_LSTAT, _STAT, _NODE, _GONE, _IDENTITY, _EXISTS = range(6)  # the questions a caller asks
-_NO_STAT, _ENTRIES = 6, 7  # and those only asked again: whether a stat fails; a directory's
-# stamp, for what was not there in it (an entry made or removed changes the directory's mtime)
-_MISSING = object()  # what a walk found at a path: nothing there;
-_PLAIN = None  # or something, not a link; or a link, its target (a str)
-_UNSEEN = object()
-
-
-if os.access in os.supports_effective_ids and os.access in os.supports_follow_symlinks:
-
-    def _fails(path: str) -> bool:
-        """Whether an lstat of `path` would fail, without making one (an lstat that fails
-        raises, which costs twice the look). realpath takes any failure for "not a link":
-        to it, a path that fails is as good as one that is not there, and so is what is
-        below it."""
-        return not os.access(path, os.F_OK, effective_ids=True, follow_symlinks=False)
-
-    def _no_stat(path: str) -> bool:
-        """Whether a stat of `path` would fail, without making one."""
-        return not os.access(path, os.F_OK, effective_ids=True)
-
-else:
-
-    def _fails(path: str) -> bool:
-        return os.path.lexists(path) is False
-
-    def _no_stat(path: str) -> bool:
-        return os.path.exists(path) is False
-
-
-def stamp_of(look: Look) -> object:
-    """What changes when the file changes: None for no file, an errno when it cannot be looked
-    at, else its mode, times, size and inode."""
-    if isinstance(look, FileNotFoundError):
-        return None
-    if isinstance(look, OSError):
-        return look.errno
-    return (look.st_mode, look.st_mtime_ns, look.st_ctime_ns, look.st_size, look.st_ino,
-            look.st_dev)  # fmt: skip
-
-
-def _pruned(answered: Answered) -> Answered:
-    """The questions worth asking again, each in its cheapest form. "Nothing there" is asked
-    again with an `access` (an lstat that fails raises, which costs twice the look); it says
-    whether a look fails, not why, which is all a walk or a missing file's stamp needs. And
-    what a missing path answers for is not asked: nothing below it is there, nor at it."""
-    asked: list[tuple[int, str, object]] = []
-    for kind, path, answer in answered:
-        if (kind == _NODE and answer is _MISSING) or (kind == _LSTAT and answer is None):
-            asked.append((_GONE, path, True))
-        elif kind == _STAT and answer is None:
-            asked.append((_NO_STAT, path, True))
-        else:
-            asked.append((kind, path, answer))
-    gone = {path for kind, path, answer in asked if kind == _GONE and answer}
-    no_file = gone | {path for kind, path, _ in asked if kind == _NO_STAT}
-    kept: list[tuple[int, str, object]] = []
-    for kind, path, answer in asked:
-        if gone and _below(path, gone):
-            continue
-        if kind in (_NO_STAT, _EXISTS, _IDENTITY) and path in gone:
-            continue
-        if kind in (_EXISTS, _IDENTITY) and path in no_file:
-            continue
-        kept.append((kind, path, answer))
-    return tuple(dict.fromkeys(kept))
-
-
-def _below(path: str, gone: set[str]) -> bool:
-    probe = posixpath.dirname(path)
-    while probe not in ("/", ""):
-        if probe in gone:
-            return True
-        probe = posixpath.dirname(probe)
-    return False
 
 
 class Links:
@@ -133,8 +73,8 @@ class Links:
             self._fails,
             self._identity,
             self._exists,
-            _no_stat,
-            self._lstat_stamp,  # _ENTRIES: the directory's own stamp
+            no_stat,
+            self._lstat_stamp,  # ENTRIES: the directory's own stamp
         )
 
     def begin(self) -> None:
@@ -169,12 +109,12 @@ class Links:
         # (each is checked before pruning: what a pruned question saw was used too)
         since = self._since
         for kind, _, answer in answered:
-            if kind == _NODE and isinstance(answer, OSError):
+            if kind == NODE and isinstance(answer, OSError):
                 return None
-            stamped = kind in (_LSTAT, _STAT) and isinstance(answer, tuple)
+            stamped = kind in (LSTAT, STAT) and isinstance(answer, tuple)
             if stamped and since - max(answer[1], answer[2]) < RACY_NS:  # type: ignore[index]
                 return None
-        return self._by_directory(_pruned(answered), since)  # its stamps are settled
+        return self._by_directory(pruned(answered), since)  # its stamps are settled
 
     def still(self, answered: Answered) -> bool:
         """Whether each question gets the answer it got (asked again: in a line, the answers
@@ -186,36 +126,13 @@ class Links:
         return True
 
     def _by_directory(self, answered: Answered, since: int) -> Answered:
-        """Paths not there, asked again as their directory's stamp when it is settled: one
-        lstat for all of them (and none when the directory is looked at anyway)."""
-        parents: dict[str, int] = {}
-        for kind, path, _ in answered:
-            if kind == _GONE:
-                parent = posixpath.dirname(path)
-                parents[parent] = parents.get(parent, 0) + 1
+        """Paths not there, asked again as their directory's stamp (looks.by_directory)."""
         lstats = self._lstats
-        if not parents or lstats is None:
+        if lstats is None:
             return answered
-        stamps: dict[str, object] = {}
-        for parent, count in parents.items():
-            if parent not in lstats and count < 2:
-                continue  # an access each costs less than a look of its own
-            look = self._lstat(parent)
-            if isinstance(look, os.stat_result) and S_ISDIR(look.st_mode):
-                if since - max(look.st_mtime_ns, look.st_ctime_ns) >= RACY_NS:
-                    stamps[parent] = stamp_of(look)
-                else:
-                    self.young = True  # asked one by one: worth recording again later
-        if not stamps:
-            return answered
-        asked: list[tuple[int, str, object]] = []
-        for kind, path, answer in answered:
-            parent = posixpath.dirname(path) if kind == _GONE else ""
-            if parent in stamps:
-                asked.append((_ENTRIES, parent, stamps[parent]))
-            else:
-                asked.append((kind, path, answer))
-        return tuple(dict.fromkeys(asked))
+        answered, young = by_directory(answered, since, self._lstat, lstats.__contains__)
+        self.young = self.young or young  # asked one by one: worth recording again later
+        return answered
 
     def _ask(self, kind: int, path: str) -> object:
         return self._asks[kind](path)
@@ -240,26 +157,26 @@ class Links:
     # -- looks ------------------------------------------------------------------------------
     def lstat(self, path: str) -> Look:
         if self._log is not None:
-            self._log[(_LSTAT, path)] = None
+            self._log[(LSTAT, path)] = None
         return self._lstat(path)
 
     def stat(self, path: str) -> Look:
         """`os.stat`; in a line, an lstat first (what is not a link stats as it lstats), so a
         path both stamped and resolved is looked at once."""
         if self._log is not None:
-            self._log[(_STAT, path)] = None
+            self._log[(STAT, path)] = None
         return self._stat(path)
 
     def identity(self, path: str) -> tuple[int, int] | None:
         """The device and inode of the file at `path` (links followed), or None."""
         if self._log is not None:
-            self._log[(_IDENTITY, path)] = None
+            self._log[(IDENTITY, path)] = None
         return self._identity(path)
 
     def exists(self, path: str) -> bool:
         """`os.path.exists`: whether `path` is there, links followed."""
         if self._log is not None:
-            self._log[(_EXISTS, path)] = None
+            self._log[(EXISTS, path)] = None
         return self._exists(path)
 
     def same_file(self, a: str, b: str) -> bool:
@@ -274,10 +191,10 @@ class Links:
     def _fails(self, path: str) -> bool:
         gone = self._gone
         if gone is None:
-            return _fails(path)
+            return fails(path)
         found = gone.get(path)
         if found is None:
-            found = gone[path] = _fails(path)
+            found = gone[path] = fails(path)
         return found
 
     def _lstat(self, path: str) -> Look:
@@ -320,7 +237,7 @@ class Links:
         return found
 
     def _target(self, path: str) -> object:
-        """What a walk finds at `path`: _MISSING, _PLAIN, a link's target, or an error (the
+        """What a walk finds at `path`: MISSING, PLAIN, a link's target, or an error (the
         walk stops: realpath takes an lstat it cannot make for "not a link")."""
         targets = self._targets
         if targets is not None and path in targets:
@@ -328,11 +245,11 @@ class Links:
         look = self._lstat(path)
         found: object
         if isinstance(look, FileNotFoundError):
-            found = _MISSING
+            found = MISSING
         elif isinstance(look, OSError):
             found = look
         elif not S_ISLNK(look.st_mode):
-            found = _PLAIN
+            found = PLAIN
         else:
             try:
                 found = os.readlink(path)
@@ -368,7 +285,7 @@ class Links:
                     log = self._log
                     if log is not None:
                         for probe, _ in looked:
-                            log[(_NODE, probe)] = None
+                            log[(NODE, probe)] = None
             if not sure:
                 self._unsure = True  # what it depends on was not all seen
         if answers is not None:
@@ -409,21 +326,21 @@ class Links:
         log = self._log
         gone = ""
         for probe, found in looked:
-            if gone and found is _MISSING and probe.startswith(gone):
+            if gone and found is MISSING and probe.startswith(gone):
                 continue  # below a path that is not there: not there either
-            now = seen(probe, _UNSEEN) if seen is not None else _UNSEEN
-            if now is _UNSEEN and found is _MISSING and self._fails(probe):
-                now = _MISSING
+            now = seen(probe, UNSEEN) if seen is not None else UNSEEN
+            if now is UNSEEN and found is MISSING and self._fails(probe):
+                now = MISSING
                 if log is not None:
-                    log[(_GONE, probe)] = None
+                    log[(GONE, probe)] = None
             else:
-                if now is _UNSEEN:
+                if now is UNSEEN:
                     now = self._target(probe)
                 if log is not None:
-                    log[(_NODE, probe)] = None
+                    log[(NODE, probe)] = None
             if now != found:
                 return False
-            if found is _MISSING:
+            if found is MISSING:
                 gone = probe + "/"
         return True
 
@@ -443,7 +360,7 @@ class Links:
                 continue
             newpath = posixpath.join(path, name)
             target = self._target(newpath)
-            if target is _PLAIN or target is _MISSING:
+            if target is PLAIN or target is MISSING:
                 out.append((newpath, target))
                 path = newpath
                 continue
