@@ -12,6 +12,7 @@ from guard.knowledge.arguments import is_local_path
 from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
 from guard.projection import paths
 from guard.projection.patterns import render_argv
+from guard.projection.protected import ProtectedPath
 from guard.projection.requests import Access, Request
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker, dynamic
@@ -92,7 +93,34 @@ def _protected(
     w: Walker, arg: Arg, raw: str, path: str, resolved: str, mode: Access, via: str
 ) -> None:
     """A `protected` request when the access reaches a protected path: as written, after
-    symlinks, through what a glob matches now, or through what it could match later."""
+    symlinks, through what a glob matches now, or through what it could match later. Running
+    a file reads it (`source .env`, `bash .env`): a secret run is a secret read."""
+    hit, where = _protected_hit(w, arg, path, resolved, mode)
+    how = via
+    if hit is None and mode == "execute":
+        hit, where = _protected_hit(w, arg, path, resolved, "read")
+        if hit is None or not hit.agent_only:
+            return
+        mode, how = "read", f"{via}, to run it"
+    if hit is None or (hit.agent_only and via in NAMES_ONLY):
+        return  # `ls .env`, `test -f key.pem`: naming a secret reads nothing of it
+    shown = paths.display(where, w.ctx.home)
+    w.out.append(
+        Request(
+            "protected",
+            arg.span,
+            f"{mode} {shown} ({how}) is a protected path ({hit.pattern})",
+            path=where,
+            access=mode,
+            via=via,
+        )
+    )
+
+
+def _protected_hit(
+    w: Walker, arg: Arg, path: str, resolved: str, mode: Access
+) -> tuple[ProtectedPath | None, str]:
+    """The protected entry `mode` access to the path reaches, and where it reaches it."""
     assert w.ctx.protected is not None
     match = w.ctx.protected.match
     hit = match(resolved, mode) or (match(path, mode) if path != resolved else None)
@@ -101,24 +129,9 @@ def _protected(
         for found in w.ctx.expand(path):
             hit = match(paths.normalise(found), mode)
             if hit is not None:
-                where = paths.normalise(found)
-                break
-        else:
-            hit = w.ctx.protected.may_match(path, mode)
-            where = path
-    if hit is None or (hit.agent_only and via in NAMES_ONLY):
-        return  # `ls .env`, `test -f key.pem`: naming a secret reads nothing of it
-    shown = paths.display(where, w.ctx.home)
-    w.out.append(
-        Request(
-            "protected",
-            arg.span,
-            f"{mode} {shown} ({via}) is a protected path ({hit.pattern})",
-            path=where,
-            access=mode,
-            via=via,
-        )
-    )
+                return hit, paths.normalise(found)
+        return w.ctx.protected.may_match(path, mode), path
+    return hit, where
 
 
 # commands that name files (their names, sizes, modes) without reading what they hold

@@ -23,7 +23,7 @@ def workspace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "data").mkdir(parents=True)
     (root / "src").mkdir()
     (root / "src" / "main.c").write_text("int main(void) { return 0; }\n")
-    for name in (".env", ".env.example", "a.7z", "x.tex", "server.pem"):
+    for name in (".env", ".env.example", "a.7z", "x.tex", "server.pem", "build.sh"):
         (root / name).write_text("x\n")
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     return root
@@ -453,6 +453,12 @@ SECRET_READS = [
     "less .npmrc",
     "head -1 config/tls.key",
     "cat < .env",
+    # running one reads it: its values reach the shell (and the agent), its lines the errors
+    "source .env",
+    ". ./.env",
+    "set -a; source .env; set +a",
+    "bash .env",
+    "sh -c '. ./.env'",
 ]
 
 
@@ -473,6 +479,8 @@ SECRET_QUIET = [
     "test -f .env && echo present",
     "stat server.pem",
     "echo .env >> .gitignore",
+    "source .env.example",
+    "bash ./build.sh",
 ]
 
 
@@ -499,6 +507,7 @@ def test_a_user_extends_and_allows_workspace_secrets(workspace: Path) -> None:
         (workspace / "db.secret").write_text("x\n")
         assert agent_verdict(workspace, "cat db.secret")[0] == "ask"
         assert agent_verdict(workspace, "cat .env") == ("allow", [])
+        assert agent_verdict(workspace, "source .env") == ("allow", [])  # a read, allowed
         assert agent_verdict(workspace, "cat server.pem")[0] == "ask"
     finally:
         config.unlink()
