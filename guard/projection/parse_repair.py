@@ -75,10 +75,10 @@ def untimed(src: bytes, tree: Tree, parse: Callable[[bytes], Tree]) -> tuple[byt
 
 
 # bash's `time [-p] [--]` before a compound command (or `!`): the part that is blanked, then
-# what follows it
+# what follows it; `(` is a metacharacter, so `time(ls)` needs no blank
 _TIMED = re.compile(
-    rb"(time(?:[ \t]+-p)?(?:[ \t]+--)?)[ \t]+"
-    rb"(?:(?:for|select|case|if|while|until)(?=[ \t\n;])|[{!](?=[ \t\n])|\(|\[\[[ \t])"
+    rb"(time(?:[ \t]+-p)?(?:[ \t]+--)?)(?:[ \t]+"
+    rb"(?:(?:for|select|case|if|while|until)(?=[ \t\n;])|[{!](?=[ \t\n])|\(|\[\[[ \t])|(?=\())"
 )
 
 

@@ -131,6 +131,8 @@ ACCEPTED = [
     ("ls && time -- while read -r l; do cat /o/d; done < list", {("/o/d", "read")}),
     ("time if true; then cat /o/e; fi", {("/o/e", "read")}),
     ("time ! grep -q x f", set()),
+    ("time(cat /o/g)", {("/o/g", "read")}),  # `(` is a metacharacter: no blank needed
+    ("time -p(make)", set()),
 ]
 
 
