@@ -139,7 +139,9 @@ __guard_send() {
     # Send one request to the checker: $1 mode (history or line), $2 the line (line mode), $3 id.
     [[ -n ${__guard_in-} && -n ${__guard_pid-} ]] || return 1
     {
-        builtin printf '%s\0' 1 "$3" bash "$__guard_session" "$PWD" "${__guard_last-}" "${__guard_gen-}" t "$1"
+        builtin printf '%s\0' 1 "$3" bash "$__guard_session" "$PWD" "${__guard_last-}" "${__guard_gen-}"
+        builtin trap -p INT # the shell's INT trap, if any (written as is: no fork)
+        builtin printf '\0%s\0' "$1"
         if [[ $1 == history ]]; then builtin history 1; else builtin printf '%s' "$2"; fi
         builtin printf '\0'
         builtin export -p

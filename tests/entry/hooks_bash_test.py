@@ -541,3 +541,20 @@ def test_ctrl_c_while_the_check_at_enter_waits_runs_nothing(
         for pid in sleepy.sleepers():
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("int_trap", ["", "trap 'echo user trap' INT"])
+def test_each_request_carries_the_shells_int_trap(tmp_path: Path, int_trap: str) -> None:
+    """The checker answers whether to stop a dropped line with SIGINT or through the USR2
+    relay from the INT trap the request carries: none, SIGINT; one (which would swallow it),
+    the relay. The hook's own __guard_send, run by bash into a file."""
+    text = (Path(__file__).resolve().parents[2] / "shell-hooks" / "guard.bash").read_text()
+    start = text.index("__guard_send() {")
+    send = text[start : text.index("\n}\n", start) + 3]
+    out = tmp_path / "request"
+    script = f"{send}\n{int_trap}\nexec 9>{out}\n__guard_in=9 __guard_pid=1\n"
+    script += "__guard_send line ls id1\n"
+    subprocess.run(["bash", "--norc", "-c", script], check=True)
+    fields = out.read_bytes().split(b"\0")
+    assert fields[:3] == [b"1", b"id1", b"bash"] and fields[8:10] == [b"line", b"ls"]
+    assert fields[7].decode() == ("trap -- 'echo user trap' SIGINT\n" if int_trap else "")
