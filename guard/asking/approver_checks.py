@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from guard.asking.approver import Ask
 from guard.errors import GuardError
+from guard.policy.records import Policy
 
 if TYPE_CHECKING:
     from guard.approvals.line_cache import LineCache
@@ -18,20 +19,53 @@ if TYPE_CHECKING:
 
 
 def checked(ask: Ask) -> Ask:
-    """Drop an "always (this project's .guard.toml)" choice unless the human's side trusts
+    """The choices this side may offer. Only "this once" and deny for a request the machine's
+    managed policy asks (an approval never answers it), no lasting one where that policy turns
+    them off, and "always (this project's .guard.toml)" only while the human's side trusts
     that file as it is: otherwise the answer would trust rules an agent wrote there."""
-    project = next((c for c in ask.question.choices if c.target == "project"), None)
-    if project is None:
-        return ask
     from dataclasses import replace
 
-    from guard.approvals.trust import is_trusted
-    from guard.policy.policy_file import project_policy_path
+    from guard.policy.policy_settings import setting
 
-    if ask.workspace and is_trusted(project_policy_path(ask.workspace[0]))[0]:
+    policy = _machine_policy(ask)
+    drop: set[str] = set()
+    if _managed_asks(ask, policy):
+        drop |= {"session", "always"}
+    elif setting(policy.settings, "approvals.always") is False:
+        drop.add("always")
+    kept = tuple(c for c in ask.question.choices if c.scope not in drop)
+    project = next((c for c in kept if c.target == "project"), None)
+    if project is not None:
+        from guard.approvals.trust import is_trusted
+        from guard.policy.policy_file import project_policy_path
+
+        if not (ask.workspace and is_trusted(project_policy_path(ask.workspace[0]))[0]):
+            kept = tuple(c for c in kept if c is not project)
+    if kept == ask.question.choices:
         return ask
-    kept = tuple(c for c in ask.question.choices if c is not project)
     return replace(ask, question=replace(ask.question, choices=kept))
+
+
+def _machine_policy(ask: Ask) -> Policy:
+    """This side's policy, with the machine's managed layer: what the requester says of its
+    own policy counts for nothing here."""
+    from guard.policy.files import load_policy
+
+    return load_policy(None, home=ask.home)
+
+
+def _managed_asks(ask: Ask, policy: Policy) -> bool:
+    """Whether the managed layer's deny or ask decides one of the requests that ask."""
+    if not policy.managed_rules or not ask.asking:
+        return False
+    from guard.approvals.decide import decide
+    from guard.projection.requests import SURFACES, Projection
+
+    only = Policy(rules=(), defaults=dict.fromkeys(SURFACES, "allow"), default_sources={},
+                  managed_rules=policy.managed_rules)  # fmt: skip
+    verdict = decide(only, Projection(ask.command, ask.cwd, ask.workspace, ask.asking), (),
+                     home=ask.home)  # fmt: skip
+    return any(d.by.startswith("managed") for d in verdict.decided)
 
 
 def approved(
@@ -45,7 +79,7 @@ def approved(
     if not ask.approvable or not ask.asking:
         return 0
     from guard.approvals.decide import decide
-    from guard.policy.records import Policy
+    from guard.policy.policy_settings import setting
     from guard.projection.requests import SURFACES, Projection
 
     try:  # indexed, and read again only when the approvals change (approvals/line_cache.py)
@@ -55,7 +89,13 @@ def approved(
         return 0
     if not approvals:
         return 0
-    asks = Policy(rules=(), defaults=dict.fromkeys(SURFACES, "ask"), default_sources={})
+    policy = _machine_policy(ask)  # its managed ask stays an ask, whatever was approved
+    if setting(policy.settings, "approvals.always") is False:
+        approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")  # type: ignore[assignment]
+        if not approvals:
+            return 0
+    asks = Policy(rules=(), defaults=dict.fromkeys(SURFACES, "ask"), default_sources={},
+                  managed_rules=policy.managed_rules)  # fmt: skip
     projection = Projection(ask.command, ask.cwd, ask.workspace, ask.asking)
     verdict = decide(asks, projection, approvals, home=ask.home)
     if verdict.decision != "allow":

@@ -480,3 +480,63 @@ def test_the_requester_cannot_choose_what_a_key_means_or_grants() -> None:
     assert "x" not in by_key and "p" not in by_key
     for granted in ask.grants.values():
         assert all(g.pattern not in ("/**", "/") for g in granted)
+
+
+# ---- the machine's managed policy holds at the approver too ------------------------------------
+
+
+def managed(env: dict[str, str], tmp_path: Path, text: str) -> dict[str, str]:
+    """`env` with a managed policy file that the tests' user may own (GUARD_MANAGED_OWNER)."""
+    etc = tmp_path / "etc" / "guard"
+    etc.mkdir(parents=True)
+    for d in (tmp_path, tmp_path / "etc", etc):
+        d.chmod(0o755)
+    path = etc / "policy.toml"
+    path.write_text(text)
+    path.chmod(0o644)
+    return {**env, "GUARD_MANAGED_POLICY": str(path), "GUARD_MANAGED_OWNER": str(os.getuid())}
+
+
+def test_a_request_the_managed_policy_asks_is_not_allowed_by_a_stored_approval(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rule = '[[rules]]\nsurface = "external_directory"\npattern = "/etc/hosts"\naction = "ask"\n'
+    env = managed(env, tmp_path, rule)
+    for name in ("GUARD_MANAGED_POLICY", "GUARD_MANAGED_OWNER"):
+        monkeypatch.setenv(name, env[name])  # the approver's own side reads the machine's file
+    with Store.open() as store:
+        store.grant(
+            session="s1", scope="session", surface="external_directory", pattern="/etc/hosts",
+            access="read", granted_by="human", command="cat /etc/hosts", now=time.time(),
+        )  # fmt: skip
+    message = message_for(judged(env, "cat /etc/hosts"), env)
+    with serving(env, timeout=0.5) as s, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(env["GUARD_APPROVER_SOCKET"])
+        sock.sendall(encode(message))
+        s.wait_for("arrived")  # asked, not allowed by the stored approval
+        listed = control({"type": "list"}, env)
+        keys = [c["key"] for c in listed["requests"][0]["choices"]]  # type: ignore[index]
+        s.wait_for("denied")
+    assert keys == ["y", "n"]  # only this once: an approval cannot answer the machine's ask
+
+
+def test_lasting_answers_are_not_offered_when_the_managed_policy_turns_them_off(
+    env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = managed(env, tmp_path, "[approvals]\nalways = false\n")
+    for name in ("GUARD_MANAGED_POLICY", "GUARD_MANAGED_OWNER"):
+        monkeypatch.setenv(name, env[name])
+    with Store.open() as store:
+        store.grant(
+            session=None, scope="always", surface="external_directory", pattern="/etc/hosts",
+            access="read", granted_by="human", command="cat /etc/hosts", now=time.time(),
+        )  # fmt: skip
+    message = message_for(judged(env, "cat /etc/hosts"), env)
+    with serving(env, timeout=0.5) as s, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(env["GUARD_APPROVER_SOCKET"])
+        sock.sendall(encode(message))
+        s.wait_for("arrived")  # the stored always approval is not used
+        listed = control({"type": "list"}, env)
+        keys = [c["key"] for c in listed["requests"][0]["choices"]]  # type: ignore[index]
+        s.wait_for("denied")
+    assert "a" not in keys and "p" not in keys and "s" in keys
