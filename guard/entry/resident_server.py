@@ -73,9 +73,9 @@ class Checker:
         return answers.fallback(f"unknown request kind {kind!r}"), None
 
 
-def code_folders() -> tuple[str, ...]:
-    """guard's package directory and those of its subpackages, at any depth."""
-    package = wire.package_dir()
+def code_folders(package: str | None = None) -> tuple[str, ...]:
+    """guard's package directory (or `package`) and those of its subpackages, at any depth."""
+    package = package or wire.package_dir()
     found = [package]
     for folder, dirs, _files in os.walk(package):
         dirs[:] = sorted(d for d in dirs if d[0] not in "._")

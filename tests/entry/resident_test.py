@@ -24,7 +24,7 @@ import pytest
 
 from guard.entry import resident_protocol as wire
 from guard.entry.resident_client import check_arguments, request
-from guard.entry.resident_server import CodeWatch
+from guard.entry.resident_server import CodeWatch, code_folders
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -659,19 +659,22 @@ def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Pat
     back and stops): a module written in place, touched, added, removed, or a new subpackage."""
     package = tmp_path / "guard"
     (package / "cli").mkdir(parents=True)
+    (package / "knowledge" / "commands").mkdir(parents=True)
     (package / "a.py").write_text("A = 1\n")
-    (package / "cli" / "__init__.py").write_text("")
+    for sub in ("cli", "knowledge", "knowledge/commands"):
+        (package / sub / "__init__.py").write_text("")
 
     def folders() -> tuple[str, ...]:
-        found = [str(p.parent) for p in package.glob("*/__init__.py")]
-        return (str(package), *sorted(found))
+        return code_folders(str(package))  # what the checker watches: subpackages at any depth
 
+    assert str(package / "knowledge" / "commands") in folders()
     changes = [
         lambda: (package / "a.py").write_text("A = 2\n"),  # in place: the folder is unchanged
         lambda: os.utime(package / "a.py", ns=(0, 10**9)),
         lambda: (package / "b.py").write_text(""),
         lambda: (package / "a.py").unlink(),
         lambda: (package / "cli" / "c.py").write_text(""),
+        lambda: (package / "knowledge" / "commands" / "tools.py").write_text(""),  # depth 2
         lambda: (package / "new").mkdir() or (package / "new" / "__init__.py").write_text(""),
     ]
     for change in changes:
