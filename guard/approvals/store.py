@@ -23,10 +23,10 @@ from guard.approvals.store_approvals import ApprovalsTable
 from guard.approvals.store_file import (
     BUSY_SECONDS,
     FALLBACK,
-    _prepare_file,
-    _tighten,
     default_store_path,
     explain,
+    prepare_store_file,
+    tighten_store_files,
 )
 from guard.approvals.store_schema import (
     IDLE_SECONDS,
@@ -51,7 +51,7 @@ class Store(ApprovalsTable):
         if kept is not None:
             return kept
         try:
-            _prepare_file(path)
+            prepare_store_file(path)
             con = sqlite3.connect(str(path), timeout=busy_seconds, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise explain(exc, path, busy_seconds) from exc
@@ -85,7 +85,7 @@ class Store(ApprovalsTable):
                         con.execute(statement)
                     con.execute(f"PRAGMA user_version = {step + 1}")
                 _file_approvals(con)
-        _tighten(self.path)
+        tighten_store_files(self.path)
 
     def _enter_wal(self) -> None:
         """Switch a new file to WAL. The switch needs the file to itself, and SQLite does not

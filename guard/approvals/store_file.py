@@ -65,7 +65,7 @@ class StoreConnection:
                 raise
 
 
-def _prepare_file(path: Path) -> None:
+def prepare_store_file(path: Path) -> None:
     """Create the directory (0700) and the file (0600) ourselves, so that SQLite's -wal and
     -shm files inherit the mode and an unusable location is named by its errno."""
     directory = path.parent
@@ -110,7 +110,7 @@ def _private(directory: Path) -> None:
     )
 
 
-def _tighten(path: Path) -> None:
+def tighten_store_files(path: Path) -> None:
     """Make -wal and -shm files left by an older, looser store 0600 too."""
     for suffix in ("-wal", "-shm"):
         try:

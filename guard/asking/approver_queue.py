@@ -35,7 +35,7 @@ class Waiting:
         return max(0.0, now - self.arrived)
 
 
-def _summary(w: Waiting, now: float) -> dict[str, object]:
+def waiting_summary(w: Waiting, now: float) -> dict[str, object]:
     return {
         "id": w.id,
         "session": w.ask.session,

@@ -34,8 +34,8 @@ from guard.asking.approver import (
     read_ask,
 )
 from guard.asking.approver_checks import approved, checked
-from guard.asking.approver_queue import Event, Waiting, _summary
-from guard.asking.approver_sockets import _listen, _lock, _make_dir
+from guard.asking.approver_queue import Event, Waiting, waiting_summary
+from guard.asking.approver_sockets import listen_at, lock_socket, make_socket_dir
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
@@ -94,8 +94,8 @@ class Approver:
         from guard.approvals.store import Store
 
         for path in (where.request, where.control):
-            _make_dir(os.path.dirname(path))
-        lock_fd = _lock(where.lock)
+            make_socket_dir(os.path.dirname(path))
+        lock_fd = lock_socket(where.lock)
         listeners: list[tuple[socket.socket, Kind, int]] = []
         try:
             store = Store.open()
@@ -105,7 +105,7 @@ class Approver:
                     (where.request, "request", "GUARD_APPROVER_SOCKET"),
                     (where.control, "control", "GUARD_APPROVER_CONTROL"),
                 ):
-                    sock, inode = _listen(path, variable)
+                    sock, inode = listen_at(path, variable)
                     listeners.append((sock, kind, inode))  # type: ignore[arg-type]
             except BaseException:
                 store.close()
@@ -283,7 +283,8 @@ class Approver:
         if kind == "list":
             now = time.monotonic()
             self._reply(
-                conn.sock, {"type": "list", "requests": [_summary(w, now) for w in self.queue]}
+                conn.sock,
+                {"type": "list", "requests": [waiting_summary(w, now) for w in self.queue]},
             )
         elif kind in ("answer", "deny") and isinstance(d.get("id"), int):
             w = next((w for w in self.queue if w.id == d["id"]), None)

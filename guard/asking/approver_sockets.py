@@ -13,7 +13,7 @@ import stat
 from guard.errors import GuardError
 
 
-def _make_dir(directory: str) -> None:
+def make_socket_dir(directory: str) -> None:
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
     except OSError as exc:
@@ -23,7 +23,7 @@ def _make_dir(directory: str) -> None:
         ) from exc
 
 
-def _lock(path: str) -> int:
+def lock_socket(path: str) -> int:
     """Hold ``path`` locked for as long as this approver runs: one approver per socket."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
@@ -46,7 +46,7 @@ def _lock(path: str) -> int:
     return fd
 
 
-def _listen(path: str, variable: str) -> tuple[socket.socket, int]:
+def listen_at(path: str, variable: str) -> tuple[socket.socket, int]:
     """A listening socket at ``path``, mode 0600; a stale socket file there is replaced."""
     _claim(path, variable)
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

@@ -22,7 +22,7 @@ from guard.asking.prompt import (
     Choice,
     How,
     Question,
-    _broken,
+    broken_denial,
     confirming,
     needs_confirming,
     problem_with,
@@ -75,13 +75,15 @@ def _ask_on(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
             except KeyboardInterrupt:
                 answer = Answer(None, "interrupt", INTERRUPTED)
             except Exception as e:
-                answer = Answer(None, "error", _broken(f"the question could not be shown ({e!r})"))
+                answer = Answer(
+                    None, "error", broken_denial(f"the question could not be shown ({e!r})")
+                )
             terminal.write(fd, summary(answer) + "\n")
         return answer
     except KeyboardInterrupt:
         return Answer(None, "interrupt", INTERRUPTED)
     except Exception as e:
-        return Answer(None, "error", _broken(f"the terminal could not be used ({e!r})"))
+        return Answer(None, "error", broken_denial(f"the terminal could not be used ({e!r})"))
 
 
 def _first_deny(choices: tuple[Choice, ...]) -> int | None:

@@ -60,7 +60,7 @@ INDENT = "    "
 Line = list[tuple[str, str]]  # (style name, text) fragments of one screen line
 
 
-def _broken(what: str) -> str:
+def broken_denial(what: str) -> str:
     return f"guard: denied: {what}; run the command again, and report a bug if this repeats"
 
 
@@ -69,11 +69,11 @@ def problem_with(question: Question) -> str:
     keys = [c.key for c in question.choices]
     for key in keys:
         if len(key) != 1 or not key.isascii() or not key.isprintable() or key.isspace():
-            return _broken(f"the answer key {key!r} is not one printable character")
+            return broken_denial(f"the answer key {key!r} is not one printable character")
     if len(set(keys)) != len(keys):
-        return _broken(f"two answers share a key in {keys!r}")
+        return broken_denial(f"two answers share a key in {keys!r}")
     if not math.isfinite(question.timeout) or question.timeout < 0:
-        return _broken(f"the timeout {question.timeout!r} is not a number of seconds")
+        return broken_denial(f"the timeout {question.timeout!r} is not a number of seconds")
     return ""
 
 

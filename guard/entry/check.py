@@ -68,11 +68,11 @@ def check_line(
     child = _forked_child() if background_audit else None
     if child:
         try:
-            _audit(result, session, decision, how, origin, extra, picked)
+            audit_check(result, session, decision, how, origin, extra, picked)
         finally:
             os._exit(0)
     elif child is None:
-        _audit(result, session, decision, how, origin, extra, picked)
+        audit_check(result, session, decision, how, origin, extra, picked)
     if as_json:
         from guard.entry.judgement_json import as_json as to_json
 
@@ -148,7 +148,7 @@ def how_decided(result: Judgement) -> str:
     return "rule" if bys else "default"
 
 
-def _audit(
+def audit_check(
     result: Judgement,
     session: str,
     decision: str,

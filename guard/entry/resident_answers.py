@@ -98,7 +98,7 @@ def client_dir(env: dict[str, str], here: str) -> str:
 
 def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
-    from guard.entry.check import _audit, settle
+    from guard.entry.check import audit_check, settle
 
     env = environment(pairs)
     adopt(env)
@@ -143,7 +143,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
 
     def record() -> None:
         with contextlib.redirect_stderr(io.StringIO()):
-            _audit(result, session, decision, how, origin, extra)
+            audit_check(result, session, decision, how, origin, extra)
 
     answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", err.getvalue())]
     return [*answer, *held], record

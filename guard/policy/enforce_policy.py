@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from guard.policy.records import EnforceSettings, Mode
 
 if TYPE_CHECKING:
-    from guard.policy.reading import _Lines
+    from guard.policy.reading import TomlLines
     from guard.policy.records import Policy
 
 MODES: tuple[Mode, ...] = ("off", "landlock", "require")
@@ -55,14 +55,14 @@ def enforcement_mode(policy: Policy, env: Mapping[str, str], *, agent: bool) -> 
 
 def parse_enforce(
     raw: object,
-    lines: _Lines,
+    lines: TomlLines,
     report: Callable[[int, str], None],
     *,
     source: str,
     home: str,
 ) -> EnforceSettings:
     """One file's `[enforce]` table; what is wrong is reported with its line and left out."""
-    from guard.policy.reading import _ABSOLUTE, _one_of, _q, _type_name
+    from guard.policy.reading import ABSOLUTE_HINT, one_of, quote, type_name
 
     header = lines.table_line("enforce")
     if not isinstance(raw, dict):
@@ -71,14 +71,16 @@ def parse_enforce(
     for key in raw:
         if key not in KEYS:
             where = lines.key_line(key, header)
-            report(where, f"unknown key {_q(key)} in [enforce]; write one of {_one_of(key, KEYS)}")
+            report(
+                where, f"unknown key {quote(key)} in [enforce]; write one of {one_of(key, KEYS)}"
+            )
     mode: Mode | None = None
     line = lines.key_line("mode", header)
     value = raw.get("mode")
     if value is not None and not isinstance(value, str):
-        report(line, f'enforce.mode must be a string, not {_type_name(value)}; write mode = "off"')
+        report(line, f'enforce.mode must be a string, not {type_name(value)}; write mode = "off"')
     elif value is not None and value not in MODES:
-        report(line, f"unknown enforce mode {_q(value)}; write one of {_one_of(value, MODES)}")
+        report(line, f"unknown enforce mode {quote(value)}; write one of {one_of(value, MODES)}")
     elif value is not None:
         mode = next(m for m in MODES if m == value)
     lists: dict[str, tuple[str, ...]] = {}
@@ -92,7 +94,7 @@ def parse_enforce(
             if item == "~" or item.startswith("~/"):
                 item = home.rstrip("/") + item[1:]
             if not item.startswith("/"):
-                report(at, f"enforce.{key} path {_q(item)} is relative; {_ABSOLUTE}")
+                report(at, f"enforce.{key} path {quote(item)} is relative; {ABSOLUTE_HINT}")
                 continue
             paths.append(os.path.normpath(item))
         lists[key] = tuple(paths)

@@ -12,7 +12,7 @@ import os
 
 from guard.policy.parse import parse_policy
 from guard.policy.policy_settings import combine_settings
-from guard.policy.reading import _q
+from guard.policy.reading import quote
 from guard.policy.records import (
     DEFAULT_SOURCE,
     PROJECT_FILE,
@@ -262,9 +262,9 @@ def render_settings(policy: Policy) -> list[str]:
     out = ["settings:"]
     for key, value, where in policy.settings:
         if isinstance(value, tuple):
-            shown = "[" + ", ".join(_q(v) for v in value) + "]"
+            shown = "[" + ", ".join(quote(v) for v in value) + "]"
         else:
-            shown = _q(value) if isinstance(value, str) else str(value).lower()
+            shown = quote(value) if isinstance(value, str) else str(value).lower()
         fixed = " [managed, fixed]" if key in policy.fixed else ""
         out.append(f"  {key} = {shown}  ({where}){fixed}")
     return out

@@ -13,7 +13,15 @@ from collections.abc import Callable
 
 from guard.policy.policy_settings import TABLES as SETTING_TABLES
 from guard.policy.policy_settings import parse_settings
-from guard.policy.reading import _ABSOLUTE, _decision, _Lines, _one_of, _q, _surface, _type_name
+from guard.policy.reading import (
+    ABSOLUTE_HINT,
+    TomlLines,
+    as_decision,
+    as_surface,
+    one_of,
+    quote,
+    type_name,
+)
 from guard.policy.records import SECRET_ACCESS, Kind, PolicyFile, Rule
 from guard.projection.patterns import is_relative_path_pattern
 from guard.projection.requests import (
@@ -50,7 +58,7 @@ def parse_policy(
         what = message[: where.start()] if where else message
         problem = f"{source}:{line}: not valid TOML ({what}); fix the syntax on that line"
         return PolicyFile(source, problems=(problem,), kind=kind)
-    lines = _Lines(text)
+    lines = TomlLines(text)
     problems: list[str] = []
 
     def report(line: int, message: str) -> None:
@@ -59,7 +67,8 @@ def parse_policy(
     for key in data:
         if key not in TOP_KEYS:
             report(
-                lines.top_line(key), f"unknown key {_q(key)}; write one of {_one_of(key, TOP_KEYS)}"
+                lines.top_line(key),
+                f"unknown key {quote(key)}; write one of {one_of(key, TOP_KEYS)}",
             )
     defaults = _parse_defaults(data.get("defaults", {}), lines, report)
     roots = _parse_roots(data.get("workspace", {}), lines, report, kind, workspace, home)
@@ -87,7 +96,11 @@ def parse_policy(
                 )
             )
     settings = parse_settings(
-        data, kind=kind, home=home, table_line=lines.table_line, key_line=lines.key_line,
+        data,
+        kind=kind,
+        home=home,
+        table_line=lines.table_line,
+        key_line=lines.key_line,
         report=report,
     )
     enforce = None
@@ -96,13 +109,20 @@ def parse_policy(
 
         enforce = parse_enforce(data["enforce"], lines, report, source=source, home=home)
     return PolicyFile(
-        source, tuple(rules), tuple(defaults), tuple(roots), tuple(problems), tuple(protected),
-        settings=settings, kind=kind, enforce=enforce,
+        source,
+        tuple(rules),
+        tuple(defaults),
+        tuple(roots),
+        tuple(problems),
+        tuple(protected),
+        settings=settings,
+        kind=kind,
+        enforce=enforce,
     )
 
 
 def _parse_protected(
-    raw: object, lines: _Lines, report: Report
+    raw: object, lines: TomlLines, report: Report
 ) -> list[tuple[str, tuple[Access, ...], int]]:
     """`[protected]`: `paths` are protected for any access, `writes` for writing only,
     `secrets` for reading in an agent's session (an entry `!x` excepts `x`); a `secrets` entry
@@ -115,8 +135,8 @@ def _parse_protected(
     for key, value in raw.items():
         line = lines.key_line(key, header)
         if key not in PROTECTED_KEYS:
-            choices = _one_of(key, PROTECTED_KEYS)
-            report(line, f"unknown key {_q(key)} in [protected]; write one of {choices}")
+            choices = one_of(key, PROTECTED_KEYS)
+            report(line, f"unknown key {quote(key)} in [protected]; write one of {choices}")
             continue
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             report(line, f'protected.{key} must be a list of paths; write {key} = ["~/.secrets"]')
@@ -133,7 +153,7 @@ def _parse_protected(
 
 
 def _parse_defaults(
-    raw: object, lines: _Lines, report: Report
+    raw: object, lines: TomlLines, report: Report
 ) -> list[tuple[Surface, Decision, int]]:
     header = lines.table_line("defaults")
     if not isinstance(raw, dict):
@@ -147,19 +167,19 @@ def _parse_defaults(
         if key not in SURFACES:
             report(
                 line,
-                f"unknown surface {_q(key)} in [defaults]; write one of {_one_of(key, SURFACES)}",
+                f"unknown surface {quote(key)} in [defaults]; write one of {one_of(key, SURFACES)}",
             )
         elif not isinstance(value, str):
-            report(line, f'{key} must be a string, not {_type_name(value)}; write {key} = "ask"')
+            report(line, f'{key} must be a string, not {type_name(value)}; write {key} = "ask"')
         elif value not in DECISIONS:
-            report(line, f"unknown action {_q(value)}; write one of {_one_of(value, DECISIONS)}")
+            report(line, f"unknown action {quote(value)}; write one of {one_of(value, DECISIONS)}")
         else:
-            found.append((_surface(key), _decision(value), line))
+            found.append((as_surface(key), as_decision(value), line))
     return found
 
 
 def _parse_roots(
-    raw: object, lines: _Lines, report: Report, kind: Kind, workspace: str | None, home: str
+    raw: object, lines: TomlLines, report: Report, kind: Kind, workspace: str | None, home: str
 ) -> list[tuple[str, int]]:
     header = lines.table_line("workspace")
     if not isinstance(raw, dict):
@@ -168,7 +188,8 @@ def _parse_roots(
     for key in raw:
         if key != "roots":
             report(
-                lines.key_line(key, header), f'unknown key {_q(key)} in [workspace]; write "roots"'
+                lines.key_line(key, header),
+                f'unknown key {quote(key)} in [workspace]; write "roots"',
             )
     value, line = raw.get("roots", []), lines.key_line("roots", header)
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
@@ -180,7 +201,7 @@ def _parse_roots(
             root = home.rstrip("/") + root[1:]
         elif not root.startswith("/"):
             if kind != "project" or not workspace:
-                report(line, f"workspace root {_q(root)} is relative; {_ABSOLUTE}")
+                report(line, f"workspace root {quote(root)} is relative; {ABSOLUTE_HINT}")
                 continue
             root = os.path.join(workspace, root)
         roots.append((os.path.normpath(root) or "/", line))
@@ -193,7 +214,7 @@ _HINTS = {"surface": '"command"', "pattern": '"git push *"', "action": '"ask"'}
 def _parse_rule(
     raw: dict[str, object],
     line: int,
-    lines: _Lines,
+    lines: TomlLines,
     report: Report,
     kind: Kind,
     workspace: str | None,
@@ -211,7 +232,8 @@ def _parse_rule(
     for key in raw:
         if key not in RULE_KEYS:
             problem(
-                at(key), f"unknown key {_q(key)} in a rule; write one of {_one_of(key, RULE_KEYS)}"
+                at(key),
+                f"unknown key {quote(key)} in a rule; write one of {one_of(key, RULE_KEYS)}",
             )
     values: dict[str, str] = {}
     for key, hint in _HINTS.items():
@@ -220,7 +242,7 @@ def _parse_rule(
             problem(line, f"rule has no {key}; add {key} = {hint}")
         elif not isinstance(value, str):
             problem(
-                at(key), f"{key} must be a string, not {_type_name(value)}; write {key} = {hint}"
+                at(key), f"{key} must be a string, not {type_name(value)}; write {key} = {hint}"
             )
         else:
             values[key] = value.strip() if key == "pattern" else value
@@ -228,11 +250,12 @@ def _parse_rule(
     if surface is not None and surface not in SURFACES:
         problem(
             at("surface"),
-            f"unknown surface {_q(surface)}; write one of {_one_of(surface, SURFACES)}",
+            f"unknown surface {quote(surface)}; write one of {one_of(surface, SURFACES)}",
         )
     if action is not None and action not in DECISIONS:
         problem(
-            at("action"), f"unknown action {_q(action)}; write one of {_one_of(action, DECISIONS)}"
+            at("action"),
+            f"unknown action {quote(action)}; write one of {one_of(action, DECISIONS)}",
         )
     if pattern == "":
         problem(at("pattern"), 'empty pattern; write a pattern, or "*" to match everything')
@@ -240,16 +263,16 @@ def _parse_rule(
     role = _parse_filter(raw, "role", ROLES, ("dynamic",), surface, at, problem)
     session = raw.get("session", "")
     if session != "" and session not in SESSION_KINDS:
-        shown = _q(session) if isinstance(session, str) else _type_name(session)
+        shown = quote(session) if isinstance(session, str) else type_name(session)
         problem(at("session"), f'unknown session {shown}; write session = "interactive" or "agent"')
     reason = raw.get("reason", "")
     if not isinstance(reason, str):
         problem(
-            at("reason"), f'reason must be a string, not {_type_name(reason)}; write reason = "why"'
+            at("reason"), f'reason must be a string, not {type_name(reason)}; write reason = "why"'
         )
     if surface in PATH_SURFACES and pattern and is_relative_path_pattern(pattern):
         if kind != "project" or not workspace:
-            problem(at("pattern"), f"path pattern {_q(pattern)} is relative; {_ABSOLUTE}")
+            problem(at("pattern"), f"path pattern {quote(pattern)} is relative; {ABSOLUTE_HINT}")
         else:
             pattern = os.path.join(workspace, pattern)
     if surface in PATH_SURFACES and pattern:
@@ -259,7 +282,7 @@ def _parse_rule(
     access_ = tuple(a for a in ACCESSES if a in access)
     role_ = tuple(r for r in ROLES if r in role)
     session_ = session if isinstance(session, str) else ""
-    return _surface(surface), pattern, _decision(action), access_, role_, str(reason), session_
+    return as_surface(surface), pattern, as_decision(action), access_, role_, str(reason), session_
 
 
 def _parse_filter(
@@ -284,11 +307,10 @@ def _parse_filter(
         problem(
             at(key),
             f"{key} must be a string or a non-empty list of strings, not "
-            f'{_type_name(value)}; write {key} = ["{allowed[0]}"]',
+            f'{type_name(value)}; write {key} = ["{allowed[0]}"]',
         )
         return []
     for item in items:
         if item not in allowed:
-            problem(at(key), f"unknown {key} {_q(item)}; write one of {_one_of(item, allowed)}")
+            problem(at(key), f"unknown {key} {quote(item)}; write one of {one_of(item, allowed)}")
     return list(items)
-

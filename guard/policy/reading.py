@@ -9,10 +9,10 @@ import re
 
 from guard.projection.requests import DECISIONS, SURFACES, Decision, Surface
 
-_ABSOLUTE = "write an absolute path or one starting with ~/ (only .guard.toml may be relative)"
+ABSOLUTE_HINT = "write an absolute path or one starting with ~/ (only .guard.toml may be relative)"
 
 
-class _Lines:
+class TomlLines:
     """Where things are in a TOML text: tomllib keeps no line numbers, so scan for them."""
 
     _HEADER = re.compile(r"\s*\[(\[)?\s*([^\]]*?)\s*\]")
@@ -51,28 +51,28 @@ class _Lines:
         return None
 
 
-def _q(value: str) -> str:
+def quote(value: str) -> str:
     import json  # only for messages about mistakes
 
     return json.dumps(value, ensure_ascii=False)
 
 
-def _one_of(word: str, choices: tuple[str, ...]) -> str:
+def one_of(word: str, choices: tuple[str, ...]) -> str:
     import difflib  # only for messages about mistakes
 
     close = difflib.get_close_matches(word, choices, n=1)
     return ", ".join(choices) + (f' (did you mean "{close[0]}"?)' if close else "")
 
 
-def _type_name(value: object) -> str:
+def type_name(value: object) -> str:
     names: dict[type, str] = {bool: "true/false", int: "a number", float: "a number"}
     names.update({str: "a string", list: "a list", dict: "a table"})
     return names.get(type(value), "a date")
 
 
-def _surface(value: str) -> Surface:
+def as_surface(value: str) -> Surface:
     return next(s for s in SURFACES if s == value)
 
 
-def _decision(value: str) -> Decision:
+def as_decision(value: str) -> Decision:
     return next(d for d in DECISIONS if d == value)
