@@ -38,3 +38,12 @@ def isolated_home(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     monkeypatch.setenv("GUARD_RESIDENT", "0")
     yield home
     shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture
+def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A project directory named by GUARD_WORKSPACE (a module's own `workspace` overrides it)."""
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    monkeypatch.setenv("GUARD_WORKSPACE", str(ws))
+    return ws

@@ -45,14 +45,6 @@ class Jsonl:
         return self.process.wait(timeout=20)
 
 
-@pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    monkeypatch.setenv("GUARD_WORKSPACE", str(ws))
-    return ws
-
-
 def test_explain_jsonl_sees_a_policy_edit_on_the_very_next_line(workspace: Path) -> None:
     client = Jsonl(workspace)
     try:

@@ -24,14 +24,6 @@ def cache() -> object:
     kept.close()
 
 
-@pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    monkeypatch.setenv("GUARD_WORKSPACE", str(ws))
-    return ws
-
-
 def line(
     cache: LineCache,
     command: str,

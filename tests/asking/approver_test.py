@@ -497,6 +497,19 @@ def managed(env: dict[str, str], tmp_path: Path, text: str) -> dict[str, str]:
     return {**env, "GUARD_MANAGED_POLICY": str(path), "GUARD_MANAGED_OWNER": str(os.getuid())}
 
 
+def offered(env: dict[str, str], command: str) -> list[str]:
+    """The keys the approver offers for `command`'s question; it must queue it (no stored
+    approval answers it), and it is denied when its short timeout runs out."""
+    message = message_for(judged(env, command), env)
+    with serving(env, timeout=0.5) as s, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(env["GUARD_APPROVER_SOCKET"])
+        sock.sendall(encode(message))
+        assert s.wait_for("arrived"), "the approver answered without asking"
+        listed = control({"type": "list"}, env)
+        s.wait_for("denied")
+    return [c["key"] for c in listed["requests"][0]["choices"]]  # type: ignore[index]
+
+
 def test_a_request_the_managed_policy_asks_is_not_allowed_by_a_stored_approval(
     env: dict[str, str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -509,14 +522,7 @@ def test_a_request_the_managed_policy_asks_is_not_allowed_by_a_stored_approval(
             session="s1", scope="session", surface="external_directory", pattern="/etc/hosts",
             access="read", granted_by="human", command="cat /etc/hosts", now=time.time(),
         )  # fmt: skip
-    message = message_for(judged(env, "cat /etc/hosts"), env)
-    with serving(env, timeout=0.5) as s, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.connect(env["GUARD_APPROVER_SOCKET"])
-        sock.sendall(encode(message))
-        s.wait_for("arrived")  # asked, not allowed by the stored approval
-        listed = control({"type": "list"}, env)
-        keys = [c["key"] for c in listed["requests"][0]["choices"]]  # type: ignore[index]
-        s.wait_for("denied")
+    keys = offered(env, "cat /etc/hosts")  # asked, not allowed by the stored approval
     assert keys == ["y", "n"]  # only this once: an approval cannot answer the machine's ask
 
 
@@ -531,12 +537,5 @@ def test_lasting_answers_are_not_offered_when_the_managed_policy_turns_them_off(
             session=None, scope="always", surface="external_directory", pattern="/etc/hosts",
             access="read", granted_by="human", command="cat /etc/hosts", now=time.time(),
         )  # fmt: skip
-    message = message_for(judged(env, "cat /etc/hosts"), env)
-    with serving(env, timeout=0.5) as s, socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.connect(env["GUARD_APPROVER_SOCKET"])
-        sock.sendall(encode(message))
-        s.wait_for("arrived")  # the stored always approval is not used
-        listed = control({"type": "list"}, env)
-        keys = [c["key"] for c in listed["requests"][0]["choices"]]  # type: ignore[index]
-        s.wait_for("denied")
+    keys = offered(env, "cat /etc/hosts")  # the stored always approval is not used
     assert "a" not in keys and "p" not in keys and "s" in keys

@@ -147,14 +147,6 @@ class Server:
 
 
 @pytest.fixture
-def workspace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    ws = tmp_path / "ws"
-    ws.mkdir()
-    monkeypatch.setenv("GUARD_WORKSPACE", str(ws))
-    return ws
-
-
-@pytest.fixture
 def server(workspace: Path) -> Iterator[Server]:
     s = Server()
     yield s
