@@ -207,16 +207,16 @@ class LineCache:
             stamp(user, links),
             stamp(project, links) if project else None,
             stamp(managed, links),
-            *(stamp(d, links) for d in _managed_dirs(managed, links)),
         )
+        above = tuple(links.owners(d) for d in _managed_dirs(managed, links))
         kept = self._policies.get(key)
-        if kept is not None and kept[0] == now:
+        if kept is not None and kept[0] == (*now, above):
             return kept[1]
         policy = load_policy(workspace, home=home, trust_project=trust_project)
         if len(self._policies) > 64:
             self._policies.clear()
         if settled(now):  # else read again on the next line
-            self._policies[key] = (now, policy)
+            self._policies[key] = ((*now, above), policy)
         return policy
 
     # -- context ---------------------------------------------------------------------------

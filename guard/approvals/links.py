@@ -33,6 +33,7 @@ from guard.approvals.looks import (
     LSTAT,
     MISSING,
     NODE,
+    OWNERS,
     PLAIN,
     RACY_NS,
     STAT,
@@ -43,6 +44,7 @@ from guard.approvals.looks import (
     by_directory,
     fails,
     no_stat,
+    owners_of,
     pruned,
     stamp_of,
 )
@@ -75,6 +77,7 @@ class Links:
             self._exists,
             no_stat,
             self._lstat_stamp,  # ENTRIES: the directory's own stamp
+            self._owners,
         )
 
     def begin(self) -> None:
@@ -178,6 +181,15 @@ class Links:
         if self._log is not None:
             self._log[(EXISTS, path)] = None
         return self._exists(path)
+
+    def owners(self, path: str) -> object:
+        """Who may change the file at `path` (looks.owners_of), links followed."""
+        if self._log is not None:
+            self._log[(OWNERS, path)] = None
+        return self._owners(path)
+
+    def _owners(self, path: str) -> object:
+        return owners_of(self._stat(path))
 
     def same_file(self, a: str, b: str) -> bool:
         """`os.path.samefile`, false when either cannot be looked at."""

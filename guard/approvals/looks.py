@@ -24,6 +24,7 @@ RACY_NS = 1_000_000_000  # a stamp younger than this (a second) may hide a secon
 LSTAT, STAT, NODE, GONE, IDENTITY, EXISTS = range(6)  # the questions a caller asks
 NO_STAT, ENTRIES = 6, 7  # and those only asked again: whether a stat fails; a directory's
 # stamp, for what was not there in it (an entry made or removed changes the directory's mtime)
+OWNERS = 8  # who may change a file: its mode, owner, group and inode (no times: never racy)
 MISSING = object()  # what a walk found at a path: nothing there;
 PLAIN = None  # or something, not a link; or a link, its target (a str)
 UNSEEN = object()
@@ -49,6 +50,16 @@ else:
 
     def no_stat(path: str) -> bool:
         return os.path.exists(path) is False
+
+
+def owners_of(look: Look) -> object:
+    """Who may change the file: None when there is none, an errno when it cannot be looked at,
+    else its mode, owner, group, inode and device."""
+    if isinstance(look, FileNotFoundError):
+        return None
+    if isinstance(look, OSError):
+        return look.errno
+    return (look.st_mode, look.st_uid, look.st_gid, look.st_ino, look.st_dev)
 
 
 def stamp_of(look: Look) -> object:
@@ -81,9 +92,9 @@ def pruned(answered: Answered) -> Answered:
     for kind, path, answer in asked:
         if gone and _below(path, gone):
             continue
-        if kind in (NO_STAT, EXISTS, IDENTITY) and path in gone:
+        if kind in (NO_STAT, EXISTS, IDENTITY, OWNERS) and path in gone:
             continue
-        if kind in (EXISTS, IDENTITY) and path in no_file:
+        if kind in (EXISTS, IDENTITY, OWNERS) and path in no_file:
             continue
         kept.append((kind, path, answer))
     return tuple(dict.fromkeys(kept))

@@ -108,3 +108,29 @@ def test_a_link_retargeted_between_two_lines_moves_the_next_lines_access(
     (ws / "here").unlink()
     (ws / "here").mkdir()
     assert outside() == []
+
+
+def test_each_kind_of_question_is_asked_again_by_its_own_look(tmp_path: Path) -> None:
+    """A question kept with its answer must get the same kind of answer when asked again."""
+    from guard.approvals import looks
+
+    plain = tmp_path / "f"
+    plain.write_text("x")
+    links = Links()
+    links.begin()
+    try:
+        asked = {
+            looks.LSTAT: looks.stamp_of(os.lstat(plain)),
+            looks.STAT: looks.stamp_of(os.stat(plain)),
+            looks.NODE: looks.PLAIN,
+            looks.GONE: False,
+            looks.IDENTITY: (os.stat(plain).st_dev, os.stat(plain).st_ino),
+            looks.EXISTS: True,
+            looks.NO_STAT: False,
+            looks.ENTRIES: looks.stamp_of(os.lstat(plain)),
+            looks.OWNERS: looks.owners_of(os.stat(plain)),
+        }
+        assert len(asked) == len(links._asks)
+        assert links.still(tuple((kind, str(plain), a) for kind, a in asked.items()))
+    finally:
+        links.end()

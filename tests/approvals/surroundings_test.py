@@ -167,3 +167,30 @@ def test_a_file_made_in_a_settled_directory_is_seen_on_the_next_line(
     policy.parent.mkdir(parents=True, exist_ok=True)  # guard's config dir, where none was
     policy.write_text('[[rules]]\nsurface = "command"\npattern = "ls*"\naction = "deny"\n')
     assert line(cache, "ls", workspace).verdict.decision == "deny"
+
+
+def test_kept_surroundings_judge_every_line_as_a_fresh_process_would(
+    cache: LineCache, workspace: Path
+) -> None:
+    """The benchmark's mix and some lines that ask, judged with kept surroundings (each line
+    three times over) and each by a fresh judge: the same verdicts and requests."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from projection import MIX
+
+    (workspace / ".env").write_text("KEY=x\n")
+    lines = [*MIX, "source .env", "cat ~/.ssh/id_rsa", "touch ~/.config/guard/x", "ls /etc"]
+    time.sleep(1.1)  # settled: the surroundings are kept, not read again on every line
+
+    def shown(j: Judgement) -> list[tuple[str, str, str]]:
+        return [(d.request.surface, d.decision, d.request.reason) for d in j.verdict.decided]
+
+    for _ in range(3):
+        for command in lines:
+            kept = line(cache, command, workspace)
+            fresh = judge(command, cwd=str(workspace), session=SESSION, agent=True)
+            assert (kept.verdict.decision, shown(kept)) == (
+                fresh.verdict.decision, shown(fresh)
+            ), command  # fmt: skip
+    assert line(cache, "ls", workspace).context is line(cache, "pwd", workspace).context
