@@ -1,8 +1,9 @@
 """Projections kept between lines: a line seen again in the same context is not walked again.
 
-A projection is a function of the line, the context's values and what the context's three
+A projection is a function of the line, the context's values and what the context's four
 windows on the world answered during the walk: where a path leads (`resolve`), what a glob
-matches (`expand`) and a user's home directory (`user_home`). Nothing else of the system
+matches (`expand`), a user's home directory (`user_home`) and the files below a directory a
+tool reads through (`below`). Nothing else of the system
 reaches it (guard/projection/ is pure). So a projection is kept with every question it asked
 and the answer it got, and it is used again only for the same line in an equal context, after
 asking each question again and getting the same answer: the stamp that says the world it saw
@@ -25,7 +26,8 @@ KEPT_LINES = 2048
 KEPT_CHARS = 4096  # longer lines are walked every time
 KEEP_SECONDS = 0.05  # a walk this far from the budget's clock (0.5 s) never met it
 
-_Look = tuple[int, str, object]  # which window (0 resolve, 1 expand, 2 user_home), what, answer
+_Look = tuple[int, str, object]  # which window (0 resolve, 1 expand, 2 user_home, 3 below),
+# what was asked, the answer
 
 
 class _Kept(NamedTuple):
@@ -50,7 +52,12 @@ class KeptProjections:
         start = time.process_time()
         projection = project(
             command,
-            ctx._replace(resolve=looks.resolve, expand=looks.expand, user_home=looks.user_home),
+            ctx._replace(
+                resolve=looks.resolve,
+                expand=looks.expand,
+                user_home=looks.user_home,
+                below=looks.below,
+            ),
         )
         if (
             looks.keep
@@ -78,12 +85,18 @@ def _same(kept: Context, ctx: Context) -> bool:
         and kept.resolve == ctx.resolve
         and kept.expand == ctx.expand
         and kept.user_home == ctx.user_home
+        and kept.below == ctx.below
         and kept.env == ctx.env
     )
 
 
 def _unchanged(looks: tuple[_Look, ...], ctx: Context) -> bool:
-    windows: tuple[Callable[[str], object], ...] = (ctx.resolve, ctx.expand, ctx.user_home)
+    windows: tuple[Callable[[str], object], ...] = (
+        ctx.resolve,
+        ctx.expand,
+        ctx.user_home,
+        ctx.below,
+    )
     for window, what, answer in looks:
         try:
             if windows[window](what) != answer:
@@ -108,6 +121,7 @@ class _Looks:
             self.ctx.resolve,
             self.ctx.expand,
             self.ctx.user_home,
+            self.ctx.below,
         )[window]
         try:
             answer = ask(what)
@@ -125,3 +139,6 @@ class _Looks:
 
     def user_home(self, name: str) -> str | None:
         return self._ask(2, name)  # type: ignore[return-value]
+
+    def below(self, directory: str) -> tuple[str, ...]:
+        return self._ask(3, directory)  # type: ignore[return-value]

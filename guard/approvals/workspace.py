@@ -138,6 +138,7 @@ def build_context(
         resolve=_real,
         user_home=user_home,
         expand=glob_matches,
+        below=files_below,
         positional=positional,
         arg0=arg0,
     )
@@ -152,6 +153,46 @@ def glob_matches(pattern: str) -> tuple[str, ...]:
         return tuple(_real(p) for p in matches(pattern, max_matches=256))
     except (OSError, ValueError, RecursionError):
         return ()
+
+
+BELOW_ENTRIES = 20_000  # a walk below a directory lists at most this many entries
+_NOT_WALKED = frozenset({".git", "node_modules"})  # their files are git's and packages'
+
+
+def files_below(directory: str) -> tuple[str, ...]:
+    """The files below `directory` (links not followed into), not below `.git` or
+    `node_modules` inside it; () for what is no directory. Past BELOW_ENTRIES entries it
+    raises OverBudget: the line asks rather than waits."""
+    from guard.projection.budget import OverBudget
+
+    found: list[str] = []
+    stack = [directory]
+    listed = 0
+    while stack:
+        here = stack.pop()
+        try:
+            with os.scandir(here) as entries:
+                for entry in entries:
+                    listed += 1
+                    if listed > BELOW_ENTRIES:
+                        raise OverBudget(
+                            f"looking for secrets below {directory} lists more than "
+                            f"{BELOW_ENTRIES:,} entries"
+                        )
+                    try:
+                        is_dir = entry.is_dir(follow_symlinks=False)
+                    except OSError:
+                        is_dir = False
+                    if is_dir:
+                        if entry.name not in _NOT_WALKED:
+                            stack.append(entry.path)
+                    else:
+                        found.append(entry.path)
+        except NotADirectoryError:
+            continue
+        except OSError:
+            continue
+    return tuple(sorted(found))
 
 
 def _real(path: str) -> str:

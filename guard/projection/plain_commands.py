@@ -16,9 +16,11 @@ from guard.knowledge.commands.files import (
     STDIN_FILE_LISTS,
     SUBCOMMAND_HOME_WRITES,
 )
+from guard.knowledge.commands.text import RECURSIVE_READS
 from guard.projection import paths
 from guard.projection.accesses import access
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value
+from guard.projection.recursive_reads import recursive_reads
 from guard.projection.requests import Access
 from guard.projection.variables import assigned
 from guard.projection.walk_records import Arg
@@ -85,6 +87,8 @@ def plain(c: Call) -> None:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
     if any(a.glob for a in argv[1:]):
         listed_directories(w, argv, reading, via)
+    if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only
+        recursive_reads(w, via, spec, argv, reading)
     if via == "ln" and any(
         (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
         for a in argv[1:]

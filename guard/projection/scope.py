@@ -38,6 +38,10 @@ def _nothing(_pattern: str) -> tuple[str, ...]:
     return ()
 
 
+def _no_files(_directory: str) -> tuple[str, ...]:
+    return ()
+
+
 class Context(NamedTuple):
     """Everything the pure core is given about the world. Built at the edges (CLI, hooks)."""
 
@@ -53,6 +57,9 @@ class Context(NamedTuple):
     expand: Callable[[str], tuple[str, ...]] = _nothing  # a glob's matches, symlinks resolved
     protected: ProtectedPaths | None = None  # every access to these asks, inside or not
     agent: bool = True  # an agent's session (False: a person's interactive shell)
+    # the files below a directory (none for what is no directory), not below `.git` or
+    # `node_modules` inside it; raises OverBudget past a bound
+    below: Callable[[str], tuple[str, ...]] = _no_files
 
 
 class Scope:

@@ -194,3 +194,19 @@ def test_kept_surroundings_judge_every_line_as_a_fresh_process_would(
                 fresh.verdict.decision, shown(fresh)
             ), command  # fmt: skip
     assert line(cache, "ls", workspace).context is line(cache, "pwd", workspace).context
+
+
+def test_a_secret_made_below_a_directory_grep_reads_asks_on_the_next_line(
+    cache: LineCache, workspace: Path
+) -> None:
+    docs = workspace / "docs"
+    docs.mkdir()
+    (docs / "a.md").write_text("notes\n")
+    assert line(cache, "grep -r KEY docs", workspace).verdict.decision == "allow"
+    assert line(cache, "grep -r KEY docs", workspace).verdict.decision == "allow"  # kept
+    (docs / "old").mkdir()
+    (docs / "old" / ".env").write_text("KEY=x\n")
+    kept = line(cache, "grep -r KEY docs", workspace)
+    fresh = judge("grep -r KEY docs", cwd=str(workspace), session=SESSION, agent=True)
+    assert kept.verdict.decision == fresh.verdict.decision == "ask"
+    assert any("docs/old/.env" in r for r in kept.verdict.reasons)

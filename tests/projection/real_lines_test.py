@@ -461,6 +461,12 @@ SECRET_READS = [
     "set -a; source .env; set +a",
     "bash .env",
     "sh -c '. ./.env'",
+    # tools that read every file below a directory read the secrets there too
+    "grep -r KEY .",
+    "grep -rn TOKEN",
+    "grep -d recurse KEY .",
+    "rg --hidden KEY",
+    "rg TODO",  # not .env (rg skips names starting with "."), but server.pem
 ]
 
 
@@ -483,6 +489,10 @@ SECRET_QUIET = [
     "echo .env >> .gitignore",
     "source .env.example",
     "bash ./build.sh",
+    "grep -rn main src",  # nothing secret below src
+    "rg -n main src",
+    "grep -r --include=*.c main src",
+    "grep KEY src/main.c",
 ]
 
 
@@ -543,3 +553,17 @@ QUIET = [
 @pytest.mark.parametrize("line", QUIET)
 def test_ordinary_lines_are_allowed_for_an_agent(workspace: Path, line: str) -> None:
     assert agent_verdict(workspace, line) == ("allow", [])
+
+
+def test_a_tree_too_large_to_look_through_for_secrets_asks(tmp_path: Path) -> None:
+    from guard.approvals.workspace import BELOW_ENTRIES
+
+    root = tmp_path / "proj"
+    (root / "big").mkdir(parents=True)
+    for n in range(BELOW_ENTRIES + 1):
+        (root / "big" / f"f{n}").touch()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    decision, asking = agent_verdict(root, "grep -r KEY big")
+    assert decision == "ask"
+    assert any("lists more than" in r for r in asking), asking
+    assert agent_verdict(root, "grep KEY big/f1") == ("allow", [])  # no walk: one file

@@ -4,6 +4,7 @@ paths."""
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 from guard.knowledge.commands.spec import READ, WRITE, Spec, opts
 
@@ -378,4 +379,34 @@ SPECS: dict[str, Spec] = {
         values=opts("--eval", "-f", "--funcall"),
         options={"-l": "read", "--load": "read"},
     ),
+}
+
+
+class RecursiveRead(NamedTuple):
+    """A tool that reads every file below a directory it is given, with these options (or
+    always): what it reads is what is there, secrets included."""
+
+    flags: frozenset[str]  # the long or short options that make it recurse (empty: always)
+    letters: str  # short option letters that do, bundled or not (`-rn`)
+    hidden: bool  # it reads names that start with "." too
+    hidden_flags: frozenset[str] = frozenset()  # options that make it read those too
+    values: frozenset[str] = frozenset()  # option words whose value makes it recurse
+    # (`-d recurse`, `--directories=recurse`)
+
+
+_GREP_RECURSES = RecursiveRead(
+    opts("-r", "-R", "--recursive", "--dereference-recursive", "--directories=recurse"),
+    "rR",
+    True,
+    values=opts("-d", "--directories"),
+)
+# ripgrep and the silver searcher search below the directory whatever the options, skipping
+# names that start with "." unless told (and what .gitignore names, which guard does not read)
+RECURSIVE_READS: dict[str, RecursiveRead] = {
+    "grep": _GREP_RECURSES,
+    "egrep": _GREP_RECURSES,
+    "fgrep": _GREP_RECURSES,
+    "rgrep": RecursiveRead(frozenset(), "", True),
+    "rg": RecursiveRead(frozenset(), "", False, opts("--hidden", "-.", "-uu", "-uuu")),
+    "ag": RecursiveRead(frozenset(), "", False, opts("--hidden", "-u", "--unrestricted")),
 }
