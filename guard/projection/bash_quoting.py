@@ -88,7 +88,7 @@ class _Scan:
         if c == '"':
             self.stack.append(["dq", 0])
             return i + 1
-        if c == "#" and (i == 0 or text[i - 1] in _WORD_START):
+        if c == "#" and _starts_word(text, i):
             end = text.find("\n", i)
             return n if end < 0 else end
         if c == "\n" and self.heredocs:
@@ -193,6 +193,19 @@ class _Scan:
             j = inner.step(j, line, len(line))
             if not inner.stack:
                 inner.stack = [["dq", 0]]
+
+
+def _starts_word(text: str, i: int) -> bool:
+    """Whether the character at `i` starts a word: after a blank or an operator that is not
+    escaped (`\\ #` is one word, `\\` then a newline joins the lines), or at the start."""
+    if i == 0:
+        return True
+    if text[i - 1] not in _WORD_START:
+        return False
+    j = i - 2
+    while j >= 0 and text[j] == "\\":
+        j -= 1
+    return (i - 2 - j) % 2 == 0  # an even count of backslashes before it: not escaped
 
 
 def _logical_line(text: str, i: int, *, joined: bool) -> tuple[list[tuple[int, str]], int]:

@@ -46,6 +46,11 @@ SITES = [
     # no delimiter there, and the body (with its substitution) goes on
     ("echo <<E\n\\$(m)\\\nE\n'$(m)", [19]),
     ("cat <<E\nx $(a) \\\n$(b)\nE\n", [10, 17]),
+    # found by the property test: an escaped blank is part of the word, so `#` after it starts
+    # no comment (nor does one after a backslash-newline)
+    ("echo \\ #$(m)", [8]),
+    ("echo a\\\n#$(m)", [9]),
+    ("echo \\\\ #$(no)", []),  # an escaped backslash, then a blank: a comment
     ("cat <<E\nx \\\\\nE\n'$(no)'", []),  # an even count: the line ends, so does the body
     ("cat <<'E'\nx \\\nE\n'$(no)'", []),  # quoted: a backslash is a character
     ("ls", []),
