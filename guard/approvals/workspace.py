@@ -188,9 +188,7 @@ def files_below(directory: str) -> tuple[str, ...]:
                             stack.append(entry.path)
                     else:
                         found.append(entry.path)
-        except NotADirectoryError:
-            continue
-        except OSError:
+        except (OSError, ValueError):  # no directory, or none that can be listed
             continue
     return tuple(sorted(found))
 
