@@ -27,12 +27,14 @@ class Use(NamedTuple):
 
 
 class Reading:
-    """What an argv does: the uses of its arguments, and the command it runs, if any."""
+    """What an argv does: the uses of its arguments, the options given (each with its value,
+    when it takes one), and the command it runs, if any."""
 
-    __slots__ = ("run", "unknown_args", "uses")
+    __slots__ = ("options", "run", "unknown_args", "uses")
 
     def __init__(self) -> None:
         self.uses: list[Use] = []
+        self.options: dict[str, str | None] = {}  # `-r`, `-d` → "recurse", `--hidden`
         self.run: int | None = None  # argv[run:] is a command this one runs
         self.unknown_args = False  # the command run gets more arguments nobody knows (xargs)
 
@@ -131,6 +133,8 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
         if arg.startswith("--"):
             name, eq, value = arg.partition("=")
             role = spec.options.get(name)
+            takes = role is not None or name in spec.values
+            out.options[name] = value if eq else (_word(argv, i + 1) if takes else None)
             end_options = end_options or name in spec.ends_options
             if role is not None:
                 dropped_first = dropped_first or name in spec.first_drops
@@ -156,6 +160,7 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
             i += 1
             continue
         if arg in spec.options or arg in spec.values:  # a whole word: -TT, -exec-like names
+            out.options[arg] = _word(argv, i + 1)
             role = spec.options.get(arg)
             dropped_first = dropped_first or arg in spec.first_drops
             end_options = end_options or arg in spec.ends_options
@@ -184,6 +189,7 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
                 dropped_first = dropped_first or opt in spec.first_drops
                 end_options = end_options or opt in spec.ends_options
                 rest = arg[j + 1 :]
+                out.options[opt] = rest or _word(argv, i + 1)
                 if role is None:
                     found = _value_use(spec, opt, i, rest) if rest else _value_use(spec, opt, i + 1)
                     if found is not None:
@@ -196,6 +202,7 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
                     out.uses.append(Use(i + 1, role))
                     i += 1
                 break
+            out.options[opt] = None
             if opt in spec.flags:
                 flag_role = spec.flags[opt]
             j += 1
@@ -212,6 +219,11 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
     if spec.operands == "path" and not spec.options and not spec.values:
         _prefixed_paths(argv, operands, out)  # a command guard does not know
     return out
+
+
+def _word(argv: Sequence[str | None], i: int) -> str | None:
+    """argv[i], or None past the end (an option's value in the next word)."""
+    return argv[i] if i < len(argv) else None
 
 
 # `SATA:/dev/sda`, `file:/x`: a word, a colon, then an absolute path (no `@`: not

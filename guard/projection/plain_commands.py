@@ -88,7 +88,7 @@ def plain(c: Call) -> None:
     if any(a.glob for a in argv[1:]):
         listed_directories(w, argv, reading, via)
     if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only
-        recursive_reads(w, via, spec, argv, reading)
+        recursive_reads(w, via, argv, reading)
     if via == "ln" and any(
         (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
         for a in argv[1:]

@@ -7,24 +7,24 @@ the first one found asks, as `cat` of it would.
 from __future__ import annotations
 
 from guard.knowledge.arguments import Reading
-from guard.knowledge.commands.spec import Spec
-from guard.knowledge.commands.text import RECURSIVE_READS, RecursiveRead
+from guard.knowledge.commands.text import RECURSIVE_READS
 from guard.projection import paths
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker
 
 
-def recursive_reads(w: Walker, via: str, spec: Spec, argv: list[Arg], reading: Reading) -> None:
+def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> None:
     """The protected files below the directories `via` reads through, when it recurses."""
     tool = RECURSIVE_READS.get(via)
     protected = w.ctx.protected
     if tool is None or protected is None or w.scope.cwd is None:
         return
-    words = [a.value for a in argv[1:]]
-    if not _recurses(tool, spec, words):
+    given = reading.options  # as read_argv read them: bundled, attached, `--opt=value`
+    recurses = not tool.flags or any(f in given for f in tool.flags)
+    if not (recurses or any(given.get(v) == "recurse" for v in tool.values)):
         return
-    hidden = tool.hidden or any(word in tool.hidden_flags for word in words)
+    hidden = tool.hidden or any(f in given for f in tool.hidden_flags)
     operands = [
         (argv[u.at], u.value if u.value is not None else argv[u.at].value)
         for u in reading.uses
@@ -57,25 +57,3 @@ def recursive_reads(w: Walker, via: str, spec: Spec, argv: list[Arg], reading: R
                 )
             )
             break  # one is enough to ask
-
-
-def _recurses(tool: RecursiveRead, spec: Spec, words: list[str | None]) -> bool:
-    if not tool.flags and not tool.letters:
-        return True
-    value_letters = {v[1] for v in (*spec.values, *spec.options) if len(v) == 2 and v[0] == "-"}
-    for i, word in enumerate(words):
-        if word is None:
-            continue
-        if word == "--":
-            return False
-        if word in tool.flags:
-            return True
-        if word in tool.values and i + 1 < len(words) and words[i + 1] == "recurse":
-            return True
-        if word.startswith("-") and not word.startswith("--"):
-            for letter in word[1:]:
-                if letter in tool.letters:
-                    return True
-                if letter in value_letters:
-                    break  # the rest is that option's value
-    return False

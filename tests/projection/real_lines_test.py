@@ -465,6 +465,7 @@ SECRET_READS = [
     "grep -r KEY .",
     "grep -rn TOKEN",
     "grep -d recurse KEY .",
+    "grep --directories=recurse KEY .",
     "rg --hidden KEY",
     "rg TODO",  # not .env (rg skips names starting with "."), but server.pem
 ]
@@ -493,6 +494,8 @@ SECRET_QUIET = [
     "rg -n main src",
     "grep -r --include=*.c main src",
     "grep KEY src/main.c",
+    "grep -d skip KEY .",  # directories skipped, not read through
+    "grep -e-r KEY src/main.c",  # -r is the pattern here
 ]
 
 

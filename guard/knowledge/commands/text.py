@@ -386,27 +386,25 @@ class RecursiveRead(NamedTuple):
     """A tool that reads every file below a directory it is given, with these options (or
     always): what it reads is what is there, secrets included."""
 
-    flags: frozenset[str]  # the long or short options that make it recurse (empty: always)
-    letters: str  # short option letters that do, bundled or not (`-rn`)
+    flags: frozenset[str]  # options that make it recurse (none: it always does)
     hidden: bool  # it reads names that start with "." too
     hidden_flags: frozenset[str] = frozenset()  # options that make it read those too
-    values: frozenset[str] = frozenset()  # option words whose value makes it recurse
-    # (`-d recurse`, `--directories=recurse`)
+    values: frozenset[str] = frozenset()  # options whose value `recurse` makes it recurse
 
 
 _GREP_RECURSES = RecursiveRead(
-    opts("-r", "-R", "--recursive", "--dereference-recursive", "--directories=recurse"),
-    "rR",
+    opts("-r", "-R", "--recursive", "--dereference-recursive"),
     True,
     values=opts("-d", "--directories"),
 )
 # ripgrep and the silver searcher search below the directory whatever the options, skipping
-# names that start with "." unless told (and what .gitignore names, which guard does not read)
+# names that start with "." unless told (and what .gitignore names, which guard does not read;
+# rg's -u counts as telling it: -uu does)
 RECURSIVE_READS: dict[str, RecursiveRead] = {
     "grep": _GREP_RECURSES,
     "egrep": _GREP_RECURSES,
     "fgrep": _GREP_RECURSES,
-    "rgrep": RecursiveRead(frozenset(), "", True),
-    "rg": RecursiveRead(frozenset(), "", False, opts("--hidden", "-.", "-uu", "-uuu")),
-    "ag": RecursiveRead(frozenset(), "", False, opts("--hidden", "-u", "--unrestricted")),
+    "rgrep": RecursiveRead(frozenset(), True),
+    "rg": RecursiveRead(frozenset(), False, opts("--hidden", "-.", "-u", "--unrestricted")),
+    "ag": RecursiveRead(frozenset(), False, opts("--hidden", "-u", "--unrestricted")),
 }
