@@ -381,18 +381,10 @@ class LineCache:
 
 
 def _managed_dirs(path: str, links: Links) -> tuple[str, ...]:
-    """The directories above the managed file, and above where it leads: a file that is there
-    is used only while no user can change them (guard/policy/managed.py)."""
+    """The directories the managed policy's check looks at (guard/policy/managed.py): a file
+    that is there is used only while no user can change them."""
     if not links.exists(path):
         return ()
-    return tuple(dict.fromkeys(_above(path) + _above(links.realpath(path))))
+    from guard.policy.managed import checked_directories
 
-
-def _above(path: str) -> tuple[str, ...]:
-    """The directories above `path`, nearest first."""
-    found: list[str] = []
-    probe = os.path.dirname(path)
-    while probe and probe not in found:
-        found.append(probe)
-        probe = os.path.dirname(probe)
-    return tuple(found)
+    return checked_directories(path, links.realpath)

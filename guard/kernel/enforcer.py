@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from guard.approvals.judgement import Judgement
+from guard.approvals.looks import RACY_NS
 from guard.errors import GuardError
 from guard.kernel.enforcement import (
     DEFAULT_CACHES,
@@ -203,8 +204,8 @@ def _seen(what: str, path: str) -> object:
 
 # The kernel stamps a change with a clock that moves once a tick (1 to 10 ms): a directory
 # changed twice within one tick keeps one stamp. A stamp that recent is not trusted (as git
-# treats a "racy" index entry): the ruleset is built again on the next line.
-RACY_NS = 1_000_000_000
+# treats a "racy" index entry): the ruleset is built again on the next line (RACY_NS, the same
+# second a long-lived process's looks use).
 _RACY = object()  # equal to nothing a directory shows
 
 

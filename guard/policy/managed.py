@@ -65,19 +65,7 @@ def unsafe_reason(path: str, st: os.stat_result, allowed: frozenset[int]) -> str
     problem = _weak("it", st, allowed)
     if problem:
         return problem
-    # the directories above the file, and above the link that names it (whoever may write
-    # there could point the link elsewhere)
-    here = os.path.realpath(os.path.dirname(os.path.abspath(path)))
-    there = os.path.dirname(os.path.realpath(path))
-    for start in dict.fromkeys((here, there)):
-        problem = _weak_directories(start, allowed)
-        if problem:
-            return problem
-    return None
-
-
-def _weak_directories(directory: str, allowed: frozenset[int]) -> str:
-    while True:
+    for directory in checked_directories(path):
         try:
             st = os.stat(directory)
         except OSError as error:
@@ -85,10 +73,27 @@ def _weak_directories(directory: str, allowed: frozenset[int]) -> str:
         problem = _weak(directory, st, allowed, sticky_ok=True)
         if problem:
             return problem
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return ""
-        directory = parent
+    return None
+
+
+def checked_directories(
+    path: str, realpath: Callable[[str], str] = os.path.realpath
+) -> tuple[str, ...]:
+    """The directories whose owners and modes decide whether the file at `path` is safe: every
+    one above the file, and above the link that names it (whoever may write there could point
+    the link elsewhere), nearest first. `realpath` resolves links (a long-lived process's kept
+    resolver)."""
+    here = realpath(os.path.dirname(os.path.abspath(path)))
+    there = os.path.dirname(realpath(path))
+    found: list[str] = []
+    for directory in dict.fromkeys((here, there)):
+        while directory not in found:
+            found.append(directory)
+            parent = os.path.dirname(directory)
+            if parent == directory:
+                break
+            directory = parent
+    return tuple(found)
 
 
 def _weak(
