@@ -9,6 +9,8 @@ from __future__ import annotations
 from guard.knowledge.arguments import Reading
 from guard.knowledge.commands.text import RECURSIVE_READS
 from guard.projection import paths
+from guard.projection.budget import OverBudget
+from guard.projection.protected import ProtectedPath
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker
@@ -18,42 +20,72 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
     """The protected files below the directories `via` reads through, when it recurses."""
     tool = RECURSIVE_READS.get(via)
     protected = w.ctx.protected
-    if tool is None or protected is None or w.scope.cwd is None:
+    if tool is None or protected is None:
         return
     given = reading.options  # as read_argv read them: bundled, attached, `--opt=value`
     recurses = not tool.flags or any(f in given for f in tool.flags)
     if not (recurses or any(given.get(v) == "recurse" for v in tool.values)):
         return
     hidden = tool.hidden or any(f in given for f in tool.hidden_flags)
+    follows = any(f in given for f in tool.follows)
     operands = [
         (argv[u.at], u.value if u.value is not None else argv[u.at].value)
         for u in reading.uses
         if u.role == "read" and u.at < len(argv) and not (argv[u.at].value or "").startswith("-")
     ]
-    roots = [(arg, text) for arg, text in operands if text] or [(argv[0], ".")]
-    for arg, text in roots:
-        start = text if text.startswith("/") else f"{w.scope.cwd.rstrip('/')}/{text}"
+    cwd = w.scope.cwd
+    for arg, text in [(arg, text) for arg, text in operands if text] or [(argv[0], ".")]:
+        if not text.startswith("/") and cwd is None:
+            continue  # relative to a directory not known: its read asks (accesses.py)
+        start = text if text.startswith("/") else f"{(cwd or '').rstrip('/')}/{text}"
         try:
             root = paths.normalise(w.ctx.resolve(paths.normalise(start)))
         except (OSError, ValueError):
             continue  # where it leads is asked about as the read of the operand itself
-        for found in w.ctx.below(root):
-            if not hidden and any(p.startswith(".") for p in found[len(root) :].split("/")):
-                continue
-            hit = protected.match(found, "read")
-            if hit is None:
-                continue
-            shown = paths.display(found, w.ctx.home)
-            below = paths.display(root, w.ctx.home)
-            w.out.append(
-                Request(
-                    "protected",
-                    arg.span,
-                    f"read {shown} ({via}, which reads below {below}) is a protected path "
-                    f"({hit.pattern})",
-                    path=found,
-                    access="read",
-                    via=via,
-                )
+        found = _secret_below(w, root, hidden, follows)
+        if found is None:
+            continue
+        shown = paths.display(found[0], w.ctx.home)
+        below = paths.display(root, w.ctx.home)
+        w.out.append(
+            Request(
+                "protected",
+                arg.span,
+                f"read {shown} ({via}, which reads below {below}) is a protected path "
+                f"({found[1].pattern})",
+                path=found[0],
+                access="read",
+                via=via,
             )
-            break  # one is enough to ask
+        )
+
+
+def _secret_below(
+    w: Walker, root: str, hidden: bool, follows: bool, *, depth: int = 0
+) -> tuple[str, ProtectedPath] | None:
+    """The first protected file below `root`; with `follows`, through the links below it to
+    where they lead (links in what they lead to are followed three deep, then it asks)."""
+    assert w.ctx.protected is not None
+    for found in w.ctx.below(root):
+        if not hidden and any(p.startswith(".") for p in found[len(root) :].split("/")):
+            continue
+        hit = w.ctx.protected.match(found, "read")
+        if hit is not None:
+            return found, hit
+        if not follows:
+            continue
+        try:
+            led = paths.normalise(w.ctx.resolve(found))
+        except (OSError, ValueError):
+            continue
+        if led == found:
+            continue
+        hit = w.ctx.protected.match(led, "read")
+        if hit is not None:
+            return led, hit
+        if depth >= 3:
+            raise OverBudget(f"following the links below {root} goes deeper than guard looks")
+        deeper = _secret_below(w, led, hidden, follows, depth=depth + 1)
+        if deeper is not None:
+            return deeper
+    return None

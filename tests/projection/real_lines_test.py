@@ -570,3 +570,19 @@ def test_a_tree_too_large_to_look_through_for_secrets_asks(tmp_path: Path) -> No
     assert decision == "ask"
     assert any("lists more than" in r for r in asking), asking
     assert agent_verdict(root, "grep KEY big/f1") == ("allow", [])  # no walk: one file
+
+
+def test_a_search_that_follows_links_reads_the_secrets_they_lead_to(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    (outside / "conf").mkdir(parents=True)
+    (outside / "conf" / ".env").write_text("KEY=x\n")
+    root = tmp_path / "proj"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    (root / "notes.txt").write_text("hi\n")
+    (root / "conf").symlink_to(outside / "conf")
+    for line in ("grep -R KEY .", "grep --dereference-recursive KEY ."):
+        decision, asking = agent_verdict(root, line)
+        assert decision == "ask" and any("outside/conf/.env" in r for r in asking), asking
+    assert agent_verdict(root, "grep -r KEY .") == ("allow", [])  # -r does not follow links
+    assert agent_verdict(root, "grep -R KEY notes.txt") == ("allow", [])

@@ -390,12 +390,14 @@ class RecursiveRead(NamedTuple):
     hidden: bool  # it reads names that start with "." too
     hidden_flags: frozenset[str] = frozenset()  # options that make it read those too
     values: frozenset[str] = frozenset()  # options whose value `recurse` makes it recurse
+    follows: frozenset[str] = frozenset()  # options that make it follow links it meets below
 
 
 _GREP_RECURSES = RecursiveRead(
     opts("-r", "-R", "--recursive", "--dereference-recursive"),
     True,
     values=opts("-d", "--directories"),
+    follows=opts("-R", "--dereference-recursive"),
 )
 # ripgrep and the silver searcher search below the directory whatever the options, skipping
 # names that start with "." unless told (and what .gitignore names, which guard does not read;
@@ -405,6 +407,12 @@ RECURSIVE_READS: dict[str, RecursiveRead] = {
     "egrep": _GREP_RECURSES,
     "fgrep": _GREP_RECURSES,
     "rgrep": RecursiveRead(frozenset(), True),
-    "rg": RecursiveRead(frozenset(), False, opts("--hidden", "-.", "-u", "--unrestricted")),
-    "ag": RecursiveRead(frozenset(), False, opts("--hidden", "-u", "--unrestricted")),
+    "rg": RecursiveRead(
+        frozenset(), False, opts("--hidden", "-.", "-u", "--unrestricted"),
+        follows=opts("-L", "--follow"),
+    ),
+    "ag": RecursiveRead(
+        frozenset(), False, opts("--hidden", "-u", "--unrestricted"),
+        follows=opts("-f", "--follow"),
+    ),
 }
