@@ -208,8 +208,11 @@ def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None
     if approver_mode(env, policies.load(None, home=home)) == "always":
         return fallback("the human answers at guard watch: the hook waits for it"), None
     err = io.StringIO()
+    in_band = wire.first(pairs, "in_band") == "1"  # the client sees the agent; this cannot
     with contextlib.redirect_stderr(err):
-        text = respond(protocol, raw, env)
+        text = respond(protocol, raw, env, in_band=in_band, may_hold=False)
+    if text is None:
+        return fallback("the human answers at guard watch: the hook waits for it"), None
     out = text + "\n" if text else ""
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
 

@@ -203,9 +203,13 @@ def _hook_cli(agent: str) -> int:
     raw = _read_stdin(MAX_HOOK_INPUT + 1)
     from guard.approvals.session import current_session
 
+    from guard.entry.agent_prompt import prompt_reachable
+
+    in_band = "1" if prompt_reachable(agent) else "0"  # seen from here: the agent is above
     answer = exchange(
-        [("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session())]
-    )
+        [("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session()),
+         ("in_band", in_band)]
+    )  # fmt: skip
     if answer is None:
         import argparse
 
