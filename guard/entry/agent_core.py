@@ -289,8 +289,9 @@ def respond(
         if call is None:
             return protocol.no_opinion
         timeout = hook_timeout if hook_timeout is not None else protocol.default_timeout
-        if in_band is None:
-            in_band = protocol.in_band_ask and prompt_for(protocol.agent)
+        in_band = protocol.in_band_ask and (
+            prompt_for(protocol.agent) if in_band is None else in_band
+        )
         answer = decide(
             call, env, in_band_ask=in_band, hook_timeout=timeout, may_hold=may_hold
         )

@@ -322,3 +322,17 @@ def test_headless_gemini_is_never_handed_an_ask_it_would_wait_on_forever(world: 
     (told,) = result.told
     assert told.startswith(f"Tool execution blocked: guard: denied `touch {marker}`"), told
     assert "start `guard watch`" in told
+
+
+def test_through_the_resident_checker_the_answers_are_the_same(world: World) -> None:
+    """Every agent's hook goes through the per-user checker (issue 29): an everyday command
+    runs, a write outside the workspace is blocked with guard's reason."""
+    world.env.pop("GUARD_RESIDENT", None)
+    world.env["GUARD_RESIDENT_IDLE"] = "20"
+    made = world.workspace / "made"
+    assert world.run(f"touch {made}", made).ran
+    marker = world.root / "outside"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log
+    (told,) = result.told
+    assert told.startswith(f"{BLOCKED[world.agent.name]}guard: denied `touch {marker}`"), told
