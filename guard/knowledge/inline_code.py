@@ -260,6 +260,10 @@ _FILE_CALL = re.compile(
 )
 _EVAL = re.compile(r"\b(eval|instance_eval|class_eval|new Function|Function)\s*\(|\beval\s+[\"'$]")
 _JS_EXEC = re.compile(r"(child_process|cp|require\([^)]*\))\.exec\b")
+_RUNTIME_API = re.compile(
+    r"\b(?:Deno\.(?:run|Command|remove|writeFile|writeTextFile|truncate|rename|symlink|chmod)"
+    r"|Bun\.(?:spawn|spawnSync|write|\$))|\$`"
+)
 _RECURSIVE = ("rm_rf", "rm_r", "remove_dir", "rmtree", "remove_tree", "rmSync", "fs.rm")
 _READS = ("readFile", "file_get_contents", "File.read")
 
@@ -290,6 +294,8 @@ def script_findings(language: str, code: str) -> list[Finding]:
         found.append(_literal_finding(mode, literal, language, f"{api} is given a path"))
         if any(api.endswith(r) for r in _RECURSIVE) and literal is not None:
             found.append(_literal_finding("destroy", literal, language, api))
+    if language == "js" and _RUNTIME_API.search(code):
+        found.append(Finding("dynamic", "the code uses Deno's or Bun's process or file API"))
     if _EVAL.search(code):
         found.append(Finding("dynamic", "the code evaluates code not known before it runs"))
     return found
