@@ -311,3 +311,20 @@ def _literal_finding(what: What, literal: str | None, language: str, why: str) -
     if interpolates or (language == "js" and "${" in body and quote == "`"):
         return Finding("dynamic", f"{why} built from values not known before it runs")
     return Finding(what, re.sub(r"\\(.)", r"\1", body))
+
+
+# ---- vim's Ex commands (vim -c, --cmd) -----------------------------------------------------
+
+_VIM_QUIET = re.compile(
+    r"\s*:?\s*(?:(?:set|setlocal|setl|se|setglobal|setg)\s+[\w&+=^:,.-]+(?:\s+[\w&+=^:,.-]+)*"
+    r"|syntax\s+\w+|syn\s+\w+|filetype\s+[\w ]+|colorscheme\s+[\w-]+|colo\s+[\w-]+|\d+"
+    r"|q|qa|q!|qa!|wq|x|noh|nohlsearch)\s*"
+)
+
+
+def vim_findings(code: str) -> list[Finding]:
+    """Ex commands that only set options, highlight or quit are quiet; any other may run a
+    shell (`!`), a script or another language, and cannot be known."""
+    if all(_VIM_QUIET.fullmatch(part) for part in code.split("|")):
+        return []
+    return [Finding("dynamic", "the Ex commands may run programs guard cannot see")]

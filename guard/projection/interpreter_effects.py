@@ -110,7 +110,7 @@ def _next(argv: list[Arg], i: int) -> Arg:
 
 
 def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, depth: int) -> None:
-    from guard.knowledge.inline_code import python_findings, script_findings
+    from guard.knowledge.inline_code import python_findings, script_findings, vim_findings
 
     if code.value is None:
         dynamic(w, code, "code", f"the code {via} runs is not known: {code.reason}")
@@ -118,11 +118,12 @@ def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, dep
     if language == "unread":
         dynamic(w, code, "code", f"{via} runs code guard cannot read")
         return
-    found = (
-        python_findings(code.value)
-        if language == "python"
-        else script_findings(language, code.value)
-    )
+    if language == "python":
+        found = python_findings(code.value)
+    elif language == "vim":
+        found = vim_findings(code.value)
+    else:
+        found = script_findings(language, code.value)
     shown = tuple([a.shown for a in argv])
     for finding in found:
         if finding.what == "shell":

@@ -29,7 +29,7 @@ class Interpreter(NamedTuple):
     `any_option`: every option may carry code (PowerShell abbreviates and folds case).
     """
 
-    language: str  # python, js, ruby, perl, php, applescript; "unread": guard cannot read it
+    language: str  # python, js, ruby, perl, php, applescript, vim; "unread": guard cannot read it
     code: frozenset[str] = frozenset()
     scripts: frozenset[str] = frozenset()
     values: frozenset[str] = frozenset()
@@ -157,7 +157,7 @@ INTERPRETERS: dict[str, Interpreter] = {
     ),
     **dict.fromkeys(
         ("vim", "nvim", "vi", "ex", "view", "gvim", "vimdiff"),
-        Interpreter("unread", code=opts("-c", "--cmd"), scripts=opts("-S", "-s"), stdin=False),
+        Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S", "-s"), stdin=False),
     ),
     "emacs": Interpreter(
         "unread",
