@@ -1,0 +1,237 @@
+"""`guard watch --web`: the human answers from a phone's browser; the agent cannot.
+
+Real parts throughout: `guard watch --web` in a pseudo-terminal (pexpect), Debian's Chromium
+driven by Playwright at a phone's viewport, and agents that are real `guarded-bash -c` calls in
+sessions of their own (no terminal, stdin /dev/null), each writing a marker outside the
+workspace (which asks). The marker proves what ran. One browser serves the whole module; each
+test has its own approver and its own browser contexts (cookie jars).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pexpect
+import pytest
+
+playwright_api = pytest.importorskip("playwright.sync_api")
+CHROMIUM = "/usr/bin/chromium"
+if not os.path.exists(CHROMIUM):
+    pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
+
+expect = playwright_api.expect
+BIN = Path(sys.executable).parent
+GUARD = [sys.executable, "-m", "guard"]
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
+         "is_mobile": True, "has_touch": True}  # fmt: skip
+ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]  # fmt: skip
+WAIT = 15_000  # ms
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with playwright_api.sync_playwright() as p:
+        launched = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield launched
+        launched.close()
+
+
+@dataclass
+class Approver:
+    human: pexpect.spawn
+    env: dict[str, str]
+    workspace: Path
+    outside: Path
+    pair: str  # the pair: URL the terminal printed
+    base: str
+
+    def agent(self, command: str) -> subprocess.Popen[str]:
+        """An agent's shell call through guarded-bash: no terminal, stdin /dev/null."""
+        return subprocess.Popen(
+            [str(BIN / "guarded-bash"), "-c", command],
+            env=self.env,
+            cwd=str(self.workspace),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
+
+    def marker(self, name: str) -> Path:
+        return self.outside / name
+
+
+@pytest.fixture
+def approver() -> Iterator[Approver]:
+    yield from _approver()
+
+
+def _approver(*args: str) -> Iterator[Approver]:
+    runtime = Path(tempfile.mkdtemp(prefix="gw", dir="/tmp"))  # socket paths must stay short
+    workspace, outside = runtime / "project", runtime / "outside"
+    workspace.mkdir()
+    outside.mkdir()
+    env = dict(os.environ)
+    env.update(
+        GUARD_WORKSPACE=str(workspace),
+        GUARD_APPROVER_SOCKET=str(runtime / "approver.sock"),
+        GUARD_APPROVER_CONTROL=str(runtime / "control.sock"),
+        TERM="xterm",
+    )
+    human = pexpect.spawn(
+        GUARD[0], [*GUARD[1:], "watch", "--web", *args], env=env, cwd=str(workspace),
+        encoding="utf-8", dimensions=(60, 160), timeout=20,
+    )  # fmt: skip
+    human.delaybeforesend = None
+    human.expect(r"pair: (\S+)")
+    pair = human.match.group(1)
+    base = pair.split("pair?")[0]
+    try:
+        yield Approver(human, env, workspace, outside, pair, base)
+    finally:
+        if human.isalive():  # SIGTERM: a key could land while a new request is shown
+            human.kill(signal.SIGTERM)
+            human.expect("guard watch: stopped")
+            human.expect(pexpect.EOF)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+def paired(browser: Any, a: Approver, **extra: Any) -> Any:
+    page = browser.new_context(**PHONE, **extra).new_page()
+    page.goto(a.pair)
+    expect(page.locator("#link")).not_to_have_text("connecting…", timeout=WAIT)  # live
+    return page
+
+
+def finish(p: subprocess.Popen[str]) -> tuple[int, str]:
+    _out, err = p.communicate(timeout=30)
+    return p.returncode, err
+
+
+def test_a_paired_phone_sees_the_request_and_allowing_once_runs_it(
+    browser: Any, approver: Approver
+) -> None:
+    page = paired(browser, approver)
+    expect(page.locator("#request")).to_contain_text("No request is waiting")
+    approver.human.expect("paired a browser at 127.0.0.1")
+    target = approver.marker("ran")
+    waiting = approver.agent(f"touch {target} && echo made")
+    command = page.locator("#command")
+    expect(command).to_contain_text(f"touch {target}", timeout=WAIT)
+    expect(command.locator("mark")).to_contain_text(str(target))  # the part that asks
+    expect(page.locator("#request")).to_contain_text("request #1 (1 of 1) via guarded-bash")
+    expect(page.locator("#left")).to_contain_text(re.compile(r"denied in \d+ s"))
+    expect(page.locator("dl.where")).to_contain_text(str(approver.workspace))
+    page.screenshot(path=str(DOCS / "watch-web.png"))
+    page.locator('button[data-key="y"]').click()
+    code, err = finish(waiting)
+    assert (code, target.exists()) == (0, True), err
+    expect(page.locator("#request")).to_contain_text("No request is waiting", timeout=WAIT)
+    expect(page.locator("#events")).to_contain_text("allowed once")
+    approver.human.expect("allowed once")  # the terminal says it too
+
+
+def test_deny_at_the_page_refuses_the_line_with_its_reason(
+    browser: Any, approver: Approver
+) -> None:
+    page = paired(browser, approver)
+    target = approver.marker("denied")
+    waiting = approver.agent(f"touch {target}")
+    expect(page.locator("#command")).to_contain_text(str(target), timeout=WAIT)
+    page.locator('button[data-key="n"]').click()
+    code, err = finish(waiting)
+    assert code != 0
+    assert "denied by the human at the approver" in err
+    assert not target.exists()
+    expect(page.locator("#events")).to_contain_text("denied by the human", timeout=WAIT)
+
+
+def test_an_unpaired_browser_and_the_agents_curl_cannot_answer(
+    browser: Any, approver: Approver
+) -> None:
+    target = approver.marker("never")
+    waiting = approver.agent(f"touch {target}")
+    approver.human.expect("request #1 ")
+    stranger = browser.new_context(**PHONE).new_page()
+    shown = stranger.goto(approver.base)
+    assert shown is not None and shown.status == 403
+    expect(stranger.locator("#refused")).to_contain_text("not paired")
+    tried = stranger.request.post(
+        approver.base + "answer",
+        data=json.dumps({"id": 1, "key": "y"}),
+        headers={"Content-Type": "application/json", "Origin": approver.base.rstrip("/")},
+    )
+    assert tried.status == 403
+    # the agent's side: curl straight at the port (no guard in between), as a script would
+    answer = ["-X", "POST", "-H", "Content-Type: application/json", "-d", '{"id":1,"key":"y"}']
+    for extra in ([], ["-H", "X-CSRF-Token: guess", "-b", "guard_watch=guess"]):
+        curl = subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", *answer, *extra,
+             approver.base + "answer"],
+            capture_output=True, text=True, timeout=10, start_new_session=True,
+        )  # fmt: skip
+        assert curl.stdout == "403"
+    approver.human.expect("refused an answer without a paired browser")
+    assert waiting.poll() is None  # still waiting: nobody answered it
+    # and through guard, a line that talks to the port is itself a question for the human
+    port = approver.base.rsplit(":", 1)[1].strip("/")
+    sneaky = approver.agent(f"curl -s -d '{{\"id\":1,\"key\":\"y\"}}' http://127.0.0.1:{port}/answer")
+    approver.human.expect("#2 waits too")
+    page = paired(browser, approver)
+    page.locator('#tabs button[data-id="2"]').click()
+    expect(page.locator("ul.why")).to_contain_text("talks to the approver's web page")
+    assert sneaky.poll() is None
+    waiting.kill()
+    sneaky.kill()
+
+
+def test_a_second_request_waits_while_the_first_is_shown(
+    browser: Any, approver: Approver
+) -> None:
+    page = paired(browser, approver)
+    first, second = approver.marker("first"), approver.marker("second")
+    one = approver.agent(f"touch {first}")
+    expect(page.locator("#command")).to_contain_text(str(first), timeout=WAIT)
+    two = approver.agent(f"touch {second}")
+    expect(page.locator("#tabs button")).to_have_count(2, timeout=WAIT)
+    expect(page.locator("#command")).to_contain_text(str(first))  # the shown one stays
+    expect(page.locator("#request")).to_contain_text("(1 of 2)")
+    page.locator('button[data-key="y"]').click()
+    assert finish(one)[0] == 0
+    expect(page.locator("#command")).to_contain_text(str(second), timeout=WAIT)
+    always = page.locator('button[data-key="a"]')
+    always.click()  # a lasting answer: the first tap only asks to confirm
+    expect(always).to_contain_text("tap again to confirm")
+    page.wait_for_timeout(400)
+    assert two.poll() is None
+    always.click()
+    code, err = finish(two)
+    assert (code, first.exists(), second.exists()) == (0, True, True), err
+
+
+def test_a_pairing_code_works_once(browser: Any, approver: Approver) -> None:
+    paired(browser, approver)
+    approver.human.expect("paired a browser")
+    again = browser.new_context(**PHONE).new_page()
+    shown = again.goto(approver.pair)
+    assert shown is not None and shown.status == 403
+    expect(again.locator("#refused")).to_contain_text("wrong or already used")
+    assert again.goto(approver.base) is not None
+    expect(again.locator("#refused")).to_contain_text("not paired")
+    approver.human.expect("wrong or already used")
