@@ -9,15 +9,20 @@ test has its own approver and its own browser contexts (cookie jars).
 
 from __future__ import annotations
 
+import hashlib
+import http.server
 import json
 import os
 import re
 import shutil
 import signal
+import ssl
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,6 +64,7 @@ class Approver:
     outside: Path
     pair: str  # the pair: URL the terminal printed
     base: str
+    said: str  # what the terminal printed before it
 
     def agent(self, command: str) -> subprocess.Popen[str]:
         """An agent's shell call through guarded-bash: no terminal, stdin /dev/null."""
@@ -79,10 +85,12 @@ class Approver:
 
 @pytest.fixture
 def approver() -> Iterator[Approver]:
-    yield from _approver()
+    with started() as a:
+        yield a
 
 
-def _approver(*args: str) -> Iterator[Approver]:
+@contextmanager
+def started(*args: str) -> Iterator[Approver]:
     runtime = Path(tempfile.mkdtemp(prefix="gw", dir="/tmp"))  # socket paths must stay short
     workspace, outside = runtime / "project", runtime / "outside"
     workspace.mkdir()
@@ -103,7 +111,7 @@ def _approver(*args: str) -> Iterator[Approver]:
     pair = human.match.group(1)
     base = pair.split("pair?")[0]
     try:
-        yield Approver(human, env, workspace, outside, pair, base)
+        yield Approver(human, env, workspace, outside, pair, base, human.before)
     finally:
         if human.isalive():  # SIGTERM: a key could land while a new request is shown
             human.kill(signal.SIGTERM)
@@ -235,3 +243,62 @@ def test_a_pairing_code_works_once(browser: Any, approver: Approver) -> None:
     assert again.goto(approver.base) is not None
     expect(again.locator("#refused")).to_contain_text("not paired")
     approver.human.expect("wrong or already used")
+
+
+def test_https_on_request_shows_the_fingerprint_and_the_cookie_stays_secure(browser: Any) -> None:
+    with started("--https") as a:
+        assert a.base.startswith("https://127.0.0.1:")
+        shown = re.search(r"SHA-256 fingerprint: ([0-9A-F:]{95})", a.said)
+        assert shown is not None, a.said
+        port = int(a.base.rsplit(":", 1)[1].strip("/"))
+        served = ssl.get_server_certificate(("127.0.0.1", port))
+        digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(served)).hexdigest().upper()
+        assert shown.group(1).replace(":", "") == digest
+        page = paired(browser, a, ignore_https_errors=True)
+        (cookie,) = page.context.cookies()
+        assert (cookie["secure"], cookie["httpOnly"], cookie["sameSite"]) == (True, True, "Strict")
+        insecure = a.base.replace("https", "http")
+        plain = subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", insecure],
+            capture_output=True, text=True, timeout=10,
+        )  # fmt: skip
+        assert plain.stdout != "200"  # no plain HTTP beside it
+
+
+def test_the_webhook_hears_of_each_request_without_a_secret() -> None:
+    heard: list[str] = []
+    arrived = threading.Event()
+
+    class Hook(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            length = int(self.headers.get("Content-Length", "0"))
+            heard.append(self.rfile.read(length).decode())
+            self.send_response(200)
+            self.end_headers()
+            arrived.set()
+
+        def log_message(self, *_args: object) -> None:
+            pass
+
+    hook = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+    threading.Thread(target=hook.serve_forever, daemon=True).start()
+    config = Path(os.environ["GUARD_CONFIG"])
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(
+        f'[approver]\nnotify = "http://127.0.0.1:{hook.server_address[1]}/guard"\n'
+    )
+    try:
+        with started() as a:
+            target = a.marker("hooked")
+            waiting = a.agent(f"touch {target}")
+            assert arrived.wait(20)
+            waiting.kill()
+    finally:
+        hook.shutdown()
+        hook.server_close()
+    (text,) = heard
+    assert f"touch {target}" in text
+    assert f"write {target}" in text  # why it asks
+    assert a.base in text  # where to answer
+    code = a.pair.split("code=")[1]
+    assert code not in text and "pair" not in text
