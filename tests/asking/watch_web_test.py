@@ -137,6 +137,8 @@ def test_a_paired_phone_sees_the_request_and_allowing_once_runs_it(
 ) -> None:
     page = paired(browser, approver)
     expect(page.locator("#request")).to_contain_text("No request is waiting")
+    approver.human.expect("it works once")
+    approver.human.expect("█▀▀▀▀▀█|▀▀▀▀▀▀▀")  # the link as a QR code, below it
     approver.human.expect("paired a browser at 127.0.0.1")
     target = approver.marker("ran")
     waiting = approver.agent(f"touch {target} && echo made")

@@ -25,7 +25,14 @@ def test_a_late_code_pairs_nobody_and_is_spent() -> None:
     late = p.pair(code.text, CODE_SECONDS + 1, "127.0.0.1")
     assert late.session is None and "expired" in late.problem
     assert p.pair(code.text, CODE_SECONDS + 2, "127.0.0.1").session is None
-    assert p.code_expired(CODE_SECONDS + 1) is False  # spent: no longer the current code
+    assert p.code_expired(CODE_SECONDS + 2)  # none works: the approver prints a new one
+
+
+def test_a_code_expires() -> None:
+    p = Pairing()
+    p.new_code(0.0)
+    assert not p.code_expired(CODE_SECONDS - 1)
+    assert p.code_expired(CODE_SECONDS)
 
 
 def test_a_new_code_voids_the_one_before() -> None:

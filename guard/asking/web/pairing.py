@@ -62,9 +62,9 @@ class Pairing:
             return self._code
 
     def code_expired(self, now: float) -> bool:
-        """Whether the code printed last no longer works and nobody paired with it."""
+        """Whether no pairing code works any more (it expired, or was tried too late)."""
         with self._lock:
-            return self._code is not None and self._code.expires <= now
+            return self._code is None or self._code.expires <= now
 
     def paired(self) -> int:
         with self._lock:

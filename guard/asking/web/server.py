@@ -95,7 +95,8 @@ class WebServer:
 
     def publish(self, state: str) -> None:
         """A new state for the page (JSON text from `snapshot`)."""
-        self._loop.call_soon_threadsafe(self._update, state)
+        with suppress(RuntimeError):  # the page's loop has stopped: nobody to tell
+            self._loop.call_soon_threadsafe(self._update, state)
 
     def take_answers(self) -> list[Asked]:
         """The answers given at the page since the last call (after the pipe woke us)."""
@@ -249,11 +250,15 @@ class WebServer:
         done: asyncio.Future[str] = self._loop.create_future()
 
         def reply(problem: str) -> None:  # on the approver's thread
-            self._loop.call_soon_threadsafe(_settle, done, problem)
+            with suppress(RuntimeError):  # the page's loop has stopped
+                self._loop.call_soon_threadsafe(_settle, done, problem)
 
         self._asked.put(Asked(request_id, key, confirmed, reply))
         self.wake()
-        problem = await asyncio.wait_for(done, 10)
+        try:
+            problem = await asyncio.wait_for(done, 10)
+        except TimeoutError:
+            problem = "guard: the approver did not take the answer; answer at the terminal"
         if problem:
             return web.json_response({"error": problem}, status=409)
         return web.json_response({"said": f"answered #{request_id} with [{key}]"})
