@@ -33,6 +33,8 @@ import pytest
 playwright_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = "/usr/bin/chromium"
 if not os.path.exists(CHROMIUM):
+    if os.environ.get("CI"):  # .ci/run installs it: a CI without it must not pass quietly
+        raise RuntimeError(f"{CHROMIUM} is missing: .ci/run should have installed chromium")
     pytest.skip("Debian's chromium is not installed (.ci/run installs it)", allow_module_level=True)
 
 expect = playwright_api.expect
@@ -304,3 +306,40 @@ def test_the_webhook_hears_of_each_request_without_a_secret() -> None:
     assert a.base in text  # where to answer
     code = a.pair.split("code=")[1]
     assert code not in text and "pair" not in text
+
+
+def served_fingerprint(base: str) -> str:
+    port = int(base.rsplit(":", 1)[1].strip("/"))
+    served = ssl.get_server_certificate(("127.0.0.1", port))
+    digest = hashlib.sha256(ssl.PEM_cert_to_DER_cert(served)).hexdigest().upper()
+    return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
+
+
+def test_beyond_loopback_only_https_is_served_and_the_port_file_goes_with_it() -> None:
+    with started("--listen", "0.0.0.0:0") as a:
+        assert a.base.startswith("https://")
+        assert f"fingerprint: {served_fingerprint(a.base)}" in a.said
+        port = a.base.rsplit(":", 1)[1].strip("/")
+        where = Path(a.env["GUARD_APPROVER_SOCKET"] + ".web")
+        assert where.read_text() == f"{port}\n"
+        key = Path(os.environ["GUARD_STATE_DIR"]) / "web" / "key.pem"
+        assert key.stat().st_mode & 0o077 == 0
+        plain = subprocess.run(
+            ["curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", f"http://127.0.0.1:{port}/"],
+            capture_output=True, text=True, timeout=10,
+        )  # fmt: skip
+        assert plain.stdout != "200"
+        a.human.kill(signal.SIGTERM)
+        a.human.expect(pexpect.EOF)
+        assert not where.exists()
+
+
+def test_a_certificate_of_the_users_own_is_served(tmp_path: Path) -> None:
+    from guard.asking.web.tls import make_self_signed
+
+    cert, key = tmp_path / "mine.pem", tmp_path / "mine.key"
+    make_self_signed("127.0.0.1", str(cert), str(key))
+    with started("--cert", str(cert), "--key", str(key)) as a:
+        assert a.base.startswith("https://127.0.0.1:")
+        assert f"fingerprint: {served_fingerprint(a.base)}" in a.said
+    assert not (Path(os.environ["GUARD_STATE_DIR"]) / "web").exists()  # none made

@@ -58,7 +58,7 @@ def certificate(host: str, *, cert: str | None, key: str | None) -> Certificate:
     except OSError:
         same = False
     if not same:
-        _make(host, cert_path, key_path)
+        make_self_signed(host, cert_path, key_path)
         with open(host_path, "w", encoding="utf-8") as f:
             f.write(host)
     return Certificate(cert_path, key_path, fingerprint(cert_path), made=True)
@@ -88,7 +88,8 @@ def fingerprint(path: str) -> str:
     return ":".join(digest[i : i + 2] for i in range(0, len(digest), 2))
 
 
-def _make(host: str, cert_path: str, key_path: str) -> None:
+def make_self_signed(host: str, cert_path: str, key_path: str) -> None:
+    """A new key (P-256) and a certificate for ``host``, valid a year; the key mode 0600."""
     from cryptography import x509
     from cryptography.hazmat.primitives import hashes, serialization
     from cryptography.hazmat.primitives.asymmetric import ec
