@@ -157,6 +157,11 @@ def test_a_paired_phone_sees_the_request_and_allowing_once_runs_it(
     expect(page.locator("#request")).to_contain_text("No request is waiting", timeout=WAIT)
     expect(page.locator("#events")).to_contain_text("allowed once")
     approver.human.expect("allowed once")  # the terminal says it too
+    log = subprocess.run(
+        [*GUARD, "log", "--json"], env=approver.env, capture_output=True, text=True, check=True
+    )
+    rows = [json.loads(line) for line in log.stdout.splitlines()]
+    assert any(r.get("how") == "approver-web" and r.get("decision") == "allow" for r in rows)
 
 
 def test_deny_at_the_page_refuses_the_line_with_its_reason(

@@ -34,6 +34,7 @@ from guard.asking.web.pairing import SESSION_SECONDS, Pairing
 
 COOKIE = "guard_watch"
 HEARTBEAT = 15.0  # seconds between comments on an idle event stream
+QUIET = 5.0  # seconds between refusals said at the terminal
 HEADERS = {
     "Cache-Control": "no-store",
     "Content-Security-Policy": (
@@ -80,6 +81,7 @@ class WebServer:
         self._loop = asyncio.new_event_loop()
         self._changed: asyncio.Event | None = None
         self._closing = False
+        self._refused_at = -QUIET
         self._ready = threading.Event()
         self._failed: BaseException | None = None
         self._runner: web.AppRunner | None = None
@@ -178,6 +180,14 @@ class WebServer:
             self._changed.set()
             self._changed = asyncio.Event()
 
+    def _refusal(self, text: str) -> None:
+        """Say a refusal at the terminal, at most one every few seconds (a loop of refused
+        requests must not bury the requests)."""
+        now = time.monotonic()
+        if now - self._refused_at >= QUIET:
+            self._refused_at = now
+            self._note(text)
+
     def _session(self, request: web.Request) -> Any:
         return self.pairing.session(request.cookies.get(COOKIE), time.time())
 
@@ -185,7 +195,7 @@ class WebServer:
         peer = request.remote or "?"
         paired = self.pairing.pair(request.query.get("code", ""), time.time(), peer)
         if paired.session is None:
-            self._note(f"{paired.problem.removeprefix('guard: ')} (from {peer})")
+            self._refusal(f"{paired.problem.removeprefix('guard: ')} (from {peer})")
             return _refused(paired.problem)
         self._note(f"paired a browser at {peer}; that pairing link no longer works")
         response = web.Response(status=303, headers={"Location": "/"})
@@ -234,7 +244,8 @@ class WebServer:
             request.cookies.get(COOKIE), request.headers.get("X-CSRF-Token"), now
         ) or origin != expected:
             peer = request.remote or "?"
-            self._note(f"refused an answer without a paired browser's cookie and token from {peer}")
+            self._refusal(f"refused an answer without a paired browser's cookie and token "
+                          f"from {peer}")  # fmt: skip
             return web.json_response(
                 {"error": "guard: refused: answers come only from a paired browser's page"},
                 status=403,
