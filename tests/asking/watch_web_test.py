@@ -169,8 +169,10 @@ def test_deny_at_the_page_refuses_the_line_with_its_reason(
 ) -> None:
     page = paired(browser, approver)
     target = approver.marker("denied")
-    waiting = approver.agent(f"touch {target}")
-    expect(page.locator("#command")).to_contain_text(str(target), timeout=WAIT)
+    markup = "<img src=x onerror=document.title='ran'>"  # shown as text, never as markup
+    waiting = approver.agent(f"echo \"{markup}\" > {target}")
+    expect(page.locator("#command")).to_contain_text(markup, timeout=WAIT)
+    assert page.locator("#command img").count() == 0 and page.title() == "guard watch"
     page.locator('button[data-key="n"]').click()
     code, err = finish(waiting)
     assert code != 0

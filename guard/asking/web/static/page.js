@@ -42,6 +42,7 @@ function render() {
   } else {
     main.replaceChildren(...request(r));
   }
+  document.getElementById("history").hidden = !state.events.length;
   document.getElementById("events").replaceChildren(
     ...state.events.map(t => el("li", {}, t)));
   tick();
