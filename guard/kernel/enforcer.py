@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from guard.approvals.judgement import Judgement
-from guard.approvals.looks import RACY_NS
+from guard.approvals.looks import RACY_NS, fails
 from guard.errors import GuardError
 from guard.kernel.enforcement import (
     DEFAULT_CACHES,
@@ -160,21 +160,29 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
     if kept is not None and all(_seen(what, path) == was for what, path, was in kept[0]):
         return kept[1]
     looked: list[tuple[str, str, object]] = []
+    plain: set[str] = set()  # entries this build's listings showed are no symlinks
 
     def children(path: str) -> Sequence[str] | None:
         looked.append(("listed", path, _settled(_seen("listed", path))))
-        return _children(path)
+        return _children(path, plain)
 
     def exists(path: str) -> bool:
         found = os.path.exists(path)
         looked.append(("exists", path, found))
         return found
 
+    def resolve(path: str) -> str:
+        if path in plain:  # a listing just showed it, and its stamp is kept: no link
+            return path
+        found = _resolve(path)
+        looked.append(("resolved", path, found))  # a link swapped there changes the grants
+        return found
+
     ruleset = build_ruleset(
         **inputs,  # type: ignore[arg-type]
         children=children,
         exists=exists,
-        resolve=_resolve,
+        resolve=resolve,
     )
     if len(_RULESETS) > 32:
         _RULESETS.clear()
@@ -192,9 +200,12 @@ def _frozen(value: object) -> object:
 
 
 def _seen(what: str, path: str) -> object:
-    """What a kept ruleset relied on: a listed directory's change stamp, a path's existence."""
+    """What a kept ruleset relied on: a listed directory's change stamp, a path's existence,
+    where a path leads."""
     if what == "exists":
         return os.path.exists(path)
+    if what == "resolved":
+        return _resolve(path)
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -218,13 +229,10 @@ def _settled(stamp: object) -> object:
     return stamp
 
 
-_NOT_LINKS: set[str] = set()  # entries a listing showed are no symlinks
-
-
 def _resolve(path: str) -> str:
     """Where a symlink leads; anything else is itself, without realpath's stat of each parent
-    (the cover's paths are already real above the entry), nor any stat for listed entries."""
-    if path in _NOT_LINKS:
+    (the cover's paths are already real above the entry)."""
+    if fails(path):  # nothing there (most protected paths): an access, no exception raised
         return path
     try:
         if not stat.S_ISLNK(os.lstat(path).st_mode):
@@ -237,14 +245,16 @@ def _resolve(path: str) -> str:
         return path
 
 
-def _children(path: str) -> Sequence[str] | None:
+def _children(path: str, plain: set[str]) -> Sequence[str] | None:
+    """The names in the directory at `path`; each entry that is no symlink is added to `plain`
+    (one build's: an entry may become a link later, and its directory's stamp says so)."""
     try:
         with os.scandir(path) as entries:
             names = []
             for entry in entries:
                 names.append(entry.name)
                 if not entry.is_symlink():
-                    _NOT_LINKS.add(entry.path)
+                    plain.add(entry.path)
             return names
     except PermissionError:
         # a directory this process may not list: inside an enforced line (a nested
