@@ -122,9 +122,8 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
             held, extra = _ruleset_pairs(result, env, mode)
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
-        status, decision, how, _ = settle(
-            result, session=session, env=env, prompt=False, origin=origin
-        )
+        settled = settle(result, session=session, env=env, prompt=False, origin=origin)
+    status, decision, how = settled.status, settled.decision, settled.how
 
     def record() -> None:
         with contextlib.redirect_stderr(io.StringIO()):
