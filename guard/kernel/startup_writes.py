@@ -1,12 +1,13 @@
 """What a shell's start-up files write that its enforced line may not: said before bash starts.
 
 `bash -l` reads `/etc/profile`, then the first of `~/.bash_profile`, `~/.bash_login` and
-`~/.profile`, and a non-interactive bash the file `$BASH_ENV` names (bash(1), INVOCATION). Under
-enforcement they run held to the line's ruleset, so a write they make outside it fails with a
-bare `Permission denied` on every line, which says nothing of guard. guarded-bash reads those
-files, projects them as it projects any line (and the files they `source` by a name it can
-know, a few deep), and for each write the ruleset does not grant says one `guard:` line: which
-file writes what, and how to let lines write it (`[enforce] write`).
+`~/.profile` (the user's are read here), and a non-interactive bash the file `$BASH_ENV` names
+(bash(1), INVOCATION). Under enforcement they run held to the line's ruleset, so a write they
+make outside it fails with a bare `Permission denied` on every line, which says nothing of
+guard. guarded-bash reads those files, projects them as it projects any line (and the files
+they `source` by a name it can know, a few deep), and for each write the ruleset does not grant
+says one `guard:` line: which file writes what, and how to let lines write it
+(`[enforce] write`).
 
 This explains; it decides nothing: the line runs as it would, and what the files do that the
 projection cannot see (`eval "$(tool init -)"`) is not named. The version managers' own state
@@ -31,11 +32,10 @@ MAX_BYTES = 64 * 1024
 def startup_files(
     env: Mapping[str, str], home: str, *, login: bool, noprofile: bool = False
 ) -> tuple[str, ...]:
-    """The files bash reads before the line, in order."""
+    """The user's files bash reads before the line, in order."""
     found: list[str] = []
-    if login and not noprofile:
-        found.append("/etc/profile")
-        for name in PROFILES:
+    if login and not noprofile:  # /etc/profile too, but a system file writes nothing of
+        for name in PROFILES:  # the user's, and projecting it would cost every login line
             path = home.rstrip("/") + name[1:]
             if os.path.isfile(path):
                 found.append(path)
@@ -63,18 +63,40 @@ def held_writes(
         if text is None:
             continue
         sourced: list[str] = []
-        for request in project(text, ctx).requests:
-            where, access = request.path, request.access
-            if not where or request.surface == "protected":  # said as external_directory too
-                continue
-            if access == "execute" and request.via in ("source", ".") and depth < MAX_DEPTH:
+        for kind, where, line in _accesses(path, text, ctx):
+            if kind == "source" and depth < MAX_DEPTH:
                 sourced.append(where)
-            elif access == "write" and not _granted(where, writable + named):
-                line = text.count("\n", 0, request.span[0]) + 1
+            elif kind == "write" and not _granted(where, writable + named):
                 said.append(_message(path, line, where, ctx.home, policy_file))
                 named.append(where)  # what is below it is said with it
         stack += [(p, depth + 1) for p in reversed(sourced)]
     return list(dict.fromkeys(said))
+
+
+_KEPT: dict[tuple[object, ...], tuple[tuple[str, str, int], ...]] = {}
+
+
+def _accesses(path: str, text: str, ctx: Context) -> tuple[tuple[str, str, int], ...]:
+    """The files `text` writes and sources, each with its line: the projection's, kept for
+    the same text in the same context (the resident checker answers a login line each time)."""
+    key = (path, text, ctx.cwd, ctx.home, ctx.workspace, frozenset(ctx.env.items()))
+    kept = _KEPT.get(key)
+    if kept is not None:
+        return kept
+    found: list[tuple[str, str, int]] = []
+    for request in project(text, ctx).requests:
+        where, access = request.path, request.access
+        if not where or request.surface == "protected":  # said as external_directory too
+            continue
+        line = text.count("\n", 0, request.span[0]) + 1
+        if access == "execute" and request.via in ("source", "."):
+            found.append(("source", where, line))
+        elif access == "write":
+            found.append(("write", where, line))
+    if len(_KEPT) > 64:
+        _KEPT.clear()
+    _KEPT[key] = tuple(found)
+    return _KEPT[key]
 
 
 def _text(path: str) -> str | None:
