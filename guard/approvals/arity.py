@@ -19,6 +19,8 @@ import os
 import re
 from dataclasses import dataclass
 
+from guard.knowledge.commands.interpreters import INTERPRETERS
+from guard.knowledge.commands.shells import POSIX_SHELLS
 from guard.projection.paths import display, inside
 from guard.projection.patterns import (
     command_name,
@@ -86,6 +88,8 @@ EXACT: frozenset[str] = frozenset(
         *("npm x", "yarn exec", "pipenv run", "pdm run", "hatch run", "rye run", "conda run"),
         *("mamba run", "micromamba run", "pixi run", "direnv exec", "pyenv exec", "rbenv exec"),
         *("asdf exec", "mise exec", "mise x", "opam exec", "stack exec", "at", "batch", "crontab"),
+        *INTERPRETERS,  # every program that runs code (guard/knowledge/commands/interpreters.py)
+        *POSIX_SHELLS,
     ]
 )
 _VERSIONED = re.compile(r"(python|pypy|ruby|perl|php|lua|node)[0-9.]*|mkfs(\..*)?")

@@ -1382,27 +1382,3 @@ DESTRUCTIVE_VERBS = frozenset(
         "force-delete",
     }
 )
-
-# Interpreters whose inline code (-c, -e, stdin) is read: the language of each.
-INTERPRETERS = {
-    **dict.fromkeys(("python", "python2", "python3", "pypy", "pypy3"), "python"),
-    **dict.fromkeys(("node", "nodejs", "bun"), "js"),
-    "osascript": "applescript",
-    "ruby": "ruby",
-    "perl": "perl",
-    "php": "php",
-}
-# For each language: options whose value is the code, and options that take another value.
-CODE_OPTIONS = {
-    "python": (_v("-c"), _v("-W", "-X")),
-    "js": (
-        _v("-e", "--eval", "-p", "--print"),
-        _v("-r", "--require", "--import", "--loader", "-C", "--conditions", "--env-file"),
-    ),
-    "ruby": (_v("-e"), _v("-I", "-r", "-C", "-E", "-F")),
-    "perl": (_v("-e", "-E"), _v("-I", "-M", "-m", "-x")),
-    "php": (_v("-r", "--run"), _v("-c", "-d", "-z")),
-    "applescript": (_v("-e"), _v("-l", "-s")),
-}
-# Options after which the interpreter runs something other than inline code or stdin.
-NOT_CODE = _v("-m", "-V", "--version", "-h", "--help", "-v", "-f", "--file", "-S", "-n")

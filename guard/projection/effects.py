@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from guard.knowledge.commands.interpreters import interpreter_for
 from guard.knowledge.commands.spec import Spec
 from guard.knowledge.effect_argv import given, parse
 from guard.knowledge.effect_knowledge import (
     ALIASES,
     DESTRUCTIVE_VERBS,
-    INTERPRETERS,
     TOOLS,
     Effect,
     Tool,
@@ -52,9 +52,9 @@ def command_effects(
     name = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
     tool = TOOLS.get(name)
     if tool is None:
-        language = INTERPRETERS.get(name) or INTERPRETERS.get(name.rstrip("0123456789."))
-        if language is not None:
-            inline_code(w, argv, language, stdin, depth)
+        record = interpreter_for(name)
+        if record is not None:
+            inline_code(w, argv, record, stdin, depth)
         elif spec is None and name not in w.functions:
             _unknown_tool(w, argv, name, span)
         return
