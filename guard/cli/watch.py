@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from guard.asking import terminal
 from guard.asking.approver import DEFAULT_TIMEOUT, paths
-from guard.asking.prompt import CONFIRM_GAP, confirming, needs_confirming
+from guard.asking.prompt import ANSWER_GRACE, CONFIRM_GAP, confirming, needs_confirming
 from guard.asking.terminal import visible
 from guard.errors import GuardError
 
@@ -139,6 +139,7 @@ class Screen:
         self.approver: Approver | None = None
         self.selected = 0  # the request on screen
         self.pending: tuple[int, str, float] | None = None  # (request, always key, when) to confirm
+        self.shown_at = 0.0  # when the request on screen was drawn: ANSWER_GRACE runs from it
         self.done = False
         self.closed = False
         self.live = env.get("TERM", "") not in ("", "dumb")  # may redraw the status line
@@ -196,6 +197,8 @@ class Screen:
             current = self._current()
             if current is None:
                 continue
+            if time.monotonic() - self.shown_at < ANSWER_GRACE:
+                continue  # typed before the request could be read: answers nothing
             keys = {c.key: c for c in current.ask.question.choices}
             for c in current.ask.question.choices:
                 keys.setdefault(c.key.swapcase(), c)  # Caps Lock must not change the answer
@@ -265,6 +268,7 @@ class Screen:
         with suppress(OSError, termios.error):  # keys typed before it was shown do not answer it
             terminal.discard_typeahead(self.fd)
         self._print(*lines)
+        self.shown_at = time.monotonic()
 
     def _print(self, *lines: str) -> None:
         clear = "\r\x1b[K" if self.live else ""
