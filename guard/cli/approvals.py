@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Mapping
 
+from guard.cli import summary
 from guard.printable import escaped
 from guard.projection.requests import ACCESSES, SURFACES
 
@@ -17,7 +18,7 @@ PATH_SURFACES = ("external_directory", "protected")
 PAGE = 100  # approvals a plain `guard approvals list` shows
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("approvals", help="list, grant, revoke or clear approvals")
+    p = sub.add_parser("approvals", help=summary("approvals"))
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     ls = verbs.add_parser("list", help="the approvals in the store")
     ls.add_argument("--session", help="the always approvals and this session's own")
@@ -25,9 +26,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     ls.add_argument(
         "--limit",
         type=int,
-        help=f"at most this many (default {PAGE} for the list, all with --json; 0: all)",
+        help=f"at most this many (default {PAGE} for the list, all with --json or --ids; 0: all)",
     )
     ls.add_argument("--offset", type=int, default=0, help="skip this many first (by id)")
+    ls.add_argument(
+        "--ids", action="store_true", help="only the ids, one a line (what completion offers)"
+    )
     ls.set_defaults(run=_list, error_status=1)
     grant = verbs.add_parser("grant", help="grant an approval by hand")
     grant.add_argument("--session", help="the session it is for (--always: every session)")
@@ -41,7 +45,10 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     grant.add_argument("--always", action="store_true", help="for every session, until revoked")
     grant.set_defaults(run=_grant, error_status=1)
     revoke = verbs.add_parser("revoke", help="revoke one approval by its id")
-    revoke.add_argument("id", type=int, help="the id `guard approvals list` shows (#12)")
+    revoke_id = revoke.add_argument(
+        "id", type=approval_id, help="the id `guard approvals list` shows: #12 (or 12)"
+    )
+    setattr(revoke_id, "complete", "approvals")  # noqa: B010 (guard/cli/completion.py reads it)
     revoke.set_defaults(run=_revoke, error_status=1)
     clear = verbs.add_parser("clear", help="revoke all approvals (of one session)")
     clear.add_argument("--session", help="only this session's approvals")
@@ -54,13 +61,16 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _list(args: argparse.Namespace) -> int:
     from guard.approvals.store import Store
 
-    limit = args.limit if args.limit is not None else (0 if args.json else PAGE)
+    limit = args.limit if args.limit is not None else (0 if args.json or args.ids else PAGE)
     offset = max(args.offset, 0)
     with Store.open() as store:
         rows = store.list_approvals(args.session, limit=limit or None, offset=offset)
         total = store.count_approvals(args.session) if limit and len(rows) == limit else 0
     if args.json:
         print(json.dumps([r._asdict() for r in rows]))
+        return 0
+    if args.ids:
+        print("".join(f"{r.id}\n" for r in rows), end="")
         return 0
     if not rows:
         print("no approvals" if not offset else f"no approvals after the first {offset}")
@@ -159,6 +169,16 @@ def _what(verb: str, detail: Mapping[str, object]) -> str:
     """The line a trust row shows in `guard log`: `grant session command git push *`."""
     access = f" [{detail['access']}]" if detail.get("access") else ""
     return f"{verb} {detail['scope']} {detail['surface']} {detail['pattern']}{access}"
+
+
+def approval_id(text: str) -> int:
+    """`#12` or `12`: the id of an approval, as `guard approvals list` shows it."""
+    bare = text.strip().removeprefix("#")
+    if bare.isascii() and bare.isdigit():
+        return int(bare)
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not an id: give one `guard approvals list` shows, as #12 (or 12)"
+    )
 
 
 def _revoke(args: argparse.Namespace) -> int:

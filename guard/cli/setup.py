@@ -11,12 +11,13 @@ import argparse
 import os
 from pathlib import Path
 
+from guard.cli import summary
 from guard.entry.agent_config import AGENTS, hook_command
 from guard.errors import GuardError
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("setup", help="install guard's hook in an agent (claude-code, codex, …)")
+    p = sub.add_parser("setup", help=summary("setup"))
     p.add_argument("agent", nargs="?", choices=list(AGENTS), help="the agent to set up")
     p.add_argument(
         "--project", action="store_true", help="this project's configuration, not your own"
