@@ -26,12 +26,21 @@ ZSH_NOTE = "zsh: no launcher written: guarded-bash does not speak zsh yet (bash 
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("install-shell", help=summary("install-shell"))
+    p = sub.add_parser(
+        "install-shell",
+        help=summary("install-shell"),
+        description="Write DIR/bash, a launcher that starts guarded-bash with bash's own "
+        "arguments: compiled from guard's C source when a C compiler (cc) is there (it keeps a "
+        "login shell's leading - in argv[0]), else a #!/bin/sh script. It never replaces a file "
+        "that is not its own, edits no system file, and prints the lines that would add it to "
+        "/etc/shells and make it a login shell (chsh).",
+    )
     p.add_argument(
         "directory",
         nargs="?",
         metavar="DIR",
-        help="where to put it (default: guard's bin dir in your data dir); --dir DIR is the same",
+        help="where to put it (default: bin in guard's data dir, ~/.local/share/guard/bin on "
+        "Linux); --dir DIR is the same",
     )
     p.add_argument("--dir", help="where to put it, as DIR")
     p.add_argument(
