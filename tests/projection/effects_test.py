@@ -301,12 +301,95 @@ UNKNOWN_TOOLS = [
     ("mytool ./delete/me", ""),  # a path, not a verb
     ("mytool list --filter=delete", ""),
     ("pulumi stack rm dev", "destroy:pulumi"),
-    ("s3cmd del s3://b/k", ""),
+    ("s3cmd del s3://b/k", "destroy:s3cmd"),  # del deletes the objects
     ("nomad job purge web", "destroy:nomad"),
     ("supabase db reset", "destroy:supabase"),
     ("wrangler kv namespace delete --id x", "destroy:wrangler"),
     ("mytool force-delete x", "destroy:mytool"),
     ("mytool delete-bucket x", "destroy:mytool"),
+]
+
+# one verb model for every CLI with subcommands, known or not: a verb anywhere in the
+# subcommand path (guard/knowledge/verbs.py)
+VERB_MODEL = [
+    ("npm owner rm bob pkg", "destroy:npm"),
+    ("npm dist-tag rm pkg beta", "destroy:npm"),
+    ("npm deprecate pkg@1 'no longer kept'", "destroy:npm"),
+    ("npm token revoke 1234", "destroy:npm"),
+    ("npm access revoke @org:team pkg", "destroy:npm"),
+    ("pnpm unpublish pkg@1.0.0", "destroy:npm"),
+    ("yarn npm unpublish", "destroy:yarn"),
+    ("docker buildx rm builder", "destroy:docker"),
+    ("docker network rm net", "destroy:docker"),
+    ("docker context rm prod", "destroy:docker"),
+    ("docker swarm leave --force", "destroy:docker"),
+    ("docker service scale web=0", "destroy:docker"),
+    ("docker compose rm -s web", "destroy:docker"),
+    ("podman pod rm pod1", "destroy:podman"),
+    ("kubectl scale --replicas=0 deploy/web", "destroy:kubectl"),
+    ("kubectl scale deploy/web --replicas 0", "destroy:kubectl"),
+    ("kubectl -n prod scale statefulset db --replicas=0", "destroy:kubectl"),
+    ("kubectl rollout undo deploy/web", "destroy:kubectl"),
+    ("kubectl config delete-context prod", "destroy:kubectl"),
+    ("kubectl cordon node1 && kubectl drain node1", "destroy:kubernetes"),
+    ("helm rollback web 3", "destroy:helm"),
+    ("gh secret remove TOKEN", "destroy:gh"),
+    ("gh label delete bug", "destroy:github"),
+    ("gh auth logout && gh ssh-key delete 1", "destroy:github"),
+    ("gh extension remove x", "destroy:gh"),
+    ("aws s3api delete-bucket --bucket b", "destroy:aws"),
+    ("aws ecr batch-delete-image --repository-name r", "destroy:aws"),
+    ("gcloud beta compute instances delete vm", "destroy:gcloud"),
+    ("az group delete -n rg", "destroy:azure"),
+    ("terraform workspace delete dev", "destroy:terraform"),
+    ("terraform state rm aws_instance.web", "destroy:terraform"),
+    ("vault token revoke s.x", "destroy:vault"),
+    ("cargo owner --remove bob", ""),  # an option, not a subcommand word
+    ("rustup self uninstall", "destroy:rustup"),
+    ("go mod tidy", ""),
+    ("pip cache purge", ""),
+    ("glab repo delete grp/proj", "destroy:glab"),
+    ("fly scale count 0", "destroy:fly"),
+    ("heroku ps:scale web=0 -a app", "destroy:heroku"),
+    ("tailscale logout", ""),
+    ("alembic downgrade base", "destroy:alembic"),
+    ("prisma migrate reset --force", "destroy:prisma"),
+    ("kubeadm reset -f", "destroy:kubeadm"),
+    ("minikube delete --all", "destroy:minikube"),
+    ("virsh undefine vm && virsh destroy vm", "destroy:virsh"),
+]
+
+VERB_MODEL_QUIET = [
+    "npm uninstall left-pad",
+    "npm rm lodash",
+    "npm prune",
+    "npm cache clean --force",
+    "pnpm remove react",
+    "yarn remove react",
+    "pip uninstall -y requests",
+    "uv remove httpx",
+    "poetry remove requests",
+    "cargo remove serde",
+    "brew uninstall jq",
+    "go clean -cache",
+    "docker rm old-container",
+    "docker rmi app:old",
+    "kubectl get pod rm-worker",
+    "kubectl describe deploy delete-me",
+    "kubectl scale --replicas=3 deploy/web",
+    "kubectl logs job/cleanup-drop",
+    "docker run --rm alpine rm -rf build",
+    "docker compose run --rm web rm -rf tmp",
+    "npm run clean:rm",
+    "gh pr view 12",
+    "gh run list --workflow delete.yml",
+    "aws s3 ls s3://b/delete/",
+    "gcloud compute instances list --filter=name:delete",
+    "git rm src/old.py",
+    "git reset HEAD src/a.py",
+    "git remote remove upstream",
+    "helm list --uninstalled",
+    "terraform plan -destroy -out plan",
 ]
 
 
@@ -316,7 +399,8 @@ def _table(*rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS),
+    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS)
+    + VERB_MODEL,
 )
 def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
     assert effects(line) == set(expected.split())
@@ -451,7 +535,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("line", QUIET)
+@pytest.mark.parametrize("line", QUIET + VERB_MODEL_QUIET)
 def test_ordinary_lines_have_no_effect_and_are_allowed(shipped: Policy, line: str) -> None:
     assert effects(line) - {"publish:git-remote"} == set()
     assert verdict(shipped, line) == "allow"
