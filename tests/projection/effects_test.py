@@ -7,6 +7,9 @@ effects they must give, and the shipped policy's verdict on them.
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from guard.approvals.decide import decide
@@ -707,3 +710,47 @@ def test_guard_check_asks_for_an_effect_and_not_for_a_message_that_names_one(
     assert check("git reset --ha") == 3
     assert check('git commit -m "explain git stash clear and push --force"') == 0
     assert check("git push") == 0
+
+
+# git checkout's operands: a path loses its uncommitted changes as with `--`, told from a
+# branch as git tells them (a word naming something in the worktree is a path)
+GIT_PATH_OPERANDS = [
+    ("git checkout README.md", "discard:git-worktree"),
+    ("git checkout src", "discard:git-worktree"),
+    ("git checkout src/app.py", "discard:git-worktree"),
+    ("git checkout HEAD src/app.py", "discard:git-worktree"),
+    ("git checkout HEAD~3 README.md docs", "discard:git-worktree"),
+    ("git checkout main nothing-here.txt", "discard:git-worktree"),  # REV then a pathspec
+    ("git checkout --theirs README.md", "discard:git-worktree"),
+    ("git checkout '*.md'", "discard:git-worktree"),
+    ("git checkout ':(glob)**/*.py'", "discard:git-worktree"),
+    ("cd src && git checkout app.py", "discard:git-worktree"),
+    ("git -C src checkout app.py", "discard:git-worktree"),
+    ("git checkout \"$F\"", "discard:git-worktree"),  # a word not known: it may be a path
+    ("git rm -f README.md", "discard:git-worktree"),
+    ("git checkout main", ""),
+    ("git checkout feature/login", ""),
+    ("git checkout -", ""),
+    ("git checkout v1.2.0", ""),
+    ("git checkout -b topic origin/topic", ""),
+    ("git checkout --detach HEAD~1", ""),
+    ("git -C src checkout main", ""),
+    ("git rm README.md", ""),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), GIT_PATH_OPERANDS)
+def test_git_checkout_tells_a_path_from_a_branch(
+    tmp_path: Path, line: str, expected: str
+) -> None:
+    from guard.approvals.workspace import build_context
+
+    ws = tmp_path / "proj"
+    (ws / "src").mkdir(parents=True)
+    (ws / "docs").mkdir()
+    (ws / "README.md").write_text("x")
+    (ws / "src" / "app.py").write_text("x")
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    ctx = build_context(str(ws), {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    found = {f"{r.kind}:{r.target}" for r in project(line, ctx).requests if r.surface == "effect"}
+    assert found == set(expected.split())
