@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from guard.approvals.judgement import Judgement, judge
 from guard.approvals.session import idle_seconds
@@ -55,9 +56,8 @@ def check_line(
     )
     if ask_because:
         result = forced_ask(result, ask_because)
-    status, decision, how, picked = settle(
-        result, session=session, env=env, prompt=prompt, origin=origin
-    )
+    settled = settle(result, session=session, env=env, prompt=prompt, origin=origin)
+    status, decision, how, picked = settled.status, settled.decision, settled.how, settled.key
     extra: Mapping[str, object] = {}
     if enforce is not None and decision == "allow":
         try:
@@ -65,14 +65,16 @@ def check_line(
         except GuardError as exc:
             print(exc, file=sys.stderr)
             status, decision, how, extra = DENY, "deny", "enforcement", {"enforce": str(exc)}
+    # the approver writes the row of what it answered: a second would count one decision twice
+    row = not settled.logged or how == "enforcement"
     child = _forked_child() if background_audit else None
     if child:
         try:
-            audit_check(result, session, decision, how, origin, extra, picked)
+            audit_check(result, session, decision, how, origin, extra, picked, row=row)
         finally:
             os._exit(0)
     elif child is None:
-        audit_check(result, session, decision, how, origin, extra, picked)
+        audit_check(result, session, decision, how, origin, extra, picked, row=row)
     if as_json:
         from guard.entry.judgement_json import as_json as to_json
 
@@ -82,30 +84,42 @@ def check_line(
     return status
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What checking a line came to: the exit status, the final decision, how it was reached,
+    the key a human picked, and whether its audit row is written already (by the approver)."""
+
+    status: int
+    decision: str
+    how: str
+    key: str = ""
+    logged: bool = False
+
+
 def settle(
     result: Judgement, *, session: str, env: dict[str, str], prompt: bool, origin: str
-) -> tuple[int, str, str, str]:
-    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny: the exit
-    status, the final decision, how it was reached and the key a human picked (for the row)."""
+) -> Settled:
+    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny."""
     for warning in result.warnings:
         print(escaped(warning), file=sys.stderr)
     decision = result.verdict.decision
-    how = how_decided(result)
-    picked = ""
-    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
     if decision == "ask" and prompt:
         from guard.asking.confirm import confirm
 
         outcome = confirm(result, session=session, env=env, origin=origin)
-        how = outcome.how
-        picked = outcome.choice
-        status = ALLOW if outcome.allowed else DENY
-        decision = "allow" if outcome.allowed else "deny"
         if not outcome.allowed and outcome.message:
             print(escaped(outcome.message), file=sys.stderr)
-    elif decision == "deny":
+        return Settled(
+            ALLOW if outcome.allowed else DENY,
+            "allow" if outcome.allowed else "deny",
+            outcome.how,
+            outcome.choice,
+            outcome.logged,
+        )
+    if decision == "deny":
         print(denied(result.verdict.reasons), file=sys.stderr)
-    return status, decision, how, picked
+    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
+    return Settled(status, decision, how_decided(result))
 
 
 def forced_ask(result: Judgement, reason: str) -> Judgement:
@@ -156,7 +170,11 @@ def audit_check(
     origin: str,
     extra: Mapping[str, object] | None = None,
     key: str = "",
+    *,
+    row: bool = True,
 ) -> None:
+    """Write the verdict's audit row (unless ``row`` is False: the approver wrote it) and
+    count the session as active."""
     from guard.approvals.judgement import without_store
     from guard.approvals.store import Store
 
@@ -165,16 +183,17 @@ def audit_check(
 
     try:
         with Store.open() as store:
-            store.record(
-                time=time.time(),
-                session=session,
-                cwd=result.context.cwd,
-                command=result.projection.command,
-                decision=decision,
-                reasons=result.verdict.reasons,
-                how=how,
-                detail={"origin": origin, **(extra or {}), **({"key": key} if key else {})},
-            )
+            if row:
+                store.record(
+                    time=time.time(),
+                    session=session,
+                    cwd=result.context.cwd,
+                    command=result.projection.command,
+                    decision=decision,
+                    reasons=result.verdict.reasons,
+                    how=how,
+                    detail={"origin": origin, **(extra or {}), **({"key": key} if key else {})},
+                )
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
             )

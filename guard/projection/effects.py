@@ -31,6 +31,7 @@ from guard.knowledge.verbs import (
 from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
 from guard.projection.interpreter_effects import inline_code
+from guard.projection.vital_targets import LOCAL_TARGETS
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Walker, dynamic
 
@@ -51,6 +52,8 @@ def command_effects(
 ) -> None:
     """Append the effect requests of one command (argv[0] is its name, known)."""
     base = (argv[0].value or "").rsplit("/", 1)[-1]
+    if w.destroys:
+        w.destroys.pop(base, None)  # a new command of that name: what it destroys is its own
     name = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
     tool = TOOLS.get(name)
     if tool is None:
@@ -90,7 +93,10 @@ def command_effects(
             continue
         seen.add((effect.kind, found.target))
         shown = tuple([a.shown for a in argv])
-        add_effect(w, span, effect.kind, found.target, found.reason or effect.reason, shown)
+        reason = found.reason or effect.reason
+        request = add_effect(w, span, effect.kind, found.target, reason, shown)
+        if effect.kind == "destroy" and found.target in LOCAL_TARGETS and found.whole:
+            w.destroys[base] = request  # the paths it touches are what it destroys
     if verbs and not any(kind in ("destroy", "discard") for kind, _ in seen):
         _verbs(w, argv, name, span, parsed, unknown=False)
 

@@ -54,9 +54,9 @@ def spec_for(name: str) -> Spec | None:
     found = SPECS.get(base)
     if found is not None:
         return found
+    if base.startswith("mkfs."):  # mkfs.ext4, mkfs.vfat: before `ext4` loses its digit
+        return SPECS["mkfs"]
     stripped = base.rstrip("0123456789.")
     if stripped != base and stripped:
         return SPECS.get(stripped)
-    if base.startswith("mkfs."):
-        return SPECS["mkfs"]
     return None
