@@ -133,3 +133,9 @@ QUIET: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
         ),
     ),
 }
+
+# How a CLI with subcommands is asked for help, which describes an action without doing it:
+# `--help`, `-help` (single-dash tools: terraform, vault), `-h` where no option takes it as a
+# value, a first operand `help` (`npm help uninstall`, `gh help repo delete`), and for these
+# tools a last operand `help` (`aws s3 rm help`).
+HELP_LAST: dict[str, str] = {"aws": "aws prints the help of the command before its `help`"}

@@ -21,6 +21,7 @@ from guard.knowledge.effect_knowledge import ALIASES, TOOLS, Effect, Tool
 from guard.knowledge.verbs import (
     COMPOUND_LENGTH,
     DESTRUCTIVE_VERBS,
+    HELP_LAST,
     OWN_ROWS,
     PATH_ENDS,
     PATH_LENGTH,
@@ -61,12 +62,15 @@ def command_effects(
         if record is not None:
             inline_code(w, argv, record, stdin, depth)
         elif spec is None and name not in w.functions:
-            _verbs(w, argv, name, span, parse([a.value for a in argv], _NO_VALUES), unknown=True)
+            parsed = parse([a.value for a in argv], _NO_VALUES)
+            if not _help(parsed, name, _NO_VALUES, subcommands=True):
+                _verbs(w, argv, name, span, parsed, unknown=True)
         elif spec is not None and (spec.subcommands or name in SUBCOMMAND_CLIS):
             values = [a.value for a in argv]
             if _may_name_verb(values):
-                parsed = parse(values, _spec_tool(name, spec))
-                if not _help(parsed):
+                tool = _spec_tool(name, spec)
+                parsed = parse(values, tool)
+                if not _help(parsed, name, tool, subcommands=True):
                     _verbs(w, argv, name, span, parsed, unknown=False)
         return
     values = [a.value for a in argv]
@@ -75,7 +79,7 @@ def command_effects(
     if not verbs and not always and None not in values and not any(v in by_word for v in values):
         return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
-    if _help(parsed):
+    if _help(parsed, name, tool, subcommands=verbs or _has_verbs(name, tool, spec)):
         return
     first = parsed.operands[0] if parsed.operands else None
     if first is None and parsed.operands and by_word:
@@ -101,9 +105,20 @@ def command_effects(
         _verbs(w, argv, name, span, parsed, unknown=False)
 
 
-def _help(parsed: Parsed) -> bool:
-    """Whether the command only prints its help or version."""
-    return "--help" in parsed.options or "--version" in parsed.options
+def _help(parsed: Parsed, name: str, tool: Tool, *, subcommands: bool) -> bool:
+    """Whether the command only prints its help or version (guard/knowledge/verbs.py says how a
+    CLI with subcommands is asked for help)."""
+    options = parsed.options
+    if "--help" in options or "--version" in options or "-help" in options:
+        return True
+    if not subcommands:
+        return False
+    if "-h" in options and "-h" not in tool.values:
+        return True
+    ops = parsed.operands[: parsed.dashdash]
+    if ops and ops[0] == "help":
+        return True
+    return name in HELP_LAST and len(ops) > 1 and ops[-1] == "help"
 
 
 class _Row(NamedTuple):

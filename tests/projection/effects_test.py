@@ -395,6 +395,43 @@ VERB_MODEL_QUIET = [
     "terraform plan -destroy -out plan",
 ]
 
+# read-only forms of destructive commands: help, manual pages, lookups (issue 27)
+READ_ONLY_FORMS = [
+    "terraform destroy -help",
+    "terraform destroy --help",
+    "tofu apply -destroy -help",
+    "kubectl delete -h",
+    "kubectl delete ns prod --help",
+    "kubectl rollout undo -h",
+    "aws s3 rm help",
+    "aws ec2 terminate-instances help",
+    "npm help uninstall",
+    "npm unpublish --help",
+    "npm owner rm -h",
+    "gh help repo delete",
+    "gh repo delete --help",
+    "helm uninstall -h",
+    "cargo help yank",
+    "mycli delete --help",
+    "mycli delete -h",
+    "vault kv destroy -help",
+    "man git-reset",
+    "man 1 rm",
+    "help cd",
+    "info coreutils rm",
+    "tldr docker-rm",
+    "tldr git-reset",
+    "tldr rm",
+    "cheat kubectl-delete",
+    "whatis shred",
+    "apropos delete",
+    "getent passwd root",
+    "getent group sudo",
+    "getent shadow bob",
+    "openssl passwd -6 secret",
+    "openssl passwd -1 -salt xyz secret",
+]
+
 
 def _table(*rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return [row for table in rows for row in table]
@@ -538,7 +575,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("line", QUIET + VERB_MODEL_QUIET)
+@pytest.mark.parametrize("line", QUIET + VERB_MODEL_QUIET + READ_ONLY_FORMS)
 def test_ordinary_lines_have_no_effect_and_are_allowed(shipped: Policy, line: str) -> None:
     assert effects(line) - {"publish:git-remote"} == set()
     assert verdict(shipped, line) == "allow"
