@@ -284,21 +284,24 @@ class Links:
         else:
             if kept is not None:
                 del self._kept[path]  # what it saw has changed
-            answer = os.path.realpath(path)  # the answer, and its errors, are realpath's own
-            sure = False
+            # an absolute path is walked once, as posixpath._joinrealpath walks it, each look
+            # shared with the line's others; a walk that would not simply go on (a loop, a
+            # look that failed otherwise than "not there") is left to realpath, errors and all
+            walked = None
             if path[:1] == "/":
                 looked: list[tuple[str, object]] = []
                 walked = self._join("/", path, {}, looked)
-                if walked is not None and posixpath.normpath(walked) == answer:
-                    if len(self._kept) > 4096:
-                        self._kept.clear()
-                    self._kept[path] = (answer, tuple(looked))
-                    sure = True
-                    log = self._log
-                    if log is not None:
-                        for probe, _ in looked:
-                            log[(NODE, probe)] = None
-            if not sure:
+            if walked is not None:
+                answer = posixpath.normpath(walked)  # realpath's abspath of an absolute path
+                if len(self._kept) > 4096:
+                    self._kept.clear()
+                self._kept[path] = (answer, tuple(looked))
+                log = self._log
+                if log is not None:
+                    for probe, _ in looked:
+                        log[(NODE, probe)] = None
+            else:
+                answer = os.path.realpath(path)  # the answer, and its errors, are realpath's
                 self._unsure = True  # what it depends on was not all seen
         if answers is not None:
             answers[path] = answer
@@ -370,7 +373,7 @@ class Links:
             if name == "..":
                 path = posixpath.split(path)[0]
                 continue
-            newpath = posixpath.join(path, name)
+            newpath = path + name if path[-1:] == "/" else f"{path}/{name}"  # posixpath.join
             target = self._target(newpath)
             if target is PLAIN or target is MISSING:
                 out.append((newpath, target))
