@@ -110,6 +110,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
         return fallback("ask: the client asks the human"), None
     held: Answer = []
     extra: dict[str, object] = {}
+    notes = ""
     if origin == "guarded-bash" and result.verdict.decision == "allow":
         from guard.policy.enforce_policy import enforcement_mode
 
@@ -120,6 +121,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
             if wire.first(pairs, "enforce_capable") != "1":
                 return fallback("the line runs enforced: the client applies the ruleset"), None
             held, extra = _ruleset_pairs(result, env, mode)
+            notes = _startup_notes(result, env, login=wire.first(pairs, "login") == "1")
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         settled = settle(result, session=session, env=env, prompt=False, origin=origin)
@@ -129,7 +131,8 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
         with contextlib.redirect_stderr(io.StringIO()):
             audit_check(result, session, decision, how, origin, extra)
 
-    answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", err.getvalue())]
+    told = err.getvalue() + notes
+    answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", told)]
     return [*answer, *held], record
 
 
@@ -147,6 +150,19 @@ def _ruleset_pairs(
     ruleset = ruleset_for(result, env)
     pairs.append((wire.ENCODED, _grant_fields(ruleset)))
     return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
+
+
+def _startup_notes(result: Judgement, env: dict[str, str], *, login: bool) -> str:
+    """What guarded-bash says in-process of the start-up files' writes the ruleset holds."""
+    from guard.kernel.enforcer import probe, ruleset_for
+    from guard.kernel.startup_writes import startup_notes
+
+    if probe()[0] is None:
+        return ""
+    from guard.printable import escaped
+
+    notes = startup_notes(result.context, ruleset_for(result, env), env, login=login)
+    return "".join(escaped(note) + "\n" for note in notes)
 
 
 _GRANTS: dict[int, tuple[Ruleset, bytes]] = {}

@@ -38,8 +38,10 @@ def check(
     arg0: str | None = None,
     origin: str = "guard check",
     stdin_code: bool = False,
+    login: bool = False,
 ) -> int | None:
-    """The exit status `guard check` would give (its messages printed on stderr), or None."""
+    """The exit status `guard check` would give (its messages printed on stderr), or None.
+    `login`: guarded-bash runs a login shell, whose profile runs under the line's ruleset."""
     pairs: list[tuple[str, str | bytes]] = [("kind", "check"), ("text", command)]
     if cwd is not None:
         pairs.append(("cwd", os.path.abspath(cwd)))
@@ -53,6 +55,7 @@ def check(
     meanwhile = None
     if origin == "guarded-bash":
         pairs.append(("enforce_capable", "1"))  # this client applies a ruleset it is sent
+        pairs.append(("login", _flag(login)))
         agent = os.environ.get("GUARD_AGENT", "") == "1" or not (
             _isatty(0) or os.environ.get("GUARD_AGENT", "") == "0"
         )  # as guard.workspace is_agent: agents' lines run held, by default

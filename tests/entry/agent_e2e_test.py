@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 GUARD = [sys.executable, "-m", "guard"]
 MOCK = Path(__file__).parents[1] / "mock_models.py"
@@ -241,7 +242,7 @@ def test_the_human_at_guard_watch_decides_a_held_call(world: World, key: str, ra
     running = world.start(f"touch {marker}")
     human.expect_exact(f"via {world.agent.name}")
     human.expect_exact("[n] deny")
-    human.send(key)
+    answer(human, key)
     result = world.finish(running, marker)
     assert result.ran is ran, result.log
     human.send("q")
