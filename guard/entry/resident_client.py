@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
-MAX_HOOK_INPUT = 16 << 20  # guard.entry.agent_core.MAX_INPUT: bytes of hook input read
 
 
 def check(
@@ -71,9 +70,9 @@ def check(
     if status == 0 and mode:
         refused = _hold(mode, [wire.text(v) for k, v in answer if k == "grant"])
         if refused:
-            _write(2, wire.first(answer, "stderr") + refused + "\n")
+            write_fd(2, wire.first(answer, "stderr") + refused + "\n")
             return 126
-    _write(2, wire.first(answer, "stderr"))
+    write_fd(2, wire.first(answer, "stderr"))
     return status
 
 
@@ -129,14 +128,10 @@ def apply_held() -> None:
 
 def fast_cli(argv: list[str]) -> int | None:
     """`guard check -- LINE` and `guard explain --json -- LINE` through the checker, before
-    argparse is imported; None: run the command line as usual (nothing of it was done). Agents'
-    hooks (`guard hook AGENT [--timeout N]`) are sent too: a call the checker would hold for a
-    human comes back, and is answered in this process."""
+    argparse is imported; None: run the command line as usual (nothing of it was done).
+    Agents' hooks: guard/entry/resident_hook.py."""
     if not wire.enabled(os.environ):
         return None
-    if argv[:1] == ["hook"]:
-        hooked = hook_arguments(argv)
-        return None if hooked is None else _hook_cli(*hooked)
     explaining = argv[:1] == ["explain"]
     parsed = fast_arguments(argv, "explain", "--json") if explaining else check_arguments(argv)
     if parsed is None or (explaining and "--json" not in parsed[0]):
@@ -162,8 +157,8 @@ def explain(command: str, *, session: str, cwd: str | None = None) -> int | None
     answer = exchange(pairs)
     if answer is None:
         return None
-    _write(2, wire.first(answer, "stderr"))
-    _write(1, wire.first(answer, "stdout"))
+    write_fd(2, wire.first(answer, "stderr"))
+    write_fd(1, wire.first(answer, "stdout"))
     return 0
 
 
@@ -196,58 +191,6 @@ def fast_arguments(
         else:
             return None
     return options, words
-
-
-# guard/entry/agent_protocols.py PROTOCOLS, named here so that this path need not import it
-AGENTS = frozenset({"claude-code", "codex", "cursor", "gemini", "copilot", "cline", "opencode"})
-
-
-def hook_arguments(argv: list[str]) -> tuple[str, str | None] | None:
-    """`hook AGENT [--timeout N]` (as `guard setup` writes it): the agent and the timeout's
-    text; None for anything else, which argparse then reads."""
-    if len(argv) < 2 or argv[1] not in AGENTS:
-        return None
-    rest = argv[2:]
-    if not rest:
-        return argv[1], None
-    if len(rest) == 2 and rest[0] == "--timeout":
-        value = rest[1]
-    elif len(rest) == 1 and rest[0].startswith("--timeout="):
-        value = rest[0].partition("=")[2]
-    else:
-        return None
-    try:
-        float(value)
-    except ValueError:
-        return None  # argparse says what is wrong with it
-    return argv[1], value
-
-
-def _hook_cli(agent: str, timeout: str | None) -> int:
-    """`guard hook AGENT` through the checker; in this process when it does not answer (a call
-    held for a human, no checker)."""
-    raw = _read_stdin(MAX_HOOK_INPUT + 1)
-    from guard.approvals.session import current_session
-    from guard.entry.agent_prompt import prompt_reachable
-
-    in_band = "1" if prompt_reachable(agent) else "0"  # seen from here: the agent is above
-    pairs: list[tuple[str, str | bytes]] = [
-        ("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session()),
-        ("in_band", in_band),
-    ]  # fmt: skip
-    if timeout is not None:
-        pairs.append(("timeout", timeout))
-    answer = exchange(pairs)
-    if answer is None:
-        import argparse
-
-        from guard.entry.agent_hook import run
-
-        seconds = float(timeout) if timeout is not None else None
-        return run(argparse.Namespace(agent=agent, timeout=seconds), raw, in_band=in_band == "1")
-    _write(2, wire.first(answer, "stderr"))
-    _write(1, wire.first(answer, "stdout"))
-    return 0
 
 
 def exchange(
@@ -369,7 +312,7 @@ def _stop_hung(sock: _socket.socket) -> None:
         return
 
 
-def _read_stdin(limit: int) -> bytes:
+def read_stdin(limit: int) -> bytes:
     chunks, got = [], 0
     while got < limit:
         try:
@@ -383,7 +326,7 @@ def _read_stdin(limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _write(fd: int, text: str) -> None:
+def write_fd(fd: int, text: str) -> None:
     data = text.encode("utf-8", "backslashreplace")  # as guard's own streams write
     try:
         while data:

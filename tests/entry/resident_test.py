@@ -440,7 +440,7 @@ def test_fields_encoded_once_are_sent_as_if_they_were_pairs() -> None:
 
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
     from guard.entry.agent_core import MAX_INPUT
-    from guard.entry.resident_client import MAX_HOOK_INPUT
+    from guard.entry.resident_hook import MAX_HOOK_INPUT
 
     assert MAX_HOOK_INPUT == MAX_INPUT
 
@@ -722,7 +722,7 @@ def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Pat
 
 def test_the_fast_path_knows_every_agent_and_reads_the_hooks_arguments_as_argparse_does() -> None:
     from guard.entry.agent_protocols import PROTOCOLS
-    from guard.entry.resident_client import AGENTS, hook_arguments
+    from guard.entry.resident_hook import AGENTS, hook_arguments
 
     assert frozenset(PROTOCOLS) == AGENTS
     assert hook_arguments(["hook", "codex", "--timeout", "150"]) == ("codex", "150")
