@@ -38,7 +38,10 @@ def check_line(
     """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
 
     With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
-    forked child, so the command does not wait for the store. `enforce` (guarded-bash) is called
+    forked child, so the command does not wait for the store — once the store has taken a row
+    of this session, and not where the managed policy keeps an audit log. A row that cannot be
+    written is said once per session; where the managed policy requires it, the allowed line is
+    refused. `enforce` (guarded-bash) is called
     for an allowed line before the row is written: what it returns goes into the row's detail,
     and a GuardError from it refuses the line. With
     `ask_because` (the shell hooks, when their checker timed out) a line the policy allows
@@ -65,14 +68,19 @@ def check_line(
         except GuardError as exc:
             print(exc, file=sys.stderr)
             status, decision, how, extra = DENY, "deny", "enforcement", {"enforce": str(exc)}
-    child = _forked_child() if background_audit else None
+    late = background_audit and may_write_late(result, session)
+    child = _forked_child() if late else None
     if child:
         try:
-            audit_check(result, session, decision, how, origin, extra, picked)
+            written = write_row(result, session, decision, how, origin, extra, picked)
+            if written is not None:
+                failed_late(session, written)
         finally:
             os._exit(0)
     elif child is None:
-        audit_check(result, session, decision, how, origin, extra, picked)
+        refused = audit_check(result, session, decision, how, origin, extra, picked)
+        if refused:
+            status, decision = DENY, "deny"
     if as_json:
         from guard.entry.judgement_json import as_json as to_json
 
@@ -148,6 +156,26 @@ def how_decided(result: Judgement) -> str:
     return "rule" if bys else "default"
 
 
+def may_write_late(result: Judgement, session: str) -> bool:
+    """Whether the row of an allowed line may be written after it has started (guarded-bash's
+    forked child, a checker's audit thread): only once a row of this session was written to
+    this store, and never where the managed policy keeps an audit log."""
+    from guard.approvals import store_trouble
+    from guard.approvals.audit import required_by
+
+    if required_by(result.policy):
+        return False
+    return store_trouble.state(session, store_trouble.store_path_text())[0] == store_trouble.OK
+
+
+def failed_late(session: str, problem: GuardError) -> None:
+    """A row written late was lost: the session's next line writes its row first, and says."""
+    from guard.approvals import store_trouble
+
+    why = str(problem).removeprefix("guard: ")
+    store_trouble.failed(session, store_trouble.store_path_text(), why)
+
+
 def audit_check(
     result: Judgement,
     session: str,
@@ -156,13 +184,48 @@ def audit_check(
     origin: str,
     extra: Mapping[str, object] | None = None,
     key: str = "",
-) -> None:
+) -> str:
+    """Write the line's row now. When it cannot be: "" after a warning (once per session), or
+    the refusal (printed) of an allowed line whose row the managed policy requires."""
+    problem = write_row(result, session, decision, how, origin, extra, key)
+    if problem is None:
+        return ""
+    message = unwritten(result, session, decision, problem)
+    if message:
+        print(message, file=sys.stderr)
+    from guard.approvals.audit import required_by
+
+    return message if decision == "allow" and required_by(result.policy) else ""
+
+
+def unwritten(result: Judgement, session: str, decision: str, problem: GuardError) -> str:
+    """What to say of a row that could not be written: the refusal, where the managed policy
+    requires the row of an allowed line; else the warning, once per session ("" after)."""
+    from guard.approvals.audit import not_written_line, refusal, required_by
+
+    where = required_by(result.policy)
+    if where and decision == "allow":
+        return refusal(where, problem)
+    return not_written_line(problem, session=session)
+
+
+def write_row(
+    result: Judgement,
+    session: str,
+    decision: str,
+    how: str,
+    origin: str,
+    extra: Mapping[str, object] | None = None,
+    key: str = "",
+) -> GuardError | None:
+    """The line's audit row and the session's touch; the failure, if any. The session's store
+    state (guard/approvals/store_trouble.py) learns that the store works."""
+    from guard.approvals import store_trouble
     from guard.approvals.judgement import without_store
     from guard.approvals.store import Store
 
     if without_store(os.environ):
-        return  # in a sandbox: the approver outside logs what it is asked
-
+        return None  # in a sandbox: the approver outside logs what it is asked
     try:
         with Store.open() as store:
             store.record(
@@ -178,7 +241,8 @@ def audit_check(
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
             )
+            path = str(store.path)
     except GuardError as exc:
-        from guard.approvals.audit import not_written
-
-        not_written(exc)
+        return exc
+    store_trouble.worked(session, path)
+    return None

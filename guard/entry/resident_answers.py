@@ -98,7 +98,7 @@ def client_dir(env: dict[str, str], here: str) -> str:
 
 def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
-    from guard.entry.check import audit_check, settle
+    from guard.entry.check import audit_check, failed_late, may_write_late, settle, write_row
 
     env = environment(pairs)
     adopt(env)
@@ -136,17 +136,23 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
                 return fallback("the line runs enforced: the client applies the ruleset"), None
             held, extra = _ruleset_pairs(result, env, mode)
     err = io.StringIO()
+    late = may_write_late(result, session)
     with contextlib.redirect_stderr(err):
         status, decision, how, _ = settle(
             result, session=session, env=env, prompt=False, origin=origin
         )
+        # a session's first row, a row after one was lost, a managed audit log: written
+        # before the answer, which then says what went wrong (or refuses the line)
+        if not late and audit_check(result, session, decision, how, origin, extra):
+            status, held = 1, []
 
     def record() -> None:
-        with contextlib.redirect_stderr(io.StringIO()):
-            audit_check(result, session, decision, how, origin, extra)
+        problem = write_row(result, session, decision, how, origin, extra)
+        if problem is not None:
+            failed_late(session, problem)  # the session's next line says so
 
     answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", err.getvalue())]
-    return [*answer, *held], record
+    return [*answer, *held], record if late else None
 
 
 def _ruleset_pairs(
