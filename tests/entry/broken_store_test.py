@@ -343,3 +343,36 @@ def test_guard_doctor_names_the_broken_store_and_what_to_do(
     managed_audit(tmp_path, monkeypatch)
     found = doctor_store_line(work, prefix)
     assert "meanwhile every allowed line is refused (the managed policy's [audit]" in found
+
+
+# -- the bash and zsh hooks (their checker, `guard serve`, and `guard check` behind it) ---------
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("shell_name", ["bash", "zsh"])
+@pytest.mark.parametrize("form", ["garbage", "damaged-inside", "state-is-a-file"])
+def test_a_guarded_shell_is_told_once_and_refuses_under_a_managed_log(
+    work: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shell_name: str, form: str
+) -> None:
+    from shells import Shell, have
+
+    if not have(shell_name):
+        pytest.skip(f"{shell_name} is not installed")
+    breaker, says = FORMS[form]
+    breaker(state_dir() / "guard.db")
+    shell = Shell(shell_name, work)
+    try:
+        out, status = shell.run("echo first")
+        assert status == 0 and out.count(WARNING) == 1 and says in out, out
+        assert out.splitlines()[-1] == "first"
+        assert shell.run("echo second") == ("second", 0)  # told once
+    finally:
+        shell.close()
+    managed_audit(tmp_path, monkeypatch)
+    shell = Shell(shell_name, work)
+    try:
+        out, status = shell.run("touch ran")
+        assert REFUSED in out and status != 0, out
+        assert not (work / "ran").exists()
+    finally:
+        shell.close()
