@@ -19,7 +19,9 @@ import os
 import re
 from dataclasses import dataclass
 
-from guard.projection.paths import display
+from guard.knowledge.commands.interpreters import INTERPRETERS
+from guard.knowledge.commands.shells import POSIX_SHELLS
+from guard.projection.paths import display, inside
 from guard.projection.patterns import (
     command_name,
     escape_command,
@@ -28,6 +30,7 @@ from guard.projection.patterns import (
     render_argv,
 )
 from guard.projection.requests import Access, Request, Surface
+from guard.projection.vital_targets import vital
 
 
 def _words(text: str) -> list[str]:
@@ -85,6 +88,8 @@ EXACT: frozenset[str] = frozenset(
         *("npm x", "yarn exec", "pipenv run", "pdm run", "hatch run", "rye run", "conda run"),
         *("mamba run", "micromamba run", "pixi run", "direnv exec", "pyenv exec", "rbenv exec"),
         *("asdf exec", "mise exec", "mise x", "opam exec", "stack exec", "at", "batch", "crontab"),
+        *INTERPRETERS,  # every program that runs code (guard/knowledge/commands/interpreters.py)
+        *POSIX_SHELLS,
     ]
 )
 _VERSIONED = re.compile(r"(python|pypy|ruby|perl|php|lua|node)[0-9.]*|mkfs(\..*)?")
@@ -152,6 +157,10 @@ def command_width(argv: tuple[str, ...]) -> int | None:
 
 def _path_choices(request: Request, *, home: str, is_dir: bool) -> tuple[Choice, ...]:
     path, access = request.path, request.access
+    if path == "/" or (home not in ("", "/") and inside(home.rstrip("/"), path)):
+        return ()  # `/`, the home directory, a directory above it: this once, never a rule
+    if access == "write" and vital(path, home) is not None:
+        return ()  # writing /etc, /usr or a disk may destroy it: never a lasting approval
     verb = access or "use"
     shown = display(path, home)  # a label a human reads: ~/x, as the question's lines show it
     exact = Choice("external_directory", escape_path(path), access, f"{verb} {shown}")

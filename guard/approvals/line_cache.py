@@ -8,8 +8,8 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
 - the project file's trust: its hash is kept while the file is unchanged, and the store is asked
   on every line whether that hash is trusted (one indexed read), so `guard policy trust` in
   another terminal counts at once;
-- one open store connection, opened again when `GUARD_STATE_DIR` names another file or the file
-  is replaced;
+- one open store connection, opened again when `GUARD_STATE_DIR` names another file, the file
+  is replaced, or its or its directory's owner or mode changed (the open checks them again);
 - an agent session's workspace as the store keeps it: decided once, it never changes in that
   store file, so it is kept while the store is the same file;
 - the approvals as an `ApprovalIndex`, read again only when the store's approvals counter says
@@ -208,7 +208,11 @@ class LineCache:
             stamp(project, links) if project else None,
             stamp(managed, links),
         )
-        above = tuple(links.owners(d) for d in _managed_dirs(managed, links))
+        above = (
+            managed,
+            os.environ.get("GUARD_MANAGED_OWNER", ""),  # whom it may belong to (tests' root)
+            *(links.owners(d) for d in _managed_dirs(managed, links)),
+        )
         kept = self._policies.get(key)
         if kept is not None and kept[0] == (*now, above):
             return kept[1]
@@ -309,7 +313,8 @@ class LineCache:
 
             self.close()
             self._store = Store.open(kept[1])
-            self.links.forget(path)  # it may have been made just now
+            self.links.forget(path)  # it may have been made just now,
+            self.links.forget(os.path.dirname(path))  # and its directory tightened
             self._store_key = (path, self._identity(path))
         self._store_checked = self._in_line
         return self._store
@@ -363,8 +368,10 @@ class LineCache:
         self._workspaces.clear()
 
     def _identity(self, path: str) -> object:
-        """The file's device and inode, or None (looked at once per line)."""
-        return self.links.identity(path)
+        """The file's device and inode, or None, and who may change it and its directory
+        (looked at once per line): a store a fresh open would refuse is opened again."""
+        links = self.links
+        return (links.identity(path), links.owners(path), links.owners(os.path.dirname(path)))
 
     def _dirs_stamp(self, path: str) -> tuple[object, ...]:
         """The stamps of `path` and every directory above it, symlinks followed: a `.git`

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from stat import S_ISDIR
 
+from guard.policy.policy_inputs import owners_of as owners_of  # who may change a file
+
 Look = os.stat_result | OSError  # what an lstat or a stat found
 Question = tuple[int, str]  # which look (below), of which path
 Answered = tuple[tuple[int, str, object], ...]  # questions, each with its answer
@@ -50,16 +52,6 @@ else:
 
     def no_stat(path: str) -> bool:
         return os.path.exists(path) is False
-
-
-def owners_of(look: Look) -> object:
-    """Who may change the file: None when there is none, an errno when it cannot be looked at,
-    else its mode, owner, group, inode and device."""
-    if isinstance(look, FileNotFoundError):
-        return None
-    if isinstance(look, OSError):
-        return look.errno
-    return (look.st_mode, look.st_uid, look.st_gid, look.st_ino, look.st_dev)
 
 
 def stamp_of(look: Look) -> object:

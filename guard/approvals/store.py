@@ -337,9 +337,11 @@ def _user_version(con: sqlite3.Connection) -> int:
 
 # A long-lived process (the resident checker, `guard serve --user`) keeps each store it opened
 # open for the next caller: `Store.open` returns it while the file is the same file (not moved
-# or replaced) and the caller is the thread that opened it; `close` leaves it open.
+# or replaced), the file and its directory are as they were when it was checked (owner, mode:
+# a directory opened to others is refused by a fresh open, so the kept one is let go and the
+# open checks again) and the caller is the thread that opened it; `close` leaves it open.
 _KEEPING = False
-_KEPT: dict[tuple[Path, int, int, int], Store] = {}
+_KEPT: dict[tuple[object, ...], Store] = {}
 
 
 def keep_stores_open() -> None:
@@ -347,14 +349,20 @@ def keep_stores_open() -> None:
     _KEEPING = True
 
 
-def _key(path: Path) -> tuple[Path, int, int, int] | None:
+def _key(path: Path) -> tuple[object, ...] | None:
     import threading
 
     try:
         info = os.stat(path)
+        above = os.stat(path.parent)
     except OSError:
         return None
-    return (path, info.st_dev, info.st_ino, threading.get_ident())
+    return (
+        path,
+        (info.st_dev, info.st_ino, info.st_uid, info.st_mode),
+        (above.st_dev, above.st_ino, above.st_uid, above.st_mode),
+        threading.get_ident(),
+    )
 
 
 def _kept(path: Path) -> Store | None:

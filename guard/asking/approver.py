@@ -74,6 +74,7 @@ class Ask:
     grants: Mapping[str, tuple[arity.Choice, ...]]  # key -> what that answer stores
     asking: tuple[Request, ...]  # the requests that asked
     approvable: bool  # False when the requester's policy has problems: approvals do not apply
+    reasons: tuple[str, ...] = ()  # the requester's verdict, as its own audit rows word it
 
 
 def ask_message(
@@ -88,8 +89,10 @@ def ask_message(
     grants: Mapping[str, Sequence[arity.Choice]],
     asking: Sequence[Request],
     approvable: bool,
+    reasons: Sequence[str] = (),
 ) -> dict[str, object]:
-    """The ``ask`` message a requester sends."""
+    """The ``ask`` message a requester sends; ``reasons`` (its verdict's) go into the audit
+    row the approver writes for the answer, worded as every other row."""
     return {
         "type": "ask",
         "protocol": PROTOCOL,
@@ -116,6 +119,7 @@ def ask_message(
         ],
         "asking": [_request_json(r) for r in asking],
         "approvable": approvable,
+        "reasons": list(reasons),
     }
 
 
@@ -187,6 +191,7 @@ def read_ask(data: object) -> Ask:
         grants=grants,
         asking=asking,
         approvable=d.get("approvable") is True,
+        reasons=tuple(_text(d, "reasons", r) for r in _list(d, "reasons")),
     )
 
 

@@ -52,6 +52,7 @@ def request_approval(
         grants=grants,
         asking=asked,
         approvable=not judgement.policy.problems,
+        reasons=judgement.verdict.reasons,
     )
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
@@ -110,12 +111,13 @@ def _answered(m: Mapping[str, object], keys: Mapping[str, Choice]) -> Outcome:
     how = str(m.get("how") or "approver")
     key = m.get("key")
     if m.get("allowed") is True and how == "approval":
-        return Outcome(True, "approval", "", "")
+        return Outcome(True, "approval", "", "", logged=True)
     allowed = m.get("allowed") is True and isinstance(key, str) and key in keys
     if allowed and isinstance(key, str) and keys[key].scope != "deny":
-        return Outcome(True, how, "", key)
+        return Outcome(True, how, "", key, logged=True)
     text = m.get("message")
-    return Outcome(False, how, str(text) if text else "guard: denied by the approver", "")
+    said = str(text) if text else "guard: denied by the approver"
+    return Outcome(False, how, said, "", logged=True)
 
 
 def no_approver(where: str, exc: OSError) -> str:

@@ -3,8 +3,8 @@
 One process (`guard watch`) holds a lock next to the request socket, listens on the request and
 control sockets, and keeps the waiting requests in arrival order. Each request waits until a
 human answers it, its timeout passes (deny), or its requester goes away (withdrawn). Every
-request and every answer is written to the audit log; what an answer grants is stored here, on
-the human's side.
+answer is one row of the audit log, written here (the requester writes none of its own for it);
+what an answer grants is stored here, on the human's side.
 """
 
 from __future__ import annotations
@@ -274,7 +274,6 @@ class Approver:
         conn.waiting = request_id
         self.queue.append(w)
         self._reply(conn.sock, {"type": "queued", "id": request_id, "timeout": timeout})
-        self._audit(ask, "ask", "approver-queued", {"request": request_id, "pid": conn.pid})
         self._tell("arrived", request_id, ask.command)
 
     def _control(self, conn: _Conn, message: object) -> None:
@@ -329,8 +328,9 @@ class Approver:
             self._store.settle_pending(w.id, state, key or how)
         except GuardError as exc:
             self._tell("problem", w.id, str(exc))
-        detail = {"request": w.id, "pid": w.pid, "key": key}
-        self._audit(w.ask, "allow" if allowed else "deny", how, detail)  # before the requester's
+        waited = round(w.waited(time.monotonic()), 1)
+        detail = {"request": w.id, "pid": w.pid, "key": key, "waited": waited}
+        self._audit(w.ask, "allow" if allowed else "deny", how, detail)  # the decision's one row
         if how != "withdrawn":
             answer = {"type": "answer", "id": w.id, "allowed": allowed, "key": key, "how": how}
             self._reply(w.sock, {**answer, "message": message})
@@ -375,7 +375,7 @@ class Approver:
                 cwd=ask.cwd,
                 command=ask.command,
                 decision=decision,
-                reasons=ask.question.lines,
+                reasons=ask.reasons or ask.question.lines,
                 how=how,
                 detail={"origin": "approver", "asked_by": ask.origin, **detail},
             )

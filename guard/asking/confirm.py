@@ -45,6 +45,9 @@ def question_for(
     wide: list[arity.Choice] = []
     # an approval never turns the managed policy's ask into allow: only "allow once" helps
     rememberable = not any(d.by.startswith("managed") for d in asked)
+    # while a policy file has a problem every line asks and no approval counts: only "once"
+    problems = judgement.policy.problems
+    rememberable = rememberable and not problems
     always = setting(judgement.policy.settings, "approvals.always") is not False
     for d in asked if rememberable else ():
         options = arity.approval_choices(d.request, home=home, is_dir=_is_dir(d.request.path))
@@ -78,6 +81,8 @@ def question_for(
     choices.append(Choice("n", "deny", "deny", ()))
     command = judgement.projection.command
     lines = tuple(dict.fromkeys(_typed(_line(d, home), d, home, command) for d in asked))
+    if problems:
+        lines = (*lines, f"{POLICY_PROBLEM}: {problems[0]} — run `guard policy check`")
     marks = tuple(d.request.span for d in asked)
     question = Question(
         judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
@@ -201,8 +206,13 @@ def _ask_approver(
         # say what was blocked and why, for the human reading it later and the agent now
         rest = outcome.message.removeprefix("guard: denied: ").removeprefix("guard: ")
         rest = rest.replace(f"— {NO_TERMINAL},", f"— {why},", 1)
-        message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or run "
-                   f"it yourself, or {_rule_hint(grants.get('s', []))}")
+        problems = judgement.policy.problems
+        if problems:  # a rule added to a broken file would not count: say what to fix
+            message = (f"guard: denied {_blocked(judgement)}. {_problem_hint(problems)}. "
+                       f"{rest[:1].upper()}{rest[1:]}; or run it yourself")
+        else:
+            message = (f"guard: denied {_blocked(judgement)}. {rest[:1].upper()}{rest[1:]}; or "
+                       f"run it yourself, or {_rule_hint(grants.get('s', []))}")
         return Outcome(False, outcome.how, message, outcome.choice)
     return outcome
 
@@ -223,15 +233,32 @@ def _rule_hint(narrow: Sequence[arity.Choice]) -> str:
     return f'add an allow rule to {user_policy_path()}: {rules}{more}, action = "allow"'
 
 
+POLICY_PROBLEM = "policy problem"
+
+
+def _problem_hint(problems: Sequence[str]) -> str:
+    """What is wrong with the policy (file:line), and the command that lists every problem."""
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return (f"A policy file has a problem, so every line asks until it is fixed: {problems[0]}"
+            f"{more}; run `guard policy check` to see each problem")
+
+
 def _blocked(judgement: Judgement) -> str:
     """`cat /etc/hosts` (read /etc/hosts (cat) is outside the workspace): one line's worth."""
     command = " ".join(judgement.projection.command.split())
     if len(command) > 80:
         command = command[:79] + "…"
     reasons = [
-        r.removeprefix("ask: ").removeprefix("deny: ") for r in judgement.verdict.reasons[:2]
+        _without_problem(r.removeprefix("ask: ").removeprefix("deny: "))
+        for r in judgement.verdict.reasons[:2]
     ]
     return f"`{command}` ({'; '.join(reasons)})" if reasons else f"`{command}`"
+
+
+def _without_problem(reason: str) -> str:
+    """A reason without the policy problem decide() appends to each (the hint says it once)."""
+    at = reason.find(f" ({POLICY_PROBLEM}: ")
+    return reason[:at] if at >= 0 else reason
 
 
 def remember(

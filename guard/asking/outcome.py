@@ -15,3 +15,4 @@ class Outcome:
     how: str  # "human", "timeout", "interrupt", "no-terminal", …
     message: str  # one line for stderr when denied without a human
     choice: str  # the key picked, or ""
+    logged: bool = False  # the approver wrote the audit row for it: the requester writes none

@@ -291,7 +291,6 @@ def agent_findings(cwd: str | None) -> list[Finding]:
     fail closed there, and (Codex) has the hook been trusted."""
     from guard.cli.setup import project_dir
     from guard.entry import agent_setup
-    from guard.entry.agent_config import AGENTS
 
     out = []
     here = cwd or os.getcwd()
@@ -306,16 +305,30 @@ def agent_findings(cwd: str | None) -> list[Finding]:
             out.append(Finding("warning", "agents", line))
             continue
         for s in found:
-            how = AGENTS[agent].fail_closed
-            closed = f"fails closed ({how})" if s.fail_closed else (
-                "does not fail closed: " + (f"set {how}" if how else "the agent has no such option")
-            )
-            out.append(Finding("ok", "agents", f"{agent}: guard's hook in {s.path}; {closed}"))
+            where = f"{agent}: guard's hook in {s.path}"
+            if not s.fail_closed:
+                why = f"does not fail closed: {s.note}" if s.note else "does not fail closed"
+                out.append(Finding("warning", "agents", f"{where}; {why}"))
+            elif s.note:
+                why = f"fail-closed cannot be had here for a hang: {s.note}"
+                out.append(Finding("warning", "agents", f"{where}; {why}"))
+            else:
+                out.append(Finding("ok", "agents", f"{where}; fails closed ({closed_by(agent)})"))
             if agent == "codex" and not agent_setup.codex_trusted(s.path):
                 why = "codex: guard's hook is not trusted yet, and Codex skips it silently; "
                 out.append(Finding("warning", "agents", why + "open /hooks in codex, trust it"))
     return out
 
+
+
+def closed_by(agent: str) -> str:
+    """What stops a call when guard cannot answer, in doctor's words."""
+    from guard.entry.agent_config import AGENTS
+
+    option = AGENTS[agent].fail_closed
+    if agent in ("cline", "opencode"):
+        return option
+    return f"the hook command denies; {option}" if option else "the hook command denies"
 
 
 def resident_finding() -> Finding:

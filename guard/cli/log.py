@@ -7,6 +7,8 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from guard.printable import escaped
@@ -41,11 +43,12 @@ def run(args: argparse.Namespace) -> int:
         return follow(args.session, args.limit, as_json=args.json)
     with Store.open() as store:
         rows = store.log(args.session, args.limit)
+    widths = Widths.of(rows)
     for r in rows:
         if args.json:
             print(as_json_line(r))
         else:
-            _show(r)
+            _show(r, widths)
     return 0
 
 
@@ -61,10 +64,30 @@ def as_json_line(r: AuditRow) -> str:
     return json.dumps(row, ensure_ascii=True)
 
 
-def _show(r: AuditRow) -> None:
+@dataclass(frozen=True, slots=True)
+class Widths:
+    """The columns' widths: each as wide as its longest value among the rows shown, and never
+    narrower than the values guard writes most (a row streamed later that is wider still
+    keeps one space between columns)."""
+
+    how: int = 16  # "approver-control", "approver-stopped"
+    session: int = 8
+
+    @classmethod
+    def of(cls, rows: Sequence[AuditRow]) -> Widths:
+        least = cls()
+        return cls(
+            max([least.how, *(len(r.how) for r in rows)]),
+            max([least.session, *(len(escaped(r.session)) for r in rows)]),
+        )
+
+
+def _show(r: AuditRow, widths: Widths) -> None:
+    """One row: time, decision, how, session, command; its reasons below, one a line."""
     when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.time))
     what = escaped(r.command)
-    print(f"{when}  {r.decision:<5} {r.how:<10} {escaped(r.session)}  {what}")
+    how, session = escaped(r.how), escaped(r.session)
+    print(f"{when}  {r.decision:<5} {how:<{widths.how}} {session:<{widths.session}}  {what}")
     for reason in r.reasons:
         print(f"{'':21}{escaped(reason)}")
 
@@ -76,13 +99,14 @@ def follow(session: str | None, limit: int, *, as_json: bool, poll: float = 0.25
     with Store.open() as store:
         rows = tuple(reversed(store.log(session, limit)))
         last = rows[-1].id if rows else _newest(store)
+        widths = Widths.of(rows)
         try:
             while True:
                 for r in rows:
                     if as_json:
                         print(as_json_line(r))
                     else:
-                        _show(r)
+                        _show(r, widths)
                     last = r.id
                 sys.stdout.flush()
                 time.sleep(poll)

@@ -11,7 +11,7 @@ import argparse
 import os
 from pathlib import Path
 
-from guard.entry.agent_config import AGENTS, hook_command
+from guard.entry.agent_config import AGENTS, fail_closed_text, guard_call
 from guard.errors import GuardError
 
 
@@ -50,9 +50,11 @@ def run(args: argparse.Namespace) -> int:
     if args.uninstall or change.action == "unchanged":
         return 0
     cfg = AGENTS[args.agent]
-    print(f"  hook: {cfg.event}: {hook_command(args.agent)}")
-    closed = cfg.fail_closed or f"{args.agent} has no fail-closed option: guard always answers"
-    print(f"  fails closed: {closed}")
+    print(f"  hook: {cfg.event}: {guard_call(args.agent)}")
+    print(f"  fails closed: {fail_closed_text(args.agent)}")
+    gap = agent_setup.status(args.agent, project=project).note
+    if gap:
+        print(f"  warning: {gap}")
     if project is not None and args.agent == "claude-code":
         print("  note: the agent can edit the project's own settings; your ~/.claude is safer")
     for step in cfg.steps:
@@ -86,7 +88,8 @@ def _detect(project: str | None) -> int:
             print(f"{agent:<12} found; guard's hook is not installed: guard setup {agent}")
             continue
         closed = "fails closed" if s.fail_closed else "does not fail closed"
-        print(f"{agent:<12} guard's hook installed in {s.path}; {closed}")
+        gap = f" ({s.note})" if s.note else ""
+        print(f"{agent:<12} guard's hook installed in {s.path}; {closed}{gap}")
     return 0
 
 

@@ -124,10 +124,66 @@ def guard_program() -> str:
     return shutil.which("guard") or "guard"
 
 
+def hook_timeout(agent: str) -> int:
+    """The agent's own timeout for guard's hook, in seconds (what setup writes)."""
+    return 30 if agent == "cline" else TIMEOUT  # Cline gives every hook 30 s
+
+
+def guard_call(agent: str) -> str:
+    """`guard hook AGENT --timeout N`, with the absolute path of the guard to run."""
+    return f"{shlex.quote(guard_program())} hook {agent} --timeout {hook_timeout(agent)}"
+
+
+# How each agent reads a hook that says no, when guard itself could not (docs/agents.md):
+# the JSON printed on stdout (REASON replaced) and the exit status. Codex, Claude Code and
+# Gemini CLI block on exit 2 and show its stderr; Copilot CLI skips a hook that exits non-zero,
+# so it gets JSON and 0; Cursor blocks on either; Cline shows errorMessage.
+DENY_FORMS: dict[str, tuple[str, int]] = {
+    "claude-code": ("", 2),
+    "codex": ("", 2),
+    "gemini": ("", 2),
+    "cursor": ('{"permission":"deny","user_message":"REASON","agent_message":"REASON"}', 2),
+    "copilot": ('{"permissionDecision":"deny","permissionDecisionReason":"REASON"}', 0),
+    "cline": ('{"cancel":true,"errorMessage":"REASON"}', 0),
+}
+WATCHDOG_MARGIN = 2  # seconds: the watchdog stops guard this long before the agent's timeout
+FAIL_CLOSED_MARK = "w=; command -v timeout"  # in every installed command that fails closed
+
+
 def hook_command(agent: str) -> str:
-    """The command line the agent runs (for Cline, the one its hook script runs)."""
-    timeout = 30 if agent == "cline" else TIMEOUT  # Cline gives every hook 30 s
-    return f"{shlex.quote(guard_program())} hook {agent} --timeout {timeout}"
+    """The command line the agent runs (for Cline, its hook script's body): a POSIX sh line
+    that runs guard under a watchdog (`timeout -s KILL`, where there is one) and passes on
+    guard's answer only when guard exited 0. When guard cannot start, crashes, or is stopped,
+    it prints a `guard:` line and answers with the agent's own deny, so the call never runs."""
+    stop = hook_timeout(agent) - WATCHDOG_MARGIN
+    form, status = DENY_FORMS[agent]
+    json_deny = ""
+    if form:
+        fmt = form.replace("REASON", "%s")
+        json_deny = f"printf '{fmt}\\n'" + ' "$m"' * form.count("REASON") + "; "
+    return (
+        f"t={stop}; {FAIL_CLOSED_MARK} >/dev/null 2>&1 && w=\"timeout -s KILL $t\"; "
+        f"a=$($w {guard_call(agent)}); s=$?; "
+        """if [ "$s" -eq 0 ]; then [ -z "$a" ] || printf '%s\\n' "$a"; exit 0; fi; """
+        """case $s in 126|127) m="cannot start guard's program";; """
+        """137) m="guard's program was stopped (no answer within $t s) or killed";; """
+        """*) m="guard's program failed (exit status $s)";; esac; """
+        'm="guard: $m; the command was not run (run guard doctor)"; echo "$m" >&2; '
+        f"{json_deny}exit {status}"
+    )
+
+
+def fail_closed_text(agent: str) -> str:
+    """How guard's installed hook keeps a call from running when guard cannot answer."""
+    cfg = AGENTS[agent]
+    if agent == "opencode":
+        return f"yes, {cfg.fail_closed}"
+    stop = hook_timeout(agent) - WATCHDOG_MARGIN
+    how = (
+        "yes: the hook command answers with the agent's deny when guard cannot start, "
+        f"crashes, or is stopped after {stop} s"
+    )
+    return f"{how}; and {cfg.fail_closed}" if cfg.fail_closed else how
 
 
 def handler(agent: str) -> dict[str, Any]:
@@ -155,8 +211,9 @@ def script(agent: str) -> str:
         return (
             "#!/bin/sh\n"
             "# guard: written by `guard setup cline`; `guard setup cline --uninstall` removes it.\n"
-            '# guard answers {"cancel": …}; if it cannot start, the non-zero status blocks.\n'
-            f"exec {hook_command('cline')}\n"
+            '# guard answers {"cancel": …}; when it cannot start, crashes or is stopped, the\n'
+            "# line below cancels the call itself.\n"
+            f"{hook_command('cline')}\n"
         )
     if agent == "opencode":
         from guard.entry.opencode_plugin import plugin_text

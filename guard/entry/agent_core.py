@@ -81,7 +81,9 @@ def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeou
             judgement = _protected_ask(
                 verdict_for(call.command, call.cwd, call.session, env, call.workspace_dir)
             )
-            answer, how = _answer(judgement, call, env, in_band_ask=in_band_ask, budget=budget)
+            answer, how, logged = _answer(
+                judgement, call, env, in_band_ask=in_band_ask, budget=budget
+            )
     except HoldTimeout:
         return refused(
             f"no answer within {budget:g} s, and {call.agent} runs a call whose hook does not "
@@ -90,35 +92,36 @@ def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeou
         )
     except GuardError as exc:
         return Answer("deny", f"{exc}; {NOT_RUN}")
-    return _audit(judgement, call, answer, how, env)
+    return _audit(judgement, call, answer, how, env, row=not logged)
 
 
 def _answer(
     judgement: Judgement, call: Call, env: Mapping[str, str], *, in_band_ask: bool, budget: float
-) -> tuple[Answer, str]:
+) -> tuple[Answer, str, bool]:
+    """The answer, how it was reached, and whether its audit row is written (by the approver)."""
     verdict = judgement.verdict
     reasons = "; ".join(r.split(": ", 1)[-1] for r in verdict.reasons[:3])  # no "ask: " lead
     if verdict.decision == "allow":
         used = any(d.by.startswith("approval") for d in verdict.decided)
         if used:
-            return Answer("allow", "guard: allowed by an approval"), "approval"
-        return Answer("allow", "guard: allowed by the policy"), "rule"
+            return Answer("allow", "guard: allowed by an approval"), "approval", False
+        return Answer("allow", "guard: allowed by the policy"), "rule", False
     if verdict.decision == "deny":
-        return Answer("deny", f"guard: denied: {reasons}; {NOT_RUN}{FORBIDDEN}"), "rule"
+        return Answer("deny", f"guard: denied: {reasons}; {NOT_RUN}{FORBIDDEN}"), "rule", False
     from guard.asking.confirm import approver_mode  # the prompt's modules: only when one asks
 
     mode = approver_mode(env, judgement.policy)
     if in_band_ask and mode != "always":
-        return Answer("ask", f"guard asks: {reasons}"), f"{call.agent}-prompt"
+        return Answer("ask", f"guard asks: {reasons}"), f"{call.agent}-prompt", False
     if mode == "never":
         message = f"guard: denied: nobody can be asked (GUARD_APPROVER=never); {reasons}"
-        return Answer("deny", f"{message}{_grant_hint(judgement, call, env)}"), "no-approver"
+        return Answer("deny", f"{message}{_grant_hint(judgement, call, env)}"), "no-approver", False
     return _hold(judgement, call, env, budget)
 
 
 def _hold(
     judgement: Judgement, call: Call, env: Mapping[str, str], budget: float
-) -> tuple[Answer, str]:
+) -> tuple[Answer, str, bool]:
     """The human at `guard watch` answers, within what is left of the agent's hook timeout."""
     from guard.asking.confirm import DEFAULT_TIMEOUT, confirm
 
@@ -132,7 +135,7 @@ def _hold(
             f"{call.agent}'s hook timeout leaves no time for a human to answer; raise it "
             f"(guard setup {call.agent} writes one that does)"
         )
-        return refused(why), "no-time"
+        return refused(why), "no-time", False
     asked = {
         **env,
         "GUARD_APPROVER": "always",
@@ -141,11 +144,12 @@ def _hold(
     }
     outcome = confirm(judgement, session=call.session, env=asked, origin=call.agent)
     if outcome.allowed:
-        return Answer("allow", "guard: allowed by the human at `guard watch`"), outcome.how
+        allowed = Answer("allow", "guard: allowed by the human at `guard watch`")
+        return allowed, outcome.how, outcome.logged
     message = outcome.message or "guard: denied by the human at `guard watch`"
     if outcome.how == "no-approver":
         message += _grant_hint(judgement, call, env)
-    return Answer("deny", message), outcome.how
+    return Answer("deny", message), outcome.how, outcome.logged
 
 
 def _grant_hint(judgement: Judgement, call: Call, env: Mapping[str, str]) -> str:
@@ -204,10 +208,17 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def _audit(
-    judgement: Judgement, call: Call, answer: Answer, how: str, env: Mapping[str, str]
+    judgement: Judgement,
+    call: Call,
+    answer: Answer,
+    how: str,
+    env: Mapping[str, str],
+    *,
+    row: bool,
 ) -> Answer:
-    """Write the call's row; the answer to give. A row that cannot be written is said once
-    per session (on stderr and in the answer); where the managed policy keeps an audit log, an
+    """Write the call's row (unless ``row`` is False: the approver wrote it) and count the
+    session as active; the answer to give. A row that cannot be written is said once per
+    session (on stderr and in the answer); where the managed policy keeps an audit log, an
     allowed call whose row cannot be written is refused instead."""
     from guard.approvals import store_trouble
     from guard.approvals.judgement import without_store
@@ -219,16 +230,17 @@ def _audit(
     try:
         with Store.open() as store:
             now = time.time()
-            store.record(
-                time=now,
-                session=call.session,
-                cwd=judgement.context.cwd,
-                command=call.command,
-                decision=answer.decision,
-                reasons=judgement.verdict.reasons,
-                how=how,
-                detail={"origin": call.agent},
-            )
+            if row:
+                store.record(
+                    time=now,
+                    session=call.session,
+                    cwd=judgement.context.cwd,
+                    command=call.command,
+                    decision=answer.decision,
+                    reasons=judgement.verdict.reasons,
+                    how=how,
+                    detail={"origin": call.agent},
+                )
             store.touch_session(
                 call.session, now, judgement.context.cwd, idle_seconds=idle_seconds(env)
             )

@@ -18,7 +18,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guard.entry.agent_config import AGENTS, config_path, handler, script
+from guard.entry.agent_config import (
+    AGENTS,
+    FAIL_CLOSED_MARK,
+    config_path,
+    handler,
+    script,
+)
 from guard.errors import GuardError
 
 BACKUP = ".guard-backup"
@@ -253,6 +259,8 @@ def apply(change: Change, agent: str) -> None:
 
 
 def status(agent: str, *, project: str | None = None) -> Status:
+    """Whether guard's hook is there, and whether it fails closed (`note`: why not, or the
+    part of failing closed this machine cannot give)."""
     cfg = AGENTS[agent]
     path = config_path(agent, project=project)
     if cfg.shape == "file":
@@ -276,12 +284,32 @@ def status(agent: str, *, project: str | None = None) -> Status:
                 found.append(h)
     if not found:
         return Status(agent, path, False, False)
-    closed = all(
-        (agent == "claude-code" and h.get("onFailure") == "block")
-        or (agent == "cursor" and h.get("failClosed") is True)
-        for h in found
+    closed, note = True, ""
+    for h in found:
+        one_closed, one_note = fails_closed(agent, h)
+        closed, note = closed and one_closed, note or one_note
+    return Status(agent, path, True, closed, note)
+
+
+def fails_closed(agent: str, entry: dict[str, Any]) -> tuple[bool, str]:
+    """Whether an installed entry keeps the call from running when guard cannot answer
+    (missing, not executable, crashing, hanging), and what this machine leaves open."""
+    option = (agent == "claude-code" and entry.get("onFailure") == "block") or (
+        agent == "cursor" and entry.get("failClosed") is True
     )
-    return Status(agent, path, True, closed)
+    command = _command(entry)
+    wrapped = isinstance(command, str) and FAIL_CLOSED_MARK in command
+    if not (wrapped or option):
+        return False, (
+            f"an older hook command: {agent} runs the call when guard is missing or crashes; "
+            f"run guard setup {agent} again"
+        )
+    if not option and shutil.which("timeout") is None:
+        return True, (
+            "no `timeout` program here to stop a guard that hangs, and "
+            f"{agent} runs the call when its own hook timeout passes; install coreutils"
+        )
+    return True, ""
 
 
 def detected(project: str | None = None) -> list[str]:

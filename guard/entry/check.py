@@ -11,6 +11,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from guard.approvals.judgement import Judgement, judge
 from guard.approvals.session import idle_seconds
@@ -58,9 +59,8 @@ def check_line(
     )
     if ask_because:
         result = forced_ask(result, ask_because)
-    status, decision, how, picked = settle(
-        result, session=session, env=env, prompt=prompt, origin=origin
-    )
+    settled = settle(result, session=session, env=env, prompt=prompt, origin=origin)
+    status, decision, how, picked = settled.status, settled.decision, settled.how, settled.key
     extra: Mapping[str, object] = {}
     if enforce is not None and decision == "allow":
         try:
@@ -68,17 +68,19 @@ def check_line(
         except GuardError as exc:
             print(exc, file=sys.stderr)
             status, decision, how, extra = DENY, "deny", "enforcement", {"enforce": str(exc)}
+    # the approver writes the row of what it answered: a second would count one decision twice
+    row = not settled.logged or how == "enforcement"
     late = background_audit and may_write_late(result, session)
     child = _forked_child() if late else None
     if child:
         try:
-            written = write_row(result, session, decision, how, origin, extra, picked)
+            written = write_row(result, session, decision, how, origin, extra, picked, row=row)
             if written is not None:
                 failed_late(session, written)
         finally:
             os._exit(0)
     elif child is None:
-        refused = audit_check(result, session, decision, how, origin, extra, picked)
+        refused = audit_check(result, session, decision, how, origin, extra, picked, row=row)
         if refused:
             status, decision = DENY, "deny"
     if as_json:
@@ -90,30 +92,42 @@ def check_line(
     return status
 
 
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """What checking a line came to: the exit status, the final decision, how it was reached,
+    the key a human picked, and whether its audit row is written already (by the approver)."""
+
+    status: int
+    decision: str
+    how: str
+    key: str = ""
+    logged: bool = False
+
+
 def settle(
     result: Judgement, *, session: str, env: dict[str, str], prompt: bool, origin: str
-) -> tuple[int, str, str, str]:
-    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny: the exit
-    status, the final decision, how it was reached and the key a human picked (for the row)."""
+) -> Settled:
+    """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny."""
     for warning in result.warnings:
         print(escaped(warning), file=sys.stderr)
     decision = result.verdict.decision
-    how = how_decided(result)
-    picked = ""
-    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
     if decision == "ask" and prompt:
         from guard.asking.confirm import confirm
 
         outcome = confirm(result, session=session, env=env, origin=origin)
-        how = outcome.how
-        picked = outcome.choice
-        status = ALLOW if outcome.allowed else DENY
-        decision = "allow" if outcome.allowed else "deny"
         if not outcome.allowed and outcome.message:
             print(escaped(outcome.message), file=sys.stderr)
-    elif decision == "deny":
+        return Settled(
+            ALLOW if outcome.allowed else DENY,
+            "allow" if outcome.allowed else "deny",
+            outcome.how,
+            outcome.choice,
+            outcome.logged,
+        )
+    if decision == "deny":
         print(denied(result.verdict.reasons), file=sys.stderr)
-    return status, decision, how, picked
+    status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
+    return Settled(status, decision, how_decided(result))
 
 
 def forced_ask(result: Judgement, reason: str) -> Judgement:
@@ -184,10 +198,13 @@ def audit_check(
     origin: str,
     extra: Mapping[str, object] | None = None,
     key: str = "",
+    *,
+    row: bool = True,
 ) -> str:
-    """Write the line's row now. When it cannot be: "" after a warning (once per session), or
-    the refusal (printed) of an allowed line whose row the managed policy requires."""
-    problem = write_row(result, session, decision, how, origin, extra, key)
+    """Write the line's row now (unless ``row`` is False: the approver wrote it). When it
+    cannot be: "" after a warning (once per session), or the refusal (printed) of an allowed
+    line whose row the managed policy requires."""
+    problem = write_row(result, session, decision, how, origin, extra, key, row=row)
     if problem is None:
         return ""
     message = unwritten(result, session, decision, problem)
@@ -217,9 +234,12 @@ def write_row(
     origin: str,
     extra: Mapping[str, object] | None = None,
     key: str = "",
+    *,
+    row: bool = True,
 ) -> GuardError | None:
-    """The line's audit row and the session's touch; the failure, if any. The session's store
-    state (guard/approvals/store_trouble.py) learns that the store works."""
+    """The line's audit row (unless ``row`` is False: the approver wrote it) and the session's
+    touch; the failure, if any. The session's store state (guard/approvals/store_trouble.py)
+    learns that the store works."""
     from guard.approvals import store_trouble
     from guard.approvals.judgement import without_store
     from guard.approvals.store import Store
@@ -228,16 +248,17 @@ def write_row(
         return None  # in a sandbox: the approver outside logs what it is asked
     try:
         with Store.open() as store:
-            store.record(
-                time=time.time(),
-                session=session,
-                cwd=result.context.cwd,
-                command=result.projection.command,
-                decision=decision,
-                reasons=result.verdict.reasons,
-                how=how,
-                detail={"origin": origin, **(extra or {}), **({"key": key} if key else {})},
-            )
+            if row:
+                store.record(
+                    time=time.time(),
+                    session=session,
+                    cwd=result.context.cwd,
+                    command=result.projection.command,
+                    decision=decision,
+                    reasons=result.verdict.reasons,
+                    how=how,
+                    detail={"origin": origin, **(extra or {}), **({"key": key} if key else {})},
+                )
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
             )

@@ -2,8 +2,9 @@
 
 OpenCode's `permission.ask` plugin hook does not fire; a `tool.execute.before` that throws
 vetoes the call, so that is where guard stands. The plugin runs `guard hook opencode` with the
-call as JSON on stdin and lets the call through only on an explicit `{"decision": "allow"}`;
-a deny, a crash, a timeout or output it cannot read throws, with guard's reason.
+call as JSON on stdin and lets the call through only on an explicit `{"decision": "allow"}`
+with exit status 0; a deny, a crash, a timeout or output it cannot read throws, with guard's
+reason.
 """
 
 from __future__ import annotations
@@ -41,8 +42,13 @@ function askGuard(payload) {
       clearTimeout(timer)
       reject(new Error(`guard: could not start ${GUARD} (${err.message}); ${NOT_RUN}`))
     })
-    child.on("close", () => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer)
+      if (code !== 0) {
+        const how = signal ? `was killed (${signal})` : `failed (exit status ${code})`
+        reject(new Error(`guard: guard's program ${how}; ${NOT_RUN}`))
+        return
+      }
       let answer = null
       try { answer = JSON.parse(out) } catch (err) { answer = null }
       if (answer !== null && typeof answer === "object" && answer.decision === "allow") {

@@ -18,8 +18,9 @@ from guard.approvals.judgement import Judgement, judge
 from guard.approvals.workspace import is_agent
 from guard.entry import resident_protocol as wire
 from guard.kernel.enforcement import Ruleset
-from guard.policy.files import load_policy, user_policy_path
-from guard.policy.records import PROJECT_FILE, Policy
+from guard.policy.files import load_policy
+from guard.policy.policy_inputs import policy_inputs
+from guard.policy.records import Policy
 
 Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]
@@ -30,41 +31,25 @@ def fallback(reason: str) -> Answer:
     return [("action", "fallback"), ("reason", reason)]
 
 
-def _contents(path: str) -> bytes | str | None:
-    if not path:
-        return None
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"error {exc.errno}"
-
-
 class FreshPolicies:
-    """Policies kept in memory, each with the bytes of the files it was read from; a file whose
-    bytes differ (whatever its mtime says) is read again, so a policy is never stale. A layer
-    that `load_policy` reads from another file must be named in `files` too."""
+    """Policies kept in memory, each with everything it was read from (policy_inputs.py: the
+    files' bytes, who may change them, the directories above the managed file, which file that
+    is): anything a fresh process would read otherwise now is read again, so a policy is never
+    stale. A layer that `load_policy` reads from another file must be named there too."""
 
     def __init__(self) -> None:
         self._kept: dict[tuple[object, ...], tuple[tuple[object, ...], Policy]] = {}
 
-    def files(self, workspace: str | None) -> tuple[str, ...]:
-        project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
-        return (user_policy_path(), project, os.environ.get("GUARD_MANAGED_POLICY", ""))
-
     def load(
         self, workspace: str | None, *, home: str | None = None, trust_project: bool = True
     ) -> Policy:
-        files = self.files(workspace)
-        key = (workspace, home, trust_project, files)
-        before = tuple(_contents(f) for f in files)
+        key = (workspace, home, trust_project)
+        before = policy_inputs(workspace)
         kept = self._kept.get(key)
         if kept is not None and kept[0] == before:
             return kept[1]
         policy = load_policy(workspace, home=home, trust_project=trust_project)
-        if tuple(_contents(f) for f in files) == before:  # not changed while it was read
+        if policy_inputs(workspace) == before:  # not changed while it was read
             if len(self._kept) > 64:
                 self._kept.clear()
             self._kept[key] = (before, policy)
@@ -138,9 +123,8 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
     err = io.StringIO()
     late = may_write_late(result, session)
     with contextlib.redirect_stderr(err):
-        status, decision, how, _ = settle(
-            result, session=session, env=env, prompt=False, origin=origin
-        )
+        settled = settle(result, session=session, env=env, prompt=False, origin=origin)
+        status, decision, how = settled.status, settled.decision, settled.how
         # a session's first row, a row after one was lost, a managed audit log: written
         # before the answer, which then says what went wrong (or refuses the line)
         if not late and audit_check(result, session, decision, how, origin, extra):

@@ -395,6 +395,29 @@ _SUDO_QUIET = (
     "-V",
 )
 
+# `find … -exec CMD`: commands that delete the files find hands them
+FIND_DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
+# find's tests that pick some files by name, time, size or owner (`-type` alone picks a kind)
+FIND_NARROWING = frozenset(
+    {
+        "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+        "-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-newermt", "-mtime", "-mmin",
+        "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-uid",
+        "-gid", "-nouser", "-nogroup", "-perm", "-links", "-inum", "-samefile", "-used",
+    }
+)  # fmt: skip
+
+
+def find_deleter(words: list[str | None]) -> str | None:
+    """The deleting command `find … -exec CMD` runs on what it matches, if any."""
+    for i, word in enumerate(words[:-1]):
+        if word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inner = (words[i + 1] or "").rsplit("/", 1)[-1]
+            if inner in FIND_DELETERS:
+                return inner
+    return None
+
+
 TOOLS: dict[str, Tool] = {
     "git": GIT,
     **dict.fromkeys(("docker", "podman", "nerdctl"), _DOCKER),
@@ -1359,27 +1382,3 @@ DESTRUCTIVE_VERBS = frozenset(
         "force-delete",
     }
 )
-
-# Interpreters whose inline code (-c, -e, stdin) is read: the language of each.
-INTERPRETERS = {
-    **dict.fromkeys(("python", "python2", "python3", "pypy", "pypy3"), "python"),
-    **dict.fromkeys(("node", "nodejs", "bun"), "js"),
-    "osascript": "applescript",
-    "ruby": "ruby",
-    "perl": "perl",
-    "php": "php",
-}
-# For each language: options whose value is the code, and options that take another value.
-CODE_OPTIONS = {
-    "python": (_v("-c"), _v("-W", "-X")),
-    "js": (
-        _v("-e", "--eval", "-p", "--print"),
-        _v("-r", "--require", "--import", "--loader", "-C", "--conditions", "--env-file"),
-    ),
-    "ruby": (_v("-e"), _v("-I", "-r", "-C", "-E", "-F")),
-    "perl": (_v("-e", "-E"), _v("-I", "-M", "-m", "-x")),
-    "php": (_v("-r", "--run"), _v("-c", "-d", "-z")),
-    "applescript": (_v("-e"), _v("-l", "-s")),
-}
-# Options after which the interpreter runs something other than inline code or stdin.
-NOT_CODE = _v("-m", "-V", "--version", "-h", "--help", "-v", "-f", "--file", "-S", "-n")

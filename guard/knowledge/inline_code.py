@@ -260,6 +260,10 @@ _FILE_CALL = re.compile(
 )
 _EVAL = re.compile(r"\b(eval|instance_eval|class_eval|new Function|Function)\s*\(|\beval\s+[\"'$]")
 _JS_EXEC = re.compile(r"(child_process|cp|require\([^)]*\))\.exec\b")
+_RUNTIME_API = re.compile(
+    r"\b(?:Deno\.(?:run|Command|remove|writeFile|writeTextFile|truncate|rename|symlink|chmod)"
+    r"|Bun\.(?:spawn|spawnSync|write|\$))|\$`"
+)
 _RECURSIVE = ("rm_rf", "rm_r", "remove_dir", "rmtree", "remove_tree", "rmSync", "fs.rm")
 _READS = ("readFile", "file_get_contents", "File.read")
 
@@ -290,6 +294,8 @@ def script_findings(language: str, code: str) -> list[Finding]:
         found.append(_literal_finding(mode, literal, language, f"{api} is given a path"))
         if any(api.endswith(r) for r in _RECURSIVE) and literal is not None:
             found.append(_literal_finding("destroy", literal, language, api))
+    if language == "js" and _RUNTIME_API.search(code):
+        found.append(Finding("dynamic", "the code uses Deno's or Bun's process or file API"))
     if _EVAL.search(code):
         found.append(Finding("dynamic", "the code evaluates code not known before it runs"))
     return found
@@ -305,3 +311,20 @@ def _literal_finding(what: What, literal: str | None, language: str, why: str) -
     if interpolates or (language == "js" and "${" in body and quote == "`"):
         return Finding("dynamic", f"{why} built from values not known before it runs")
     return Finding(what, re.sub(r"\\(.)", r"\1", body))
+
+
+# ---- vim's Ex commands (vim -c, --cmd) -----------------------------------------------------
+
+_VIM_QUIET = re.compile(
+    r"\s*:?\s*(?:(?:set|setlocal|setl|se|setglobal|setg)\s+[\w&+=^:,.-]+(?:\s+[\w&+=^:,.-]+)*"
+    r"|syntax\s+\w+|syn\s+\w+|filetype\s+[\w ]+|colorscheme\s+[\w-]+|colo\s+[\w-]+|\d+"
+    r"|q|qa|q!|qa!|wq|x|noh|nohlsearch)\s*"
+)
+
+
+def vim_findings(code: str) -> list[Finding]:
+    """Ex commands that only set options, highlight or quit are quiet; any other may run a
+    shell (`!`), a script or another language, and cannot be known."""
+    if all(_VIM_QUIET.fullmatch(part) for part in code.split("|")):
+        return []
+    return [Finding("dynamic", "the Ex commands may run programs guard cannot see")]

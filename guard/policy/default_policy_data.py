@@ -3,15 +3,18 @@
 default-policy.toml. Do not edit; edit the TOML and run that command."""
 
 # fmt: off
-TOML_SIZE = 9093
+TOML_SIZE = 10194
 RULES = (
     ('external_directory', '~/**', 'allow', ('read', 'chdir'), (), '', 'guard/default-policy.toml', 35, 'interactive'),
     ('dynamic', '*', 'allow', (), ('data',), '', 'guard/default-policy.toml', 118, ''),
     ('effect', 'publish:git-remote', 'allow', (), (), '', 'guard/default-policy.toml', 137, ''),
-    ('command', 'guard * approvals grant *', 'ask', (), (), 'grants an approval', 'guard/default-policy.toml', 146, ''),
-    ('command', 'guard * policy trust *', 'ask', (), (), 'trusts a project policy file', 'guard/default-policy.toml', 152, ''),
-    ('command', 'guard * approve *', 'ask', (), (), 'answers a pending request', 'guard/default-policy.toml', 158, ''),
-    ('command', 'python* * -m guard *', 'ask', (), (), "runs guard's own module directly", 'guard/default-policy.toml', 164, ''),
+    ('effect', 'destroy:system', 'deny', (), (), 'destroys / or a top-level system directory: the machine would not work again', 'guard/default-policy.toml', 149, ''),
+    ('effect', 'destroy:home', 'deny', (), (), 'destroys a home directory: every file and key in it would be gone', 'guard/default-policy.toml', 155, ''),
+    ('effect', 'destroy:disk', 'deny', (), (), 'overwrites a whole disk or partition: everything on it would be gone', 'guard/default-policy.toml', 161, ''),
+    ('command', 'guard * approvals grant *', 'ask', (), (), 'grants an approval', 'guard/default-policy.toml', 171, ''),
+    ('command', 'guard * policy trust *', 'ask', (), (), 'trusts a project policy file', 'guard/default-policy.toml', 177, ''),
+    ('command', 'guard * approve *', 'ask', (), (), 'answers a pending request', 'guard/default-policy.toml', 183, ''),
+    ('command', 'python* * -m guard *', 'ask', (), (), "runs guard's own module directly", 'guard/default-policy.toml', 189, ''),
 )
 DEFAULTS = (('command', 'allow', 13), ('external_directory', 'ask', 16), ('dynamic', 'ask', 19), ('syntax', 'ask', 21), ('effect', 'ask', 24), ('protected', 'ask', 26))
 ROOTS = ()

@@ -14,6 +14,7 @@ from guard.projection import paths
 from guard.projection.patterns import render_argv
 from guard.projection.protected import ProtectedPath
 from guard.projection.requests import Access, Request
+from guard.projection.vital_targets import reached
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker, dynamic
 
@@ -65,6 +66,8 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             if not paths.inside_any(found, w.ctx.workspace) and not paths.is_plumbing(found):
                 resolved = found
                 break
+    if mode == "write" or w.destroys:
+        reached(w, arg, path, resolved, mode, via)
     if w.ctx.protected is not None:
         _protected(w, arg, raw, path, resolved, mode, via)
     if paths.inside_any(resolved, w.ctx.workspace) or (
@@ -184,7 +187,9 @@ def _climbing(path: str) -> str:
 
 def add_effect(
     w: Walker, span: tuple[int, int], kind: str, target: str, reason: str, argv: tuple[str, ...]
-) -> None:
+) -> Request:
     where = w.fixed_span or span
     text = render_argv(argv)
-    w.out.append(Request("effect", where, reason, argv=argv, text=text, kind=kind, target=target))
+    request = Request("effect", where, reason, argv=argv, text=text, kind=kind, target=target)
+    w.out.append(request)
+    return request

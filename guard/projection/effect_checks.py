@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import NamedTuple
 
 from guard.knowledge.effect_argv import Parsed, given
-from guard.knowledge.effect_knowledge import TOOLS, Effect
+from guard.knowledge.effect_knowledge import FIND_NARROWING, TOOLS, Effect, find_deleter
 from guard.projection.interpreter_effects import remote_code
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Walker
@@ -20,6 +20,7 @@ from guard.projection.walker import Walker
 class Found(NamedTuple):
     target: str
     reason: str = ""  # "" keeps the row's reason
+    whole: bool = True  # False: it destroys some of what it touches (`find ~ -name x -delete`)
 
 
 class EffectCall(NamedTuple):
@@ -106,13 +107,13 @@ def _git_prune_now(c: EffectCall, row: Effect) -> Found | None:
 
 def _find_delete(c: EffectCall, row: Effect) -> Found | None:
     words = [a.value for a in c.argv[1:]]
+    # a test on names, times or sizes picks some files: not the whole tree below a root
+    whole = not any(word in FIND_NARROWING for word in words)
     if "-delete" in words:
-        return Found(row.target)
-    for i, word in enumerate(words[:-1]):
-        if word in ("-exec", "-execdir", "-ok", "-okdir"):
-            inner = (words[i + 1] or "").rsplit("/", 1)[-1]
-            if inner in ("rm", "shred", "unlink", "rmdir", "srm"):
-                return Found(row.target, f"find runs {inner} on every file it matches")
+        return Found(row.target, whole=whole)
+    deleter = find_deleter(words)
+    if deleter is not None:
+        return Found(row.target, f"find runs {deleter} on every file it matches", whole)
     return None
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from guard.knowledge.commands.interpreters import interpreter_for
 from guard.knowledge.commands.spec import Spec
 from guard.knowledge.effect_argv import given, parse
 from guard.knowledge.effect_knowledge import (
     ALIASES,
     DESTRUCTIVE_VERBS,
-    INTERPRETERS,
     TOOLS,
     Effect,
     Tool,
@@ -26,6 +26,7 @@ from guard.knowledge.effect_knowledge import (
 from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
 from guard.projection.interpreter_effects import inline_code
+from guard.projection.vital_targets import LOCAL_TARGETS
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Walker, dynamic
 
@@ -46,12 +47,14 @@ def command_effects(
 ) -> None:
     """Append the effect requests of one command (argv[0] is its name, known)."""
     base = (argv[0].value or "").rsplit("/", 1)[-1]
+    if w.destroys:
+        w.destroys.pop(base, None)  # a new command of that name: what it destroys is its own
     name = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
     tool = TOOLS.get(name)
     if tool is None:
-        language = INTERPRETERS.get(name) or INTERPRETERS.get(name.rstrip("0123456789."))
-        if language is not None:
-            inline_code(w, argv, language, stdin, depth)
+        record = interpreter_for(name)
+        if record is not None:
+            inline_code(w, argv, record, stdin, depth)
         elif spec is None and name not in w.functions:
             _unknown_tool(w, argv, name, span)
         return
@@ -78,7 +81,10 @@ def command_effects(
             continue
         seen.add((effect.kind, found.target))
         shown = tuple([a.shown for a in argv])
-        add_effect(w, span, effect.kind, found.target, found.reason or effect.reason, shown)
+        reason = found.reason or effect.reason
+        request = add_effect(w, span, effect.kind, found.target, reason, shown)
+        if effect.kind == "destroy" and found.target in LOCAL_TARGETS and found.whole:
+            w.destroys[base] = request  # the paths it touches are what it destroys
 
 
 class _Row(NamedTuple):

@@ -11,58 +11,56 @@ are kept, reported with the host (its paths are the other machine's).
 from __future__ import annotations
 
 from guard.knowledge.commands import spec_for
-from guard.knowledge.effect_knowledge import CODE_OPTIONS, NOT_CODE
+from guard.knowledge.commands.interpreters import Interpreter
 from guard.projection.accesses import access, add_effect
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import MAX_NESTING, Walker, dynamic, run_code
 
 
-def inline_code(w: Walker, argv: list[Arg], language: str, stdin: Stdin | None, depth: int) -> None:
+def inline_code(
+    w: Walker, argv: list[Arg], record: Interpreter, stdin: Stdin | None, depth: int
+) -> None:
     """Find the code an interpreter runs (an option's value, or its stdin) and project it."""
-    via = (argv[0].value or language).rsplit("/", 1)[-1]
-    code_options, value_options = CODE_OPTIONS[language]
+    via = (argv[0].value or record.language).rsplit("/", 1)[-1]
     codes: list[Arg] = []
+    quiet = False
     i = 1
     while i < len(argv):
         arg, value = argv[i], argv[i].value
         i += 1
-        if value is None or value == "--" or not value.startswith("-"):
-            if not codes:
-                return  # a script (or one not known): its code is a file guard reads as such
-            break
         if value == "-":
             break  # the code comes from standard input
+        if value is None or value == "--" or not value.startswith("-"):
+            if not codes and value in record.code_words:
+                codes.append(_next(argv, i))  # deno eval CODE
+            elif not codes:
+                return  # a script (or one not known): its code is a file guard reads as such
+            break
         name, eq, attached = value.partition("=")
-        if value.startswith("--"):
-            if name in code_options:
-                codes.append(arg._replace(value=attached) if eq else _next(argv, i))
-                i += 0 if eq else 1
-            elif name in NOT_CODE:
-                return
-            elif name in value_options and not eq:
-                i += 1
+        if record.any_option and name not in record.quiet:
+            dynamic(w, arg, "code", f"{via}'s options may carry code guard cannot read")
+            return
+        if name in record.code:
+            codes.append(arg._replace(value=attached) if eq else _next(argv, i))
+            i += 0 if eq else 1
             continue
-        for j in range(1, len(value)):
-            opt = "-" + value[j]
-            rest = value[j + 1 :]
-            if opt in code_options:
-                codes.append(arg._replace(value=rest) if rest else _next(argv, i))
-                i += 0 if rest else 1
-                break
-            if opt in value_options:
-                i += 0 if rest else 1
-                break
-            if opt == "-m" and language == "python":  # python -m twine upload: the module's
-                module = arg._replace(value=rest) if rest else _next(argv, i)
-                tool = [module, *argv[i + (0 if rest else 1) :]]
-                known = spec_for(module.value or "")
-                w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
-                return
-            if opt in NOT_CODE:
-                return
+        if name in record.scripts:
+            return  # the code is a file guard reads as such
+        if name in record.values:
+            i += 0 if eq else 1
+            continue
+        if name in record.quiet:
+            quiet = True
+            continue
+        if value.startswith("--"):
+            continue
+        step = _cluster(w, argv, i, arg, record, codes, stdin, depth)
+        if step is None:
+            return
+        i += step
     if not codes:
-        if stdin is None or stdin.kind in ("terminal", "file"):
+        if quiet or not record.stdin or stdin is None or stdin.kind in ("terminal", "file"):
             return  # interactive, or a script read from a file
         if stdin.kind == "text" and stdin.text is not None:
             codes = [Arg(stdin.text, argv[0].span, argv[0].source)]
@@ -70,7 +68,39 @@ def inline_code(w: Walker, argv: list[Arg], language: str, stdin: Stdin | None, 
             dynamic(w, argv[0], "code", f"{via} runs code read from a pipe, not known before")
             return
     for code in codes:
-        _project(w, argv, code, language, via, depth)
+        _project(w, argv, code, record.language, via, depth)
+
+
+def _cluster(
+    w: Walker,
+    argv: list[Arg],
+    i: int,
+    arg: Arg,
+    record: Interpreter,
+    codes: list[Arg],
+    stdin: Stdin | None,
+    depth: int,
+) -> int | None:
+    """Read one cluster of short options (`-lane`, `-Ilib`, `-cCODE`): how many more words it
+    takes, or None when the interpreter runs a file or module rather than inline code."""
+    value = arg.value or ""
+    for j in range(1, len(value)):
+        opt = "-" + value[j]
+        rest = value[j + 1 :]
+        if opt in record.code:
+            codes.append(arg._replace(value=rest) if rest else _next(argv, i))
+            return 0 if rest else 1
+        if opt in record.scripts:
+            return None
+        if opt in record.values:
+            return 0 if rest else 1
+        if opt == "-m" and record.language == "python":  # python -m twine upload: the module's
+            module = arg._replace(value=rest) if rest else _next(argv, i)
+            tool = [module, *argv[i + (0 if rest else 1) :]]
+            known = spec_for(module.value or "")
+            w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
+            return None
+    return 0
 
 
 def _next(argv: list[Arg], i: int) -> Arg:
@@ -80,16 +110,20 @@ def _next(argv: list[Arg], i: int) -> Arg:
 
 
 def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, depth: int) -> None:
-    from guard.knowledge.inline_code import python_findings, script_findings
+    from guard.knowledge.inline_code import python_findings, script_findings, vim_findings
 
     if code.value is None:
         dynamic(w, code, "code", f"the code {via} runs is not known: {code.reason}")
         return
-    found = (
-        python_findings(code.value)
-        if language == "python"
-        else script_findings(language, code.value)
-    )
+    if language == "unread":
+        dynamic(w, code, "code", f"{via} runs code guard cannot read")
+        return
+    if language == "python":
+        found = python_findings(code.value)
+    elif language == "vim":
+        found = vim_findings(code.value)
+    else:
+        found = script_findings(language, code.value)
     shown = tuple([a.shown for a in argv])
     for finding in found:
         if finding.what == "shell":

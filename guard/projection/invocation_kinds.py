@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from guard.knowledge.commands.files import FILE_TEST_OPERATORS
 from guard.knowledge.commands.spec import Spec
+from guard.knowledge.effect_knowledge import find_deleter
 from guard.projection.accesses import access
 from guard.projection.plain_commands import plain, substituted
 from guard.projection.requests import Access
@@ -123,7 +124,8 @@ def _find(c: Call) -> None:
             break
         roots.append(argv[i])
         i += 1
-    writes = any(a.value in ("-delete",) for a in argv[i:])
+    rest = [a.value for a in argv[i:]]
+    writes = "-delete" in rest or find_deleter(rest) is not None  # what it finds, it deletes
     for root in roots or [Arg(".", argv[0].span, argv[0].source)]:
         if root.value is None:
             dynamic(w, root, "path", f"a directory find searches is not known: {root.reason}")

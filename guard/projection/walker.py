@@ -76,6 +76,10 @@ class Walker:
         self.covered: list[tuple[int, int]] = []  # text walked as code another way (hidden code)
         self.budget = scope.budget  # the line's: nested walkers spend from the same one
         self.read_write: frozenset[int] = frozenset()  # `<>` redirects (parse_repair.py)
+        # the destroy effect of the latest command of each name, when what it touches is what
+        # it destroys (effects.py); vital_targets.py reads it for each path the command touches
+        self.destroys: dict[str, Request] = {}
+        self.vital_seen: set[tuple[tuple[int, int], str]] = set()
 
     # -- output -----------------------------------------------------------------------------
     def span(self, node: Node) -> tuple[int, int]:

@@ -90,7 +90,7 @@ DESTRUCTIVE = [
     ("rm", "build", "-rf"),
     ("rm", "--recursive", "build"),
     ("rm", "--rec", "build"),
-    ("/bin/rm", "-rf", "/"),
+    ("/bin/rm", "-rf", "/srv/old"),
     ("git", "push", "--force"),
     ("git", "push", "--force", "origin", "main"),
     ("git", "push", "origin", "main", "--force"),
@@ -114,11 +114,11 @@ DESTRUCTIVE = [
     ("chown", "-R", "me", "."),
     ("chown", "me:me", ".", "-R"),
     ("chown", "--recursive", "me", "."),
-    ("dd", "if=/dev/zero", "of=/dev/sda", "bs=1M"),
+    ("dd", "if=/dev/zero", "of=/dev/loop0", "bs=1M"),
     ("dd", "of=disk.img"),
-    ("mkfs", "/dev/sdb1"),
-    ("mkfs.ext4", "/dev/sdb1"),
-    ("/sbin/mkfs.vfat", "/dev/sdc"),
+    ("mkfs", "/dev/loop0"),
+    ("mkfs.ext4", "/dev/loop0p1"),
+    ("/sbin/mkfs.vfat", "/dev/loop1"),
     ("shred", "secret.txt"),
     ("shred",),
     ("sudo", "apt", "install", "x"),
@@ -167,6 +167,23 @@ def test_destructive_commands_ask_even_inside_the_workspace(
     assert result.decision == "ask"
     asked = [d for d in result.decided if d.decision == "ask"]
     assert any(d.request.surface == "effect" and d.by == "default" for d in asked)
+
+
+# the same commands on what cannot be lost: denied, whatever a human would answer
+CATASTROPHIC = [
+    ("/bin/rm", "-rf", "/"),
+    ("dd", "if=/dev/zero", "of=/dev/sda", "bs=1M"),
+    ("mkfs", "/dev/sdb1"),
+    ("mkfs.ext4", "/dev/sdb1"),
+    ("/sbin/mkfs.vfat", "/dev/sdc"),
+]
+
+
+@pytest.mark.parametrize("argv", CATASTROPHIC, ids=" ".join)
+def test_destroying_the_system_or_a_disk_is_denied(shipped: Policy, argv: tuple[str, ...]) -> None:
+    result = decide(shipped, projected(argv), (), home=HOME)
+    assert result.decision == "deny"
+    assert any(d.request.surface == "effect" and d.by.startswith("rule") for d in result.decided)
 
 
 @pytest.mark.parametrize("argv", EVERYDAY, ids=" ".join)

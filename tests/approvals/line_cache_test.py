@@ -111,6 +111,26 @@ def test_the_store_follows_guard_state_dir(
         cache.close()
 
 
+def test_a_store_directory_opened_to_others_is_refused_on_the_next_line(workspace: Path) -> None:
+    """A fresh open refuses a store others could replace; the kept connection must not outlive
+    that: the next line opens it again, and the open says why approvals are not used."""
+    from guard.errors import GuardError
+
+    cache = LineCache()
+    try:
+        state = cache.store().path.parent
+        (state / "notes.txt").write_text("not the store's\n")  # so guard will not tighten it
+        state.chmod(0o777)
+        cache.begin_line()
+        with pytest.raises(GuardError, match="can be written by others"):
+            cache.store()
+        cache.end_line()
+        state.chmod(0o700)
+        assert cache.store().path.parent == state
+    finally:
+        cache.close()
+
+
 def test_trust_given_or_lost_elsewhere_counts_on_the_next_line(workspace: Path) -> None:
     from guard.approvals.trust import trust
 

@@ -9,6 +9,7 @@ file outside the workspace, which the default policy asks about. The marker prov
 from __future__ import annotations
 
 import io
+import json
 import os
 import shlex
 import signal
@@ -317,7 +318,7 @@ def test_guard_approve_and_deny_answer_through_the_control_socket(world: World) 
     quit_watch(human)
 
 
-def test_every_request_and_answer_is_in_the_audit_log(world: World) -> None:
+def test_an_answer_at_the_approver_is_one_row_of_the_audit_log(world: World) -> None:
     human = watch(world)
     waiting = agent(world, touch(world, "m"), GUARD_SESSION="audited")
     human.expect(SHOWN)
@@ -325,8 +326,38 @@ def test_every_request_and_answer_is_in_the_audit_log(world: World) -> None:
     finish(waiting)
     quit_watch(human)
     with Store.open() as store:
-        rows = [(r.decision, r.how) for r in reversed(store.log("audited"))]
-    assert rows == [("ask", "approver-queued"), ("allow", "approver"), ("allow", "approver")]
+        (row,) = store.log("audited")
+    assert (row.decision, row.how, row.command) == ("allow", "approver", touch(world, "m"))
+    assert row.reasons == (f"ask: write {world.marker('m')} (touch) is outside the workspace",)
+    detail = json.loads(row.detail)
+    assert (detail["asked_by"], detail["key"], detail["request"]) == ("guard check", "y", 1)
+
+
+def test_guard_log_keeps_its_columns_for_every_kind_of_row(world: World) -> None:
+    human = watch(world)
+    waiting = agent(world, touch(world, "m"), GUARD_SESSION="cols")
+    human.expect(SHOWN)
+    human.send("s")  # a session grant (a trust row) and the answer (an approver row)
+    finish(waiting)
+    waiting = agent(world, touch(world, "n"), GUARD_SESSION="a-much-longer-session-name")
+    human.expect(SHOWN)
+    subprocess.run([*GUARD, "deny", "2"], env=world.env, capture_output=True, check=True)
+    finish(waiting)
+    quit_watch(human)
+    shown = subprocess.run([*GUARD, "log"], env=world.env, capture_output=True, text=True,
+                           check=True).stdout.splitlines()  # fmt: skip
+    rows = [line for line in shown if not line.startswith(" ")]
+    assert [line.split()[2:4] for line in rows] == [
+        ["deny", "approver-control"], ["allow", "approver"], ["trust", "grant"]]
+    words = zip(rows, ("touch", "touch", "grant session"), strict=True)
+    commands = [line.index(word) for line, word in words]
+    assert len(set(commands)) == 1, shown
+    sessions = [line.index(w) for line, w in zip(rows, ("a-much", "cols", "cols"), strict=True)]
+    assert len(set(sessions)) == 1, shown
+    as_json = subprocess.run([*GUARD, "log", "--json"], env=world.env, capture_output=True,
+                             text=True, check=True).stdout.splitlines()  # fmt: skip
+    fields = ["id", "time", "session", "cwd", "command", "decision", "reasons", "how", "detail"]
+    assert [list(json.loads(line)) for line in as_json] == [fields] * 3
 
 
 def test_guard_log_follow_streams_new_rows(world: World) -> None:
@@ -342,11 +373,11 @@ def test_guard_log_follow_streams_new_rows(world: World) -> None:
         quit_watch(human)
         seen = []
         assert follower.stdout is not None
-        while len(seen) < 3:
+        while not seen:
             line = follower.stdout.readline()
             if "followed" in line:
                 seen.append(line.split()[2:4])
-        assert seen == [["ask", "approver-queued"], ["deny", "approver"], ["deny", "approver"]]
+        assert seen == [["deny", "approver"]]
     finally:
         follower.send_signal(signal.SIGINT)
         follower.wait(timeout=10)

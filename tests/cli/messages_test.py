@@ -65,3 +65,33 @@ def test_install_shell_lists_commands_to_run_and_nothing_else(tmp_path: Path) ->
     start = next(i for i, ln in enumerate(lines) if ln.startswith("To make it your login shell"))
     commands = [ln.strip() for ln in lines[start + 1 :] if ln.startswith("  ")]
     assert commands and all(c.split()[0] in ("echo", "chsh", "export") for c in commands)
+
+
+BROKEN = '[[rules]]\nsurface = "command"\npattern = "ls *"\naction = allow\n'
+
+
+def test_a_broken_policy_file_is_named_with_its_line_never_offered_a_rule(tmp_path: Path) -> None:
+    policy = Path(os.environ["GUARD_CONFIG"])
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(BROKEN, encoding="utf-8")
+    done = subprocess.run([*GUARD, "check", "--", "cat /etc/hosts"], cwd=tmp_path,
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60,
+                          start_new_session=True)  # fmt: skip
+    assert done.returncode == 1 and done.stderr.count("\n") == 1
+    assert f"{policy}:4: not valid TOML" in done.stderr
+    assert "run `guard policy check` to see each problem" in done.stderr
+    assert "add an allow rule" not in done.stderr and "surface =" not in done.stderr
+    assert done.stderr.count("not valid TOML") == 1  # said once, not once per request
+
+
+@pytest.mark.pty
+def test_the_question_under_a_broken_policy_says_why_and_offers_only_once(tmp_path: Path) -> None:
+    policy = Path(os.environ["GUARD_CONFIG"])
+    policy.parent.mkdir(parents=True, exist_ok=True)
+    policy.write_text(BROKEN, encoding="utf-8")
+    status, shown = in_a_terminal("check", "--", "cat /etc/hosts", cwd=tmp_path,
+                                  GUARD_PROMPT_TIMEOUT="1")  # fmt: skip
+    assert status == 1
+    assert "policy problem:" in shown and ":4: not valid TOML" in shown
+    assert "run `guard policy check`" in shown
+    assert "[y] allow once" in shown and "[s]" not in shown and "[a]" not in shown

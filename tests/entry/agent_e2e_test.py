@@ -269,3 +269,43 @@ def test_claude_codes_own_prompt_gets_the_ask_where_there_is_no_approver_setting
     result = world.run(f"touch {marker}", marker)
     assert not result.ran, result.log  # headless: Claude Code's prompt is a refusal
     assert result.told == [f"guard asks: write {marker} (touch) is outside the workspace"]
+
+
+BROKEN = {  # what stands where guard's program was: (file text or None, mode)
+    "missing": (None, 0),
+    "not executable": ("#!/bin/sh\nexit 0\n", 0o644),
+    "crashing": ("#!/bin/sh\necho 'Traceback (most recent call last):' >&2\nexit 1\n", 0o755),
+    "killed": ("#!/bin/sh\nkill -9 $$\n", 0o755),
+    "hanging": ("#!/bin/sh\nexec sleep 120\n", 0o755),
+}
+
+
+def installed_config(world: World) -> Path:
+    home = Path(world.env["HOME"])
+    if world.agent.name == "codex":
+        return Path(world.env["CODEX_HOME"]) / "hooks.json"
+    return home / (".claude" if world.agent.name == "claude-code" else ".gemini") / "settings.json"
+
+
+@pytest.mark.parametrize("broken", list(BROKEN))
+def test_a_guard_that_cannot_answer_never_lets_the_call_run(world: World, broken: str) -> None:
+    """The installed hook command itself denies when guard's program is gone, not executable,
+    crashes, is killed, or hangs (stopped by the watchdog, here after 3 s rather than 148 s)."""
+    from guard.entry.agent_config import guard_program
+
+    text, mode = BROKEN[broken]
+    program = world.root / "bin" / "guard"
+    program.parent.mkdir()
+    if text is not None:
+        program.write_text(text)
+        program.chmod(mode)
+    config = installed_config(world)
+    quoted = json.dumps(shlex.quote(guard_program()))[1:-1]
+    changed = config.read_text().replace(quoted, str(program)).replace("t=148;", "t=3;")
+    assert changed.count(str(program)) == 1, changed
+    config.write_text(changed)
+    marker = world.workspace / "made"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log
+    (told,) = result.told
+    assert "guard: " in told and "the command was not run (run guard doctor)" in told, told

@@ -100,6 +100,23 @@ def test_the_human_at_guard_watch_answers_a_held_call(
     stop(human)
 
 
+def test_a_held_call_answered_at_guard_watch_is_one_row_of_the_audit_log(
+    env: dict[str, str],
+) -> None:
+    human = watch(env)
+    running = start_hook("codex", env, "--timeout", "150")
+    human.expect_exact("[n] deny")
+    human.send("y")
+    running.communicate(timeout=30)
+    stop(human)
+    done = subprocess.run([*GUARD, "log", "--json"], env=env, capture_output=True, text=True)
+    rows = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["decision"], r["how"], r["command"]) for r in rows] == [
+        ("allow", "approver", "cat /etc/hosts")]
+    assert rows[0]["reasons"] == ["ask: read /etc/hosts (cat) is outside the workspace"]
+    assert rows[0]["detail"]["asked_by"] == "codex"
+
+
 def test_an_allow_for_the_session_covers_the_agents_next_call(env: dict[str, str]) -> None:
     human = watch(env)
     running = start_hook("codex", env, "--timeout", "150")

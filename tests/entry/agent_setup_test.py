@@ -95,7 +95,7 @@ def test_setup_adds_guards_hook_and_keeps_the_other_hooks_and_keys(agent: str) -
     after = json.loads(path.read_text())
     assert set(commands(before)) < set(commands(after))
     (ours,) = set(commands(after)) - set(commands(before))
-    assert ours.endswith(f" hook {agent} --timeout 150")
+    assert f" hook {agent} --timeout 150)" in ours
     for key in before:
         if key != "hooks":
             assert after[key] == before[key]
@@ -218,7 +218,8 @@ def test_setup_prints_what_guard_cannot_do_in_the_agent() -> None:
     done = setup("codex")
     assert "next: Codex skips a new or changed hook until you trust it" in done.stdout
     assert "open /hooks" in done.stdout
-    assert "fails closed: codex has no fail-closed option" in done.stdout
+    assert "fails closed: yes: the hook command answers with the agent's deny" in done.stdout
+    assert "always answers" not in done.stdout
 
 
 def test_a_configuration_that_is_not_json_is_left_alone() -> None:
@@ -239,7 +240,7 @@ def test_detect_lists_the_agents_found_and_whether_guard_is_installed() -> None:
     lines = {line.split()[0]: line for line in done.stdout.splitlines()}
     assert "guard's hook is not installed: guard setup codex" in lines["codex"]
     assert "guard's hook installed in" in lines["gemini"]
-    assert "does not fail closed" in lines["gemini"]
+    assert lines["gemini"].endswith("; fails closed")
 
 
 def doctor(cwd: Path) -> list[str]:
@@ -260,11 +261,11 @@ def test_doctor_says_where_guards_hook_is_and_whether_it_fails_closed(tmp_path: 
     claude = project / ".claude" / "settings.json"
     expected = {
         f"ok       agents  claude-code: guard's hook in {claude}; fails closed "
-        '(onFailure: "block")',
+        '(the hook command denies; onFailure: "block")',
         f"ok       agents  cursor: guard's hook in {config_path('cursor')}; fails closed "
-        "(failClosed: true)",
-        f"ok       agents  codex: guard's hook in {config_path('codex')}; does not fail closed: "
-        "the agent has no such option",
+        "(the hook command denies; failClosed: true)",
+        f"ok       agents  codex: guard's hook in {config_path('codex')}; fails closed "
+        "(the hook command denies)",
         "warning  agents  codex: guard's hook is not trusted yet, and Codex skips it silently; "
         "open /hooks in codex, trust it",
         "warning  agents  gemini: found, but guard's hook is not installed; run: guard setup "
@@ -292,3 +293,34 @@ def test_uninstall_restores_a_file_that_had_no_hooks_at_all(original: str) -> No
     setup("codex")
     setup("codex", "--uninstall")
     assert path.read_text() == original
+
+
+def test_doctor_says_where_failing_closed_cannot_be_had(tmp_path: Path) -> None:
+    """An older hook command (guard's program run bare) lets Codex run the call when guard is
+    gone; without a `timeout` program a hanging guard is not stopped before Gemini's own
+    timeout runs the call. Claude Code's onFailure covers a hang by itself."""
+    project = tmp_path / "repo"
+    (project / ".git").mkdir(parents=True)
+    for agent in ("codex", "gemini", "claude-code"):
+        setup(agent)
+    path = config_path("codex")
+    data = json.loads(path.read_text())
+    data["hooks"]["PreToolUse"][0]["hooks"][0]["command"] = "/old/bin/guard hook codex"
+    path.write_text(json.dumps(data))
+    (tmp_path / "empty").mkdir()
+    done = subprocess.run(
+        [*GUARD, "doctor"], capture_output=True, text=True, timeout=120, check=False, cwd=project,
+        env={**os.environ, "PATH": str(tmp_path / "empty")},
+    )  # fmt: skip
+    lines = [line for line in done.stdout.splitlines() if " agents " in line]
+    assert (
+        f"warning  agents  codex: guard's hook in {path}; does not fail closed: an older hook "
+        "command: codex runs the call when guard is missing or crashes; run guard setup codex "
+        "again"
+    ) in lines, lines
+    assert (
+        f"warning  agents  gemini: guard's hook in {config_path('gemini')}; fail-closed cannot be "
+        "had here for a hang: no `timeout` program here to stop a guard that hangs, and gemini "
+        "runs the call when its own hook timeout passes; install coreutils"
+    ) in lines, lines
+    assert any(line.startswith("ok       agents  claude-code:") for line in lines), lines

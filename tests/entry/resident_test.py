@@ -218,7 +218,8 @@ def test_a_checker_killed_mid_request_gives_the_in_process_verdict(
     (pid,) = checker_pids(resident)
     os.kill(pid, signal.SIGSTOP)  # it accepts nothing more: the next request waits on it
     client = subprocess.Popen(
-        [GUARD, "check", "--no-prompt", "--", "rm -rf /"], cwd=work, stdin=subprocess.DEVNULL,
+        [GUARD, "check", "--no-prompt", "--", "rm -rf /srv/x"], cwd=work,
+        stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True,
     )  # fmt: skip
     time.sleep(0.5)
@@ -243,7 +244,7 @@ def test_a_socket_that_is_not_private_and_ours_is_never_used(
     else:
         os.chown(resident, 65534, -1)
     try:
-        assert check("rm -rf /", work)[0] == 3
+        assert check("rm -rf /srv/x", work)[0] == 3
         assert check("ls", work)[0] == 0
         assert status() is None  # the client refuses to talk to it at all
     finally:
@@ -569,7 +570,7 @@ def test_an_answer_from_a_checker_that_is_not_ours_is_never_taken(
     try:
         assert fake.stdout is not None and fake.stdout.readline() == b"ready\n"
         assert os.stat(path).st_uid == os.getuid()
-        assert check("rm -rf /", work)[0] == 3  # what in-process says, not the fake's allow
+        assert check("rm -rf /srv/x", work)[0] == 3  # what in-process says, not the fake's allow
         assert fake.poll() is None
         assert run([SHIM, "-c", OUTSIDE], cwd=work).returncode == 126
         if shutil.which("cc"):

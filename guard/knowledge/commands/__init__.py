@@ -30,8 +30,10 @@ from guard.knowledge.commands import (
 )
 from guard.knowledge.commands.spec import Spec
 
-# one table: a family listed later wins where two name the same command
+# one table: a family listed later wins where two name the same command (an editor's spec in
+# text.py wins over the one its interpreter record gives it)
 SPECS: dict[str, Spec] = {
+    **interpreters.SPECS,
     **builtins.SPECS,
     **network.SPECS,
     **shells.SPECS,
@@ -43,7 +45,6 @@ SPECS: dict[str, Spec] = {
     **build.SPECS,
     **system.SPECS,
     **containers.SPECS,
-    **interpreters.SPECS,
 }
 
 
@@ -53,9 +54,9 @@ def spec_for(name: str) -> Spec | None:
     found = SPECS.get(base)
     if found is not None:
         return found
+    if base.startswith("mkfs."):  # mkfs.ext4, mkfs.vfat: before `ext4` loses its digit
+        return SPECS["mkfs"]
     stripped = base.rstrip("0123456789.")
     if stripped != base and stripped:
         return SPECS.get(stripped)
-    if base.startswith("mkfs."):
-        return SPECS["mkfs"]
     return None

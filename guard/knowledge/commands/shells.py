@@ -31,13 +31,22 @@ RUNUSER_AS_WRAPPER = Spec(
 )
 
 
-# Shells whose -c string is bash-compatible enough to parse; others are unknown code.
-POSIX_SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash"})
+# Shells whose -c string is bash-compatible enough to parse, read as bash; a shell of another
+# language (fish, nu, csh, pwsh …) is an interpreter whose code guard cannot read
+# (interpreters.py).
+POSIX_SHELLS = frozenset(
+    {
+        *("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash", "yash", "posh", "lksh"),
+        *("oksh", "loksh", "pdksh", "ksh93", "bosh", "osh", "hush", "busybox-sh", "rksh", "rzsh"),
+        *("jsh", "bsh", "sash", "toysh"),
+    }
+)
 
 
 def is_shell(name: str) -> bool:
-    """Whether a command name (or path) names a POSIX shell."""
-    return name.rsplit("/", 1)[-1] in POSIX_SHELLS
+    """Whether a command name (or path) names a POSIX shell (`ksh93`, `bash5.2` too)."""
+    base = name.rsplit("/", 1)[-1]
+    return base in POSIX_SHELLS or base.rstrip("0123456789.") in POSIX_SHELLS
 
 
 SPECS: dict[str, Spec] = {
@@ -108,6 +117,7 @@ SPECS: dict[str, Spec] = {
     "chrt": Spec(kind="wrapper", operands="command", skip=1),
     "taskset": Spec(kind="wrapper", operands="command", skip=1),
     "busybox": WRAPPER,  # `busybox APPLET args`: the applet runs as that command,
+    "toybox": WRAPPER,
     "fakeroot": Spec(
         kind="wrapper",
         operands="command",
@@ -218,9 +228,7 @@ SPECS: dict[str, Spec] = {
     "runuser": Spec(kind="runuser", operands="data"),  # `-u USER cmd…` or su's forms,
     "su": SU,
     # shells and code
-    **{
-        n: SHELL for n in ("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "busybox-sh", "rbash")
-    },
+    **dict.fromkeys(POSIX_SHELLS, SHELL),
     "script": Spec(
         operands="write",
         values=opts("-E", "--echo", "-m"),
