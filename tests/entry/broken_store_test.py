@@ -376,3 +376,26 @@ def test_a_guarded_shell_is_told_once_and_refuses_under_a_managed_log(
         assert not (work / "ran").exists()
     finally:
         shell.close()
+
+
+# -- every agent's hook ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("agent", ["claude-code", "codex", "cursor", "gemini", "copilot", "cline",
+                                   "opencode"])  # fmt: skip
+def test_every_agents_hook_tells_its_session_once_and_denies_under_a_managed_log(
+    work: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, agent: str
+) -> None:
+    from agent_payloads import PAYLOADS, allowed
+
+    garbage(state_dir() / "guard.db")
+    call = json.dumps(PAYLOADS[agent]("ls", str(work))).encode()
+    first = run([GUARD, "hook", agent], work, [], stdin=call)
+    assert first.returncode == 0 and first.stderr.count(WARNING) == 1, first.stderr
+    assert first.stdout.strip() == allowed(agent) or WARNING in first.stdout  # the reason says it
+    second = run([GUARD, "hook", agent], work, [], stdin=call)
+    assert (second.returncode, second.stdout.strip(), second.stderr) == (0, allowed(agent), "")
+    managed_audit(tmp_path, monkeypatch)
+    refused = run([GUARD, "hook", agent], work, [], stdin=call)
+    assert refused.stdout.strip() != allowed(agent) or refused.returncode != 0
+    assert REFUSED in refused.stderr
