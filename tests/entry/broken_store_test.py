@@ -399,3 +399,21 @@ def test_every_agents_hook_tells_its_session_once_and_denies_under_a_managed_log
     refused = run([GUARD, "hook", agent], work, [], stdin=call)
     assert refused.stdout.strip() != allowed(agent) or refused.returncode != 0
     assert REFUSED in refused.stderr
+
+
+@pytest.mark.pty
+def test_a_session_approval_given_at_the_question_says_it_was_not_kept(work: Path) -> None:
+    import pexpect
+
+    garbage(state_dir() / "guard.db")
+    child = pexpect.spawn(GUARD, ["check", "--session", "one", "--", "cat /etc/hostname"],
+                          cwd=str(work), encoding="utf-8", env={**os.environ, "TERM": "dumb"},
+                          timeout=30)  # fmt: skip
+    child.expect("one given now cannot be kept")
+    child.expect("denies in")
+    child.send("s")
+    child.expect(pexpect.EOF)
+    child.close()
+    said = " ".join(child.before.split())
+    assert "allowed once; the approval was not saved" in said
+    assert child.exitstatus == 0  # the line itself was allowed, once
