@@ -309,16 +309,17 @@ def test_the_resident_checker_tells_each_session_once_and_refuses_under_a_manage
     shutil.rmtree(state_dir())  # made by the checker's first line
     breaker(state_dir() / "guard.db")
     before = resident()
-    for entry in (guard_check, guarded_bash):
+    for entry in (guard_check, guarded_bash, claude_hook):
         allowed, said, ran = entry(f"{entry.__name__}-1", work, [])
         assert allowed and ran and said.count(WARNING) == 1 and says in said
-        assert entry(f"{entry.__name__}-1", work, []) == (True, "", True)
-    assert resident() == before + 4  # every answer came from the checker
+        allowed, said, ran = entry(f"{entry.__name__}-1", work, [])
+        assert allowed and ran and WARNING not in said
+    assert resident() == before + 6  # every answer came from the checker
     managed_audit(tmp_path, monkeypatch)
-    for entry in (guard_check, guarded_bash):
+    for entry in (guard_check, guarded_bash, claude_hook):
         allowed, said, ran = entry(f"{entry.__name__}-1", work, [])
         assert not allowed and not ran and said.count(REFUSED) == 1
-    assert resident() == before + 6
+    assert resident() == before + 9
 
 
 # -- guard doctor -------------------------------------------------------------------------------
