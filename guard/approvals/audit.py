@@ -119,3 +119,24 @@ def _write(
         how=how,
         detail={"by": "cli", **detail},
     )
+
+
+UNAUDITED = "unaudited"  # the `how` of a refusal sent to the system log alone
+
+
+def refusal_to_system_log(*, session: str, cwd: str, command: str, message: str) -> None:
+    """The one record a line refused for want of its row can have: the system log the managed
+    policy names (journald, syslog). Never raises; a socket that refuses it warns as usual."""
+    from guard.approvals import system_log
+    from guard.approvals.store_schema import AuditRow
+
+    try:
+        targets = system_log.configured_targets()
+        if targets:
+            row = AuditRow(0, time.time(), session, cwd, command, "deny", (message,), UNAUDITED,
+                           "")  # fmt: skip
+            system_log.send(row, targets)
+    except Exception as error:  # a record of last resort: nothing here may stop the refusal
+        with suppress(OSError, ValueError):
+            print(f"guard: could not send the refusal to the system log ({error})",
+                  file=sys.stderr)

@@ -222,7 +222,16 @@ def unwritten(result: Judgement, session: str, decision: str, problem: GuardErro
 
     where = required_by(result.policy)
     if where and decision == "allow":
-        return refusal(where, problem)
+        from guard.approvals.audit import refusal_to_system_log
+
+        message = refusal(where, problem)
+        refusal_to_system_log(
+            session=session,
+            cwd=result.context.cwd,
+            command=result.projection.command,
+            message=message,
+        )
+        return message
     return not_written_line(problem, session=session)
 
 

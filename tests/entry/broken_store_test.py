@@ -116,12 +116,17 @@ def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return workspace
 
 
+def journal_socket() -> Path:
+    """Where the managed policy's journald listens (a short path: sockets' must be)."""
+    return Path(os.environ["XDG_RUNTIME_DIR"]) / "journal.sock"
+
+
 def managed_audit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A managed policy that sends every row to a journald socket too (nobody listens)."""
+    """A managed policy that sends every row to a journald socket too (`journal_socket`)."""
     etc = tmp_path / "etc"
     etc.mkdir(mode=0o755)
     managed = etc / "policy.toml"
-    managed.write_text(f'[audit]\njournald = "{tmp_path / "journal.sock"}"\n')
+    managed.write_text(f'[audit]\njournald = "{journal_socket()}"\n')
     managed.chmod(0o644)
     tmp_path.chmod(0o755)
     monkeypatch.setenv("GUARD_MANAGED_POLICY", str(managed))
@@ -197,13 +202,26 @@ def test_under_a_managed_audit_log_no_allowed_line_runs_without_its_row(
     broken: tuple[str, list[str]], entry: str, work: Path, tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    import socket
+
     managed_audit(tmp_path, monkeypatch)
     says, prefix = broken
-    for _ in range(2):  # and not only the session's first line
-        allowed, said, ran = ENTRIES[entry]("one", work, prefix)
-        assert not allowed and not ran
-        assert said.count(REFUSED) == 1, said
-        assert says in said and f"[audit] at {tmp_path / 'etc' / 'policy.toml'}:2" in said
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as journal:
+        journal.bind(str(journal_socket()))
+        journal.settimeout(10)
+        for _ in range(2):  # and not only the session's first line
+            allowed, said, ran = ENTRIES[entry]("one", work, prefix)
+            assert not allowed and not ran
+            assert said.count(REFUSED) == 1, said
+            assert says in said and f"[audit] at {tmp_path / 'etc' / 'policy.toml'}:2" in said
+            # the refusal's record: the system log the managed policy names (after the
+            # allowed row, where a store that opened failed to take it: GUARD_AUDIT_ID=0)
+            sent = journal.recv(1 << 16)
+            if b"GUARD_HOW=unaudited\n" not in sent:
+                assert b"GUARD_DECISION=allow\n" in sent and b"GUARD_AUDIT_ID=0\n" in sent
+                sent = journal.recv(1 << 16)
+            assert b"GUARD_DECISION=deny\n" in sent and b"GUARD_HOW=unaudited\n" in sent
+            assert REFUSED.encode() in sent
 
 
 def test_a_line_that_needs_an_approval_asks_and_says_none_can_be_kept(work: Path) -> None:
