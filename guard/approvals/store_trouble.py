@@ -82,6 +82,8 @@ def _write(session: str, kind: str, store: str, problem: str) -> None:
         return
     text = f"{kind}\n{store}\n{' '.join(problem.split())}\n"
     folder, name = os.path.split(path)
+    if not os.path.lexists(path):
+        _prune(folder)  # a new session: let those long gone go
     temporary = os.path.join(folder, f".{name}.{os.getpid()}")  # no session's name starts so
     try:
         fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
@@ -95,6 +97,27 @@ def _write(session: str, kind: str, store: str, problem: str) -> None:
             os.unlink(temporary)
         except OSError:
             pass
+
+
+KEPT_SECONDS = 7 * 24 * 3600  # a session's file outlives any idle time (it is a few bytes)
+
+
+def _prune(folder: str) -> None:
+    """Remove the files of sessions not heard of for `KEPT_SECONDS` (a runtime directory on
+    tmpfs goes at logout anyway; its /tmp fallback does not)."""
+    import time
+
+    old = time.time() - KEPT_SECONDS
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                try:
+                    if entry.stat(follow_symlinks=False).st_mtime < old:
+                        os.unlink(entry.path)
+                except OSError:
+                    pass
+    except OSError:
+        pass
 
 
 def _file(session: str, *, create: bool) -> str | None:

@@ -58,3 +58,15 @@ def test_a_folder_others_may_write_is_not_believed_and_every_line_tells() -> Non
     assert trouble.state("s1", STORE) == ("", "")
     assert trouble.tell("s1", STORE, "damaged")
     assert trouble.tell("s1", STORE, "damaged")
+
+
+def test_files_of_sessions_long_gone_go_when_a_new_session_comes() -> None:
+    trouble.worked("old", STORE)
+    trouble.worked("recent", STORE)
+    week = trouble.KEPT_SECONDS + 60
+    os.utime(folder() / "old", (1.0, os.stat(folder() / "old").st_mtime - week))
+    trouble.worked("recent", STORE)  # known: nothing else is looked at
+    assert (folder() / "old").exists()
+    trouble.worked("new", STORE)
+    assert sorted(p.name for p in folder().iterdir()) == ["new", "recent"]
+    assert trouble.state("old", STORE) == ("", "")  # then it writes its rows first again
