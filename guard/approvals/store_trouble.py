@@ -26,16 +26,27 @@ OK, FAILED, TOLD = "ok", "failed", "told"
 FOLDER = "store-state"
 
 
+_PATHS: dict[tuple[str | None, ...], str] = {}
+
+
 def store_path_text() -> str:
     """The default store's path as text, or "" when it cannot be named (the error says why
-    where the store is opened)."""
-    from guard.dirs import default_store_path
-    from guard.errors import GuardError
+    where the store is opened). Asked on every line: kept for the variables it follows."""
+    get = os.environ.get
+    key = (get("GUARD_STATE_DIR"), get("XDG_STATE_HOME"), get("HOME"))
+    found = _PATHS.get(key)
+    if found is None:
+        from guard.dirs import default_store_path
+        from guard.errors import GuardError
 
-    try:
-        return str(default_store_path())
-    except GuardError:
-        return ""
+        try:
+            found = str(default_store_path())
+        except GuardError:
+            found = ""
+        if len(_PATHS) > 16:
+            _PATHS.clear()
+        _PATHS[key] = found
+    return found
 
 
 def state(session: str, store: str) -> tuple[str, str]:
@@ -44,10 +55,14 @@ def state(session: str, store: str) -> tuple[str, str]:
     if path is None:
         return "", ""
     try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            kind, _, rest = handle.read(8192).partition("\n")
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        try:
+            data = os.read(fd, 8192)
+        finally:
+            os.close(fd)
     except OSError:
         return "", ""
+    kind, _, rest = data.decode("utf-8", "surrogateescape").partition("\n")
     where, _, problem = rest.partition("\n")
     if where != store or kind not in (OK, FAILED, TOLD):
         return "", ""
