@@ -321,6 +321,9 @@ def _recorded_first(checker: Checker, request: Request, reply: Reply, result: Ju
     except GuardError as exc:
         checker.cache.close()
         problem = exc
+    except Exception as exc:  # a row that fails oddly is a row not written, said as such
+        checker.cache.close()
+        problem = GuardError(f"guard: the audit row failed ({type(exc).__name__}: {exc})")
     else:
         from guard.approvals import store_trouble
 
