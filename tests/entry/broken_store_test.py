@@ -423,6 +423,7 @@ def test_every_agents_hook_tells_its_session_once_and_denies_under_a_managed_log
 @pytest.mark.pty
 def test_a_session_approval_given_at_the_question_says_it_was_not_kept(work: Path) -> None:
     import pexpect
+    from shells import answer
 
     garbage(state_dir() / "guard.db")
     child = pexpect.spawn(GUARD, ["check", "--session", "one", "--", "cat /etc/hostname"],
@@ -430,7 +431,7 @@ def test_a_session_approval_given_at_the_question_says_it_was_not_kept(work: Pat
                           timeout=30)  # fmt: skip
     child.expect("one given now cannot be kept")
     child.expect("denies in")
-    child.send("s")
+    answer(child, "s")
     child.expect(pexpect.EOF)
     child.close()
     said = " ".join(child.before.split())
