@@ -170,16 +170,22 @@ def approver_mode(env: Mapping[str, str], policy: Policy | None = None) -> str:
 
 
 def confirm(
-    judgement: Judgement, *, session: str, env: Mapping[str, str], origin: str = "guard check"
+    judgement: Judgement,
+    *,
+    session: str,
+    env: Mapping[str, str],
+    origin: str = "guard check",
+    held: str = "",
 ) -> Outcome:
     """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
-    ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
+    ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human.
+    ``held``: why an agent's hook holds the call for the approver (its messages say so)."""
     from guard.asking.on_terminal import ask
 
     question, grants = question_for(judgement, env)
     mode = approver_mode(env, judgement.policy)
     if mode == "always":
-        why = "GUARD_APPROVER=always keeps the question off this terminal"
+        why = held or "GUARD_APPROVER=always keeps the question off this terminal"
         return _ask_approver(judgement, question, grants, session, env, origin, why)
     answer: Answer = ask(question, env=env)
     if answer.how in NO_TTY and mode == "auto":

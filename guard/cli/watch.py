@@ -23,6 +23,7 @@ from guard.asking import terminal
 from guard.asking.approver import DEFAULT_TIMEOUT, paths
 from guard.asking.prompt import ANSWER_GRACE, CONFIRM_GAP, confirming, needs_confirming
 from guard.asking.terminal import visible
+from guard.cli import summary
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
@@ -35,9 +36,7 @@ NEXT = "\t"
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "watch", help="answer agents' requests from this terminal (the approver for agents)"
-    )
+    p = sub.add_parser("watch", help=summary("watch"))
     p.add_argument(
         "--timeout",
         type=float,

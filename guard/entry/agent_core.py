@@ -144,7 +144,7 @@ def _hold(
     judgement: Judgement, call: Call, env: Mapping[str, str], budget: float
 ) -> tuple[Answer, str, bool]:
     """The human at `guard watch` answers, within what is left of the agent's hook timeout."""
-    from guard.asking.confirm import DEFAULT_TIMEOUT, confirm
+    from guard.asking.confirm import DEFAULT_TIMEOUT, approver_mode, confirm
 
     try:
         wanted = float(env.get("GUARD_PROMPT_TIMEOUT", "") or DEFAULT_TIMEOUT)
@@ -163,7 +163,9 @@ def _hold(
         "GUARD_ORIGIN": call.agent,
         "GUARD_PROMPT_TIMEOUT": f"{seconds:g}",
     }
-    outcome = confirm(judgement, session=call.session, env=asked, origin=call.agent)
+    by_hand = approver_mode(env, judgement.policy) == "always"  # the user's own GUARD_APPROVER
+    held = "" if by_hand else f"{call.agent} shows no question from its hooks"
+    outcome = confirm(judgement, session=call.session, env=asked, origin=call.agent, held=held)
     if outcome.allowed:
         allowed = Answer("allow", "guard: allowed by the human at `guard watch`")
         return allowed, outcome.how, outcome.logged

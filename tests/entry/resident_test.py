@@ -315,6 +315,16 @@ def test_sigterm_and_serve_user_stop_end_it(resident: str, work: Path) -> None:
     assert not checker_pids(resident)
 
 
+def test_a_second_serve_user_says_a_checker_is_already_running(resident: str, work: Path) -> None:
+    (pid,) = checker_pids(resident)
+    done = run([GUARD, "serve", "--user"], cwd=work)
+    assert (done.returncode, done.stdout) == (0, b"")
+    assert done.stderr.decode() == (
+        f"guard: a resident checker is already running (pid {pid}) on {resident}; nothing was "
+        "started (`guard serve --user --stop` stops it)\n")
+    assert checker_pids(resident) == [pid]
+
+
 def test_doctor_shows_the_checker(resident: str, work: Path) -> None:
     (pid,) = checker_pids(resident)
     out = run([GUARD, "doctor"], cwd=work).stdout.decode()
