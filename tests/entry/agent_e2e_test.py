@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -287,7 +288,8 @@ def installed_config(world: World) -> Path:
     return home / (".claude" if world.agent.name == "claude-code" else ".gemini") / "settings.json"
 
 
-@pytest.mark.parametrize("broken", list(BROKEN))
+# not executable and killed: tests/entry/agent_fail_closed_test.py (the same sh line, quicker)
+@pytest.mark.parametrize("broken", ["missing", "crashing", "hanging"])
 def test_a_guard_that_cannot_answer_never_lets_the_call_run(world: World, broken: str) -> None:
     """The installed hook command itself denies when guard's program is gone, not executable,
     crashes, is killed, or hangs (stopped by the watchdog, here after 3 s rather than 148 s)."""
@@ -337,3 +339,32 @@ def test_through_the_resident_checker_the_answers_are_the_same(world: World) -> 
     assert not result.ran, result.log
     (told,) = result.told
     assert told.startswith(f"{BLOCKED[world.agent.name]}guard: denied `touch {marker}`"), told
+
+
+def test_interactive_gemini_gets_guards_ask_at_its_own_prompt(world: World) -> None:
+    """In a terminal, with no GUARD_APPROVER setting, Gemini CLI's own confirmation shows
+    guard's reason, and the human's answer there decides (here: allow once, so it runs)."""
+    if world.agent.name != "gemini":
+        pytest.skip("Gemini CLI's interactive prompt")
+    world.env.pop("GUARD_APPROVER")
+    marker = world.root / "outside"
+    log = world.root / "mock.log"
+    mock = shlex.join([sys.executable, str(MOCK), "gemini", str(PORT), f"touch {marker}", str(log)])
+    flags = ["-i", "run it", "--skip-trust", "-m", "gemini-2.5-flash"]
+    gemini = shlex.join([str(world.binary), *flags])
+    inner = f"ip link set lo up && {{ {mock} & }} && sleep 1 && exec {gemini}"
+    child = pexpect.spawn(
+        "unshare", ["--net", "bash", "-c", inner], env=world.env, cwd=world.workspace,
+        encoding="utf-8", timeout=90, dimensions=(40, 150),
+    )  # fmt: skip
+    try:
+        child.expect_exact(f"guard asks: write {marker} (touch) is outside the workspace")
+        child.expect_exact("Allow once")  # Gemini's own confirmation
+        assert not marker.exists()
+        child.send("\r")
+        deadline = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        child.terminate(force=True)
+    assert marker.exists(), "the human's allow at Gemini's prompt did not run the call"
