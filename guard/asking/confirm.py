@@ -58,14 +58,24 @@ def question_for(
         wide.append(options[-1])
     covers_narrow = tuple(dict.fromkeys(c.label for c in narrow))
     covers_wide = tuple(dict.fromkeys(c.label for c in wide))
-    choices = [Choice("y", "allow once", "once", ())]
+    # approving a protected path (guard's own files, keys, credentials) takes a second key
+    sure = any(d.request.surface == "protected" for d in asked)
+    choices = [Choice("y", "allow once", "once", (), confirm=sure)]
     grants: dict[str, list[arity.Choice]] = {"y": []}
     if rememberable and narrow:
-        choices.append(Choice("s", "allow for this session", "session", covers_narrow))
+        choices.append(
+            Choice("s", "allow for this session", "session", covers_narrow, confirm=sure)
+        )
         grants["s"] = narrow
         if covers_wide != covers_narrow:
             choices.append(
-                Choice("d", "allow for this session, directories and below", "session", covers_wide)
+                Choice(
+                    "d",
+                    "allow for this session, directories and below",
+                    "session",
+                    covers_wide,
+                    confirm=sure,
+                )
             )
             grants["d"] = wide
         if always:  # the managed policy may turn off lasting approvals
@@ -160,16 +170,22 @@ def approver_mode(env: Mapping[str, str], policy: Policy | None = None) -> str:
 
 
 def confirm(
-    judgement: Judgement, *, session: str, env: Mapping[str, str], origin: str = "guard check"
+    judgement: Judgement,
+    *,
+    session: str,
+    env: Mapping[str, str],
+    origin: str = "guard check",
+    held: str = "",
 ) -> Outcome:
     """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
-    ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human."""
+    ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human.
+    ``held``: why an agent's hook holds the call for the approver (its messages say so)."""
     from guard.asking.on_terminal import ask
 
     question, grants = question_for(judgement, env)
     mode = approver_mode(env, judgement.policy)
     if mode == "always":
-        why = "GUARD_APPROVER=always keeps the question off this terminal"
+        why = held or "GUARD_APPROVER=always keeps the question off this terminal"
         return _ask_approver(judgement, question, grants, session, env, origin, why)
     answer: Answer = ask(question, env=env)
     if answer.how in NO_TTY and mode == "auto":

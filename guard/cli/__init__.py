@@ -19,39 +19,35 @@ if TYPE_CHECKING:
     from types import ModuleType
 
 USAGE_ERROR = 2
-# subcommand name -> module in guard.cli (a module may register several subcommands)
-MODULES = {
-    "explain": "explain",
-    "check": "check",
-    "policy": "policy",
-    "approvals": "approvals",
-    "log": "log",
-    "init": "init",
-    "doctor": "doctor",
-    "serve": "serve",
-    "hook": "hook",
-    "install-shell": "install_shell",
-    "watch": "watch",
-    "approve": "watch",  # guard/cli/watch.py registers approve and deny with guard watch
-    "deny": "watch",
-    "completion": "completion",
-    "setup": "setup",
-}
-ALL_MODULES = (
-    "explain",
-    "check",
-    "policy",
-    "approvals",
-    "log",
-    "init",
-    "doctor",
-    "serve",
-    "hook",
-    "install_shell",
-    "watch",
-    "completion",
-    "setup",
-)
+DESCRIPTION = "Projects shell command lines onto what they would do; asks before they run."
+# subcommand -> (its module in guard.cli, the line `guard --help` shows for it); a module may
+# register several subcommands. `guard --help` is printed from here, no module imported.
+COMMANDS = {
+    "explain": ("explain", "show what a command line would do and the verdict"),
+    "check": ("check", "decide a command line (exit 0 allow, 1 deny, 3 ask)"),
+    "policy": ("policy", "show or check policy files"),
+    "approvals": ("approvals", "list, grant, revoke or clear approvals"),
+    "log": ("log", "the audit log, newest first"),
+    "init": ("init", 'print the shell hook: eval "$(guard init bash)" in ~/.bashrc (or zsh, '
+             "~/.zshrc)"),
+    "doctor": ("doctor", "check the shell hook, policy files, store and terminal"),
+    "serve": ("serve", "the resident checkers: the shell hooks' (not for use by hand), --user"),
+    "hook": ("hook", "answer an agent's own permission hook"),
+    "install-shell": ("install_shell", "put a launcher named bash, which starts guarded-bash, "
+                      "in a directory"),
+    "watch": ("watch", "answer agents' requests from this terminal (the approver for agents)"),
+    "approve": ("watch", "allow a request waiting at `guard watch`"),
+    "deny": ("watch", "deny a request waiting at `guard watch`"),
+    "completion": ("completion", "print a completion script for bash or zsh"),
+    "setup": ("setup", "install guard's hook in an agent (claude-code, codex, …)"),
+}  # fmt: skip
+MODULES = {name: module for name, (module, _summary) in COMMANDS.items()}
+ALL_MODULES = tuple(dict.fromkeys(MODULES.values()))
+
+
+def summary(name: str) -> str:
+    """The one line `guard --help` shows for subcommand `name` (its module registers it)."""
+    return COMMANDS[name][1]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -60,6 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if reconfigure is not None:
             reconfigure(errors="backslashreplace")
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if len(args_list) <= 1 and args_list[:1] in ([], ["-h"], ["--help"], ["-V"], ["--version"]):
+        return _at_once(args_list)  # no subcommand: nothing to import, not even argparse
     if args_list[:1] in (["check"], ["hook"], ["explain"]):
         from guard.entry.resident_client import fast_cli
 
@@ -72,13 +70,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             return status
     import argparse
 
-    parser = argparse.ArgumentParser(
-        prog="guard",
-        description="Projects shell command lines onto what they would do; asks before they run.",
-    )
+    parser = argparse.ArgumentParser(prog="guard", description=DESCRIPTION)
     from guard import __version__
 
-    parser.add_argument("--version", "-V", action="version", version=f"guard {__version__}")
+    parser.add_argument(
+        "--version", "-V", action="version", version=f"guard {__version__}",
+        help="show guard's version and exit",
+    )  # fmt: skip
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
     first = args_list[0] if args_list else ""
     wanted = MODULES.get(first)
@@ -88,6 +86,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     for module in modules:
         if module is not None:
             module.add_parser(sub)
+    # a module may read its own words first (`guard explain ls -la`: the line needs no --)
+    arguments = getattr(modules[0], "arguments", None) if wanted else None
+    if arguments is not None:
+        try:
+            args_list = arguments(args_list)
+        except GuardError as exc:
+            print(str(exc), file=sys.stderr)
+            return USAGE_ERROR
     args = parser.parse_args(args_list)
     if args.subcommand is None:
         parser.print_help(sys.stderr)
@@ -103,6 +109,54 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 1
+
+
+def _at_once(args: Sequence[str]) -> int:
+    """`guard --version`, `guard --help`, and `guard` alone (the help on stderr, status 2)."""
+    if args and args[0] in ("-V", "--version"):
+        from guard import __version__
+
+        print(f"guard {__version__}")
+        return 0
+    (sys.stdout if args else sys.stderr).write(help_text())
+    return 0 if args else USAGE_ERROR
+
+
+def help_text(width: int = 0) -> str:
+    """`guard --help`, laid out as argparse lays out its help, from COMMANDS."""
+    import os
+
+    if not width:
+        try:
+            width = int(os.environ.get("COLUMNS", "")) - 2
+        except ValueError:
+            width = 0
+    width = max(width or 78, 40)
+    column = 2 + max(len(name) for name in COMMANDS) + 2
+    lines = ["usage: guard [-h] [--version] COMMAND ...", "", *_wrapped(DESCRIPTION, width, 0)]
+    lines += ["", "commands:"]
+    for name, (_module, text) in COMMANDS.items():
+        lines += _wrapped(text, width, column, f"  {name}")
+    lines += ["", "options:", "  -h, --help     show this help message and exit",
+              "  --version, -V  show guard's version and exit", ""]  # fmt: skip
+    lines += _wrapped("`guard COMMAND --help` says more about each command.", width, 0)
+    return "\n".join(lines) + "\n"
+
+
+def _wrapped(text: str, width: int, indent: int, head: str = "") -> list[str]:
+    """``text`` in lines of at most ``width``, each indented by ``indent``; the first starts
+    with ``head`` (on a line of its own when it is wider than the indent)."""
+    lines: list[str] = []
+    line = head if len(head) < indent else ""
+    if head and not line:
+        lines.append(head)
+    for word in text.split():
+        if len(line) > indent and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = ""
+        line = (line.ljust(indent) if len(line) <= indent else line + " ") + word
+    lines.append(line)
+    return lines
 
 
 def _load(name: str) -> ModuleType | None:
@@ -139,7 +193,10 @@ def build_parser() -> argparse.ArgumentParser:
     from guard import __version__
 
     parser = argparse.ArgumentParser(prog="guard")
-    parser.add_argument("--version", "-V", action="version", version=f"guard {__version__}")
+    parser.add_argument(
+        "--version", "-V", action="version", version=f"guard {__version__}",
+        help="show guard's version and exit",
+    )  # fmt: skip
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
     for name in ALL_MODULES:
         module = _load(name)

@@ -8,26 +8,38 @@ import os
 import sys
 import time
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
+from guard.cli import summary
+from guard.errors import GuardError
 from guard.printable import escaped
+from guard.projection.paths import display as display_path
 from guard.projection.requests import ACCESSES, SURFACES
+
+if TYPE_CHECKING:
+    from guard.policy.policy_file import AppendedRule
 
 PATH_SURFACES = ("external_directory", "protected")
 
 PAGE = 100  # approvals a plain `guard approvals list` shows
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("approvals", help="list, grant, revoke or clear approvals")
+    p = sub.add_parser("approvals", help=summary("approvals"))
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
-    ls = verbs.add_parser("list", help="the approvals in the store")
+    ls = verbs.add_parser(
+        "list", help="the approvals in the store, and the rules `a` and `p` answers wrote"
+    )
     ls.add_argument("--session", help="the always approvals and this session's own")
     ls.add_argument("--json", action="store_true", help="print them as one JSON list")
     ls.add_argument(
         "--limit",
         type=int,
-        help=f"at most this many (default {PAGE} for the list, all with --json; 0: all)",
+        help=f"at most this many (default {PAGE} for the list, all with --json or --ids; 0: all)",
     )
     ls.add_argument("--offset", type=int, default=0, help="skip this many first (by id)")
+    ls.add_argument(
+        "--ids", action="store_true", help="only the ids, one a line (what completion offers)"
+    )
     ls.set_defaults(run=_list, error_status=1)
     grant = verbs.add_parser("grant", help="grant an approval by hand")
     grant.add_argument("--session", help="the session it is for (--always: every session)")
@@ -40,8 +52,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     grant.add_argument("--access", choices=ACCESSES, help="only this access to a path")
     grant.add_argument("--always", action="store_true", help="for every session, until revoked")
     grant.set_defaults(run=_grant, error_status=1)
-    revoke = verbs.add_parser("revoke", help="revoke one approval by its id")
-    revoke.add_argument("id", type=int, help="the id `guard approvals list` shows (#12)")
+    revoke = verbs.add_parser(
+        "revoke",
+        help="revoke one approval, or take out a rule an `a` or `p` answer wrote, by its id",
+        description="Revoke an approval (#12, or 12), or take an allow rule that an `a` or `p` "
+        "answer wrote out of its policy file (r4c1e2; the file as it was is kept as FILE.bak). "
+        "`guard approvals list` shows both kinds of id.",
+    )
+    revoke_id = revoke.add_argument(
+        "id", type=approval_id, help="the id `guard approvals list` shows: #12, 12 or r4c1e2"
+    )
+    setattr(revoke_id, "complete", "approvals")  # noqa: B010 (guard/cli/completion.py reads it)
     revoke.set_defaults(run=_revoke, error_status=1)
     clear = verbs.add_parser("clear", help="revoke all approvals (of one session)")
     clear.add_argument("--session", help="only this session's approvals")
@@ -54,7 +75,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def _list(args: argparse.Namespace) -> int:
     from guard.approvals.store import Store
 
-    limit = args.limit if args.limit is not None else (0 if args.json else PAGE)
+    limit = args.limit if args.limit is not None else (0 if args.json or args.ids else PAGE)
     offset = max(args.offset, 0)
     with Store.open() as store:
         rows = store.list_approvals(args.session, limit=limit or None, offset=offset)
@@ -62,7 +83,21 @@ def _list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([r._asdict() for r in rows]))
         return 0
-    if not rows:
+    try:
+        rules = written_rules() if not offset else ()
+    except GuardError as exc:  # the store's approvals are still worth seeing
+        print(f"{exc} (its rules are not listed)", file=sys.stderr)
+        rules = ()
+    if args.ids:
+        print("".join(f"{i}\n" for i in (*(r.id for r in rules), *(r.id for r in rows))), end="")
+        return 0
+    for rule in rules:
+        access = f" [{rule.access}]" if rule.access else ""
+        where = f"{display(rule.path)}:{rule.line}"
+        print(f"{rule.id:<6} {'always (a rule)':<24} {rule.surface:<18} "
+              f"{escaped(rule.pattern)}{access}  (asked by: {escaped(rule.asked_by)}, "
+              f"{rule.approved}; {escaped(where)})")  # fmt: skip
+    if not rows and not rules:
         print("no approvals" if not offset else f"no approvals after the first {offset}")
     for r in rows:
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(r.granted_at))
@@ -161,10 +196,77 @@ def _what(verb: str, detail: Mapping[str, object]) -> str:
     return f"{verb} {detail['scope']} {detail['surface']} {detail['pattern']}{access}"
 
 
+def approval_id(text: str) -> int | str:
+    """`#12` or `12` (an approval), `r4c1e2` or `#r4c1e2` (a rule guard wrote)."""
+    bare = text.strip().removeprefix("#")
+    if bare.isascii() and bare.isdigit():
+        return int(bare)
+    if len(bare) == 7 and bare[0] == "r" and all(c in "0123456789abcdef" for c in bare[1:]):
+        return bare
+    raise argparse.ArgumentTypeError(
+        f"{text!r} is not an id: give one `guard approvals list` shows, as #12 (an approval) "
+        "or r4c1e2 (a rule guard wrote)"
+    )
+
+
+def display(path: str) -> str:
+    return display_path(path, os.path.expanduser("~"))
+
+
+def written_rules() -> tuple[AppendedRule, ...]:
+    """The rules `a` (your policy file) and `p` (this project's) answers wrote, still there."""
+    from guard.policy.policy_file import appended_rules
+
+    return tuple(rule for path in _rule_files() for rule in appended_rules(path))
+
+
+def _rule_files() -> list[str]:
+    from guard.approvals.workspace import find_workspace
+    from guard.policy.policy_file import project_policy_path, user_policy_path
+
+    files = [user_policy_path()]
+    try:
+        roots = find_workspace(os.getcwd(), os.environ)
+    except OSError:
+        roots = ()
+    if roots:
+        files.append(project_policy_path(roots[0]))
+    return list(dict.fromkeys(files))
+
+
+def _revoke_rule(rule_id: str) -> int:
+    """Take rule ``rule_id`` out of the policy file that holds it (a trusted project file stays
+    trusted: only an allow rule went)."""
+    from guard.approvals.audit import trust_changed
+    from guard.approvals.trust import is_trusted, trust
+    from guard.policy.policy_file import remove_appended
+
+    path = next((r.path for r in written_rules() if r.id == rule_id), None)
+    if path is None:
+        print(f"guard: no approval or rule {rule_id}; see guard approvals list", file=sys.stderr)
+        return 1
+    project = path != _rule_files()[0]
+    trusted = project and is_trusted(path)[0]
+    rule, backup = remove_appended(path, rule_id)
+    if trusted:
+        trust(path)
+    detail = {"id": rule.id, "scope": "always-rule", "surface": rule.surface,
+              "pattern": rule.pattern, "access": rule.access, "path": path,
+              "backup": backup}  # fmt: skip
+    access = f" [{rule.access}]" if rule.access else ""
+    trust_changed(None, how="revoke", what=f"revoke rule in {path}: {rule.surface} "
+                  f"{rule.pattern}{access}", detail=detail)  # fmt: skip
+    print(f"revoked {rule.id}: took the rule out of {display(path)} (as it was: "
+          f"{display(backup)})")  # fmt: skip
+    return 0
+
+
 def _revoke(args: argparse.Namespace) -> int:
     from guard.approvals.audit import trust_changed
     from guard.approvals.store import Store
 
+    if isinstance(args.id, str):
+        return _revoke_rule(args.id)
     with Store.open() as store:
         gone = next((r for r in store.list_approvals() if r.id == args.id), None)
         done = store.revoke(args.id)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from guard.cli import summary
 from guard.entry.check import ALLOW, ASK, DENY, check_line, how_decided
 
 USAGE = 2
@@ -17,7 +18,7 @@ __all__ = ["ALLOW", "ASK", "DENY", "USAGE", "add_parser", "check_line", "how_dec
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("check", help="decide a command line (exit 0 allow, 1 deny, 3 ask)")
+    p = sub.add_parser("check", help=summary("check"))
     p.add_argument("--session", help="the session whose approvals count")
     p.add_argument("--cwd", help="the directory the line would run in")
     p.add_argument("--json", action="store_true", help="also print the verdict as JSON")

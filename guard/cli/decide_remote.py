@@ -12,13 +12,14 @@ import socket
 from collections.abc import Mapping
 from contextlib import suppress
 
+from guard.cli import summary
 from guard.errors import GuardError
 
 SECONDS = 5.0
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    a = sub.add_parser("approve", help="allow a request waiting at `guard watch`")
+    a = sub.add_parser("approve", help=summary("approve"))
     a.add_argument("id", nargs="?", type=int, help="the request's number, as guard watch shows it")
     a.add_argument(
         "--key",
@@ -28,7 +29,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     a.add_argument("--list", action="store_true", help="list the waiting requests")
     a.set_defaults(run=run_approve, error_status=1)
-    d = sub.add_parser("deny", help="deny a request waiting at `guard watch`")
+    d = sub.add_parser("deny", help=summary("deny"))
     d.add_argument("id", type=int, help="the request's number, as guard watch shows it")
     d.set_defaults(run=run_deny, error_status=1)
 

@@ -14,6 +14,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from guard.cli import summary
 from guard.errors import GuardError
 
 TIOCSTI = "/proc/sys/dev/tty/legacy_tiocsti"
@@ -33,7 +34,7 @@ class Finding:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("doctor", help="check the shell hook, policy files, store and terminal")
+    p = sub.add_parser("doctor", help=summary("doctor"))
     p.add_argument("--shell-state", help=argparse.SUPPRESS)
     p.add_argument("--cwd", help="the directory whose workspace counts (default: here)")
     p.set_defaults(run=run, error_status=1)

@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from guard.approvals.judgement import Judgement, judge
+from guard.cli import summary
 from guard.entry.judgement_json import as_json
+from guard.errors import GuardError
 from guard.printable import escaped
 from guard.projection.paths import display
 
@@ -18,7 +21,7 @@ COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("explain", help="show what a command line would do and the verdict")
+    p = sub.add_parser("explain", help=summary("explain"))
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument(
         "--jsonl",
@@ -35,9 +38,71 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "command",
         nargs="*",
-        help="the command line (quote it, or put it after --); - reads it from stdin",
+        help="the command line: its words after explain's options (or after --), or one "
+        "quoted word; - reads it from stdin",
     )
     p.set_defaults(run=run, error_status=2)
+
+
+FLAGS = ("--json", "--jsonl", "--enforce", "--help")  # explain's options, for `arguments`
+VALUED = ("--cwd", "--session")  # … and those that take a value
+# written after a line's first word, these could be the line's or explain's (-h and --help
+# there are the line's: `guard explain df -h`)
+AMBIGUOUS = ("--json", "--jsonl", "--enforce", *VALUED)
+
+
+def arguments(argv: list[str]) -> list[str]:
+    """`explain [OPTIONS] WORDS…` as argparse reads it: ``--`` put before the first word that
+    is not one of explain's options, so `guard explain ls -la` explains `ls -la`. A word after
+    the line that is exactly one of explain's options (`guard explain ls --json`) could be either,
+    and an unknown option before it could be the line's: GuardError, with what to type."""
+    at = 1
+    while at < len(argv):
+        word = argv[at]
+        if word in ("--", "-"):
+            return argv
+        name = _own(word)
+        if name in VALUED and "=" not in word:
+            at += 2
+        elif name or word == "-h":
+            at += 1
+        elif word.startswith("-"):
+            raise GuardError(
+                f"guard: explain has no option {escaped(word)}; to explain a line that starts "
+                f"with it, put the line after --: guard explain -- {_typed(argv[at:])}"
+            )
+        else:
+            break
+    line = argv[at:]
+    for i, word in enumerate(line):
+        name = word.split("=", 1)[0]
+        if name in AMBIGUOUS:
+            taken = 2 if name in VALUED and "=" not in word else 1
+            options, rest = line[i : i + taken], line[:i] + line[i + taken :]
+            raise GuardError(
+                f"guard: is {escaped(word)} part of the line or an option of explain? Options "
+                f"go before the line: guard explain {_typed([*argv[1:at], *options])} -- "
+                f"{_typed(rest)}; a line with it goes after --: guard explain -- {_typed(line)}"
+            )
+    return [*argv[:at], "--", *line] if line else argv
+
+
+def _typed(words: list[str]) -> str:
+    return escaped(shlex.join(words))
+
+
+def _own(word: str) -> str:
+    """The explain option ``word`` names (`--js` is short for `--json`, `--cwd=x` is
+    `--cwd`), or ""; GuardError when it is short for more than one."""
+    name = word.split("=", 1)[0]
+    if not name.startswith("--") or len(name) < 3:
+        return ""
+    if name in FLAGS or name in VALUED:
+        return name
+    matches = [o for o in (*FLAGS, *VALUED) if o.startswith(name)]
+    if len(matches) > 1:
+        raise GuardError(f"guard: {escaped(word)} could be {' or '.join(matches)}; write it whole")
+    return matches[0] if matches else ""
 
 
 def run(args: argparse.Namespace) -> int:

@@ -19,13 +19,14 @@ import argparse
 import json
 from collections.abc import Mapping
 
+from guard.cli import summary
 from guard.entry.agent_core import respond
 from guard.entry.agent_hook import run
 from guard.entry.agent_protocols import PROTOCOLS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("hook", help="answer an agent's own permission hook")
+    p = sub.add_parser("hook", help=summary("hook"))
     p.add_argument("agent", choices=sorted(PROTOCOLS), help="whose hook protocol to speak")
     p.add_argument(
         "--timeout",

@@ -11,14 +11,12 @@ import argparse
 import os
 import sys
 
+from guard.cli import summary
 from guard.entry.shell_init import SHELLS, guard_program, render
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "init",
-        help='print the shell hook: eval "$(guard init bash)" in ~/.bashrc (or zsh, ~/.zshrc)',
-    )
+    p = sub.add_parser("init", help=summary("init"))
     p.add_argument("shell", choices=sorted(SHELLS), help="the shell whose hook to print")
     p.set_defaults(run=run, error_status=1)
 

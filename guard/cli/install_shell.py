@@ -1,4 +1,5 @@
-"""`guard install-shell [--dir DIR]`: put a launcher named `bash` that starts guarded-bash in DIR.
+"""`guard install-shell [DIR]` (or `--dir DIR`): put a launcher named `bash` that starts
+guarded-bash in DIR.
 
 For agents that accept a shell only by the basename `bash` (Codex), for PATH-first use, and for a
 login shell. The launcher is compiled from the C source shipped in the package when `cc` is
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 
+from guard.cli import summary
 from guard.entry.launcher import ARGV0_VAR, SNIFF_BYTES, is_guard_shim, native_source, script_text
 from guard.errors import GuardError
 
@@ -25,9 +27,22 @@ ZSH_NOTE = "zsh: no launcher written: guarded-bash does not speak zsh yet (bash 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
-        "install-shell", help="put a launcher named bash, which starts guarded-bash, in a directory"
+        "install-shell",
+        help=summary("install-shell"),
+        description="Write DIR/bash, a launcher that starts guarded-bash with bash's own "
+        "arguments: compiled from guard's C source when a C compiler (cc) is there (it keeps a "
+        "login shell's leading - in argv[0]), else a #!/bin/sh script. It never replaces a file "
+        "that is not its own, edits no system file, and prints the lines that would add it to "
+        "/etc/shells and make it a login shell (chsh).",
     )
-    p.add_argument("--dir", help="where to put it (default: guard's bin dir in your data dir)")
+    p.add_argument(
+        "directory",
+        nargs="?",
+        metavar="DIR",
+        help="where to put it (default: bin in guard's data dir, ~/.local/share/guard/bin on "
+        "Linux); --dir DIR is the same",
+    )
+    p.add_argument("--dir", help="where to put it, as DIR")
     p.add_argument(
         "--script",
         action="store_true",
@@ -37,19 +52,24 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    directory = os.path.abspath(os.path.expanduser(args.dir or default_dir()))
+    if args.directory and args.dir and args.directory != args.dir:
+        raise GuardError(
+            f"guard: two directories given ({args.directory} and --dir {args.dir}); name one"
+        )
+    given = args.directory or args.dir
+    directory = os.path.abspath(os.path.expanduser(given or default_dir()))
     target = guarded_bash()
     dest = os.path.join(directory, NAME)
     if os.path.lexists(dest) and not is_guard_shim(dest, own=target):
         raise GuardError(
             f"guard: {dest} exists and is not a guard launcher; nothing was written."
-            " Choose another --dir, or move that file away first"
+            " Choose another directory, or move that file away first"
         )
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
         raise GuardError(
-            f"guard: cannot create {directory} ({exc.strerror}); pick another --dir"
+            f"guard: cannot create {directory} ({exc.strerror}); pick another directory"
         ) from None
     cc = None if args.script else shutil.which("cc")
     if cc:
@@ -133,7 +153,7 @@ def _place(dest: str, data: bytes) -> None:
         if os.path.exists(temp):
             os.unlink(temp)
         raise GuardError(
-            f"guard: cannot write {dest} ({exc.strerror}); pick another --dir"
+            f"guard: cannot write {dest} ({exc.strerror}); pick another directory"
         ) from None
 
 

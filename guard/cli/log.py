@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from guard.cli import summary
 from guard.printable import escaped
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("log", help="the audit log, newest first")
+    p = sub.add_parser("log", help=summary("log"))
     p.add_argument("--session", help="only the rows of this session")
     p.add_argument(
         "--limit", type=int, default=50, metavar="N", help="at most N rows (default: 50)"

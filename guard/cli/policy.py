@@ -6,11 +6,12 @@ import argparse
 import os
 import sys
 
+from guard.cli import summary
 from guard.printable import escaped
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("policy", help="show or check policy files")
+    p = sub.add_parser("policy", help=summary("policy"))
     verbs = p.add_subparsers(dest="verb", metavar="VERB", required=True)
     show = verbs.add_parser("show", help="print the effective policy and where each rule came from")
     show.add_argument("--cwd", help="the directory whose workspace counts (default: here)")

@@ -8,11 +8,11 @@ import argparse
 import os
 import sys
 
+from guard.cli import summary
+
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
-        "serve", help="the resident checkers: the shell hooks' (not for use by hand), --user"
-    )
+    p = sub.add_parser("serve", help=summary("serve"))
     p.add_argument("--user", action="store_true", help="the per-user checker on a Unix socket")
     p.add_argument("--stop", action="store_true", help="with --user: stop the running checker")
     p.add_argument(

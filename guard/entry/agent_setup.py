@@ -4,7 +4,8 @@
 does not know, and copies the file to FILE.guard-backup before its first change. `uninstall`
 removes guard's entry only; when what is left is what the backup holds, the backup's bytes are
 put back, so a file nobody else touched is restored byte for byte (and a file guard created is
-removed). `status` says whether guard's hook is there and fails closed.
+removed, with the directories setup made for it). `status` says whether guard's hook is there
+and fails closed; `detected` finds the agents whose configuration or program is here.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from guard.entry.agent_config import (
 from guard.errors import GuardError
 
 BACKUP = ".guard-backup"
+CREATED = "setup-created.json"  # in guard's state dir: the directories setup made, to take out
 SKELETONS: tuple[dict[str, Any], ...] = (
     {},
     {"hooks": {}},
@@ -235,8 +237,11 @@ def apply(change: Change, agent: str) -> None:
             shutil.copy2(path, backup)
         if change.text is None:
             path.unlink(missing_ok=True)
+            _remove_created(path.parent)
             return
+        missing = _missing(path.parent)
         path.parent.mkdir(parents=True, exist_ok=True)
+        _remember_created(missing)
         if change.action == "restored":
             temp = path.with_name(path.name + ".guard-new")
             temp.write_bytes(change.text.encode("utf-8"))
@@ -256,6 +261,75 @@ def apply(change: Change, agent: str) -> None:
         raise GuardError(
             f"guard: cannot write {path} ({exc.strerror}); nothing was changed"
         ) from None
+
+
+def _missing(directory: Path) -> list[Path]:
+    """The directories from `directory` up that do not exist yet, innermost first."""
+    missing = []
+    for d in (directory, *directory.parents):
+        if d.exists() or os.path.lexists(d):
+            break
+        missing.append(d)
+    return missing
+
+
+def _record() -> Path:
+    given = os.environ.get("GUARD_STATE_DIR", "")
+    if given and os.path.isabs(given):
+        return Path(given) / CREATED
+    from guard.dirs import user_state_dir
+
+    return Path(user_state_dir()) / CREATED
+
+
+def _created() -> list[str]:
+    try:
+        data = json.loads(_record().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    return [d for d in data if isinstance(d, str)] if isinstance(data, list) else []
+
+
+def _write_created(dirs: list[str]) -> None:
+    record = _record()
+    try:
+        if not dirs:
+            record.unlink(missing_ok=True)
+            return
+        record.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        temp = record.with_name(record.name + ".new")
+        temp.write_text(json.dumps(sorted(set(dirs)), indent=1) + "\n", encoding="utf-8")
+        os.replace(temp, record)
+    except OSError as exc:
+        raise GuardError(
+            f"guard: cannot note in {record} which directories setup made ({exc.strerror}); "
+            "the hook is written, but --uninstall will leave those directories"
+        ) from None
+
+
+def _remember_created(dirs: list[Path]) -> None:
+    if dirs:
+        _write_created([*_created(), *(str(d) for d in dirs)])
+
+
+def _remove_created(directory: Path) -> None:
+    """Take out the directories setup made on the way to `directory` that are empty now: what
+    guard created goes, what anyone else put there stays (with the directories holding it)."""
+    made = _created()
+    if not made:
+        return
+    left = list(made)
+    for d in (directory, *directory.parents):
+        if str(d) not in made:
+            continue
+        try:
+            d.rmdir()
+        except OSError:  # not empty (someone else's now), or already gone
+            if d.exists():
+                break
+        left.remove(str(d))
+    if left != made:
+        _write_created(left)
 
 
 def status(agent: str, *, project: str | None = None) -> Status:
@@ -321,9 +395,23 @@ def detected(project: str | None = None) -> list[str]:
         if agent in ("copilot", "opencode", "cline"):
             config_dir = config_dir.parent
         ours = project is not None and status(agent, project=project).installed
-        if ours or config_dir.is_dir() or any(shutil.which(b) for b in cfg.binaries):
+        made = str(config_dir) in _created()  # by guard setup: only what is in it counts
+        there = status(agent).installed or (
+            config_dir.is_dir() and (not made or _holds_more_than_guards(config_dir, agent))
+        )
+        if ours or there or any(shutil.which(b) for b in cfg.binaries):
             found.append(agent)
     return found
+
+
+def _holds_more_than_guards(directory: Path, agent: str) -> bool:
+    """Whether `directory` holds anything but guard's own hook file, its backup and empty
+    directories: an agent's configuration, not what `guard setup` left."""
+    own = {config_path(agent), config_path(agent).with_name(config_path(agent).name + BACKUP)}
+    for root, _dirs, files in os.walk(directory):
+        if any(Path(root) / name not in own for name in files):
+            return True
+    return False
 
 
 def codex_trusted(path: Path) -> bool:

@@ -182,34 +182,42 @@ def _grant_fields(ruleset: Ruleset) -> bytes:
 
 
 def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
-    """`guard hook AGENT` for an agent whose own prompt shows an ask (guard/entry/agent_core.py
-    never holds such a call unless a human answers at `guard watch`: then, and for input that
-    does not name its directory and session, the hook answers in its own process)."""
+    """`guard hook AGENT`: the answer the hook would print, for every agent, where it needs no
+    human. A call that must be held for `guard watch` (guard/entry/agent_core.py `NeedsHold`),
+    and input that names no session (or, Claude Code, no directory) and so would need the
+    hook's own process, are answered by the hook itself. Whether a human sits at the agent's
+    own prompt only the client can see (guard/entry/agent_prompt.py): it says so in `in_band`."""
     import json
 
-    from guard.asking.confirm import approver_mode
     from guard.entry.agent_core import respond
     from guard.entry.agent_protocols import PROTOCOLS
 
     env = environment(pairs)
     adopt(env)
     protocol = PROTOCOLS.get(wire.first(pairs, "agent"))
-    if protocol is None or not protocol.in_band_ask:
-        return fallback("this agent's calls may be held for a human"), None
+    if protocol is None:
+        return fallback("an agent this checker does not know"), None
     raw = next((v for k, v in pairs if k == "input"), b"")
     try:
         data = json.loads(raw)
     except ValueError:
         return fallback("the input is not JSON: the hook says so itself"), None
-    ids = ("session_id", "conversation_id", "sessionId", "taskId")
-    if not isinstance(data, dict) or "cwd" not in data or not any(k in data for k in ids):
+    ids = ("session_id", "conversation_id", "sessionId", "taskId", "sessionID")
+    named = isinstance(data, dict) and any(isinstance(data.get(k), str) for k in ids)
+    if not named or (protocol.agent == "claude-code" and "cwd" not in data):
         return fallback("the input names no directory or session"), None
-    home = env.get("HOME") or os.path.expanduser("~")
-    if approver_mode(env, policies.load(None, home=home)) == "always":
-        return fallback("the human answers at guard watch: the hook waits for it"), None
+    try:
+        timeout = float(wire.first(pairs, "timeout")) if wire.first(pairs, "timeout") else None
+    except ValueError:
+        return fallback("a timeout that is not a number: the hook says so itself"), None
     err = io.StringIO()
+    in_band = wire.first(pairs, "in_band") == "1"  # the client sees the agent; this cannot
     with contextlib.redirect_stderr(err):
-        text = respond(protocol, raw, env)
+        text = respond(
+            protocol, raw, env, hook_timeout=timeout, in_band=in_band, may_hold=False
+        )
+    if text is None:
+        return fallback("the human answers at guard watch: the hook waits for it"), None
     out = text + "\n" if text else ""
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
 

@@ -1,6 +1,6 @@
 """The client side of the resident checker (`guard serve --user`): ask it, or say "check here".
 
-guarded-bash, `guard check`, `guard explain --json` and `guard hook claude-code` call this
+guarded-bash, `guard check`, `guard explain --json` and `guard hook AGENT` call this
 before they import anything heavy. It imports only the standard library's cheapest parts
 (`_socket`, `os`). Every function returns None whenever the checker cannot answer — turned off
 (`GUARD_RESIDENT=0`), no runtime dir, a directory or socket that is not the user's own or is
@@ -130,11 +130,13 @@ def apply_held() -> None:
 def fast_cli(argv: list[str]) -> int | None:
     """`guard check -- LINE` and `guard explain --json -- LINE` through the checker, before
     argparse is imported; None: run the command line as usual (nothing of it was done). Agents'
-    hooks are not sent: they hold calls for a human and answer in their own process."""
+    hooks (`guard hook AGENT [--timeout N]`) are sent too: a call the checker would hold for a
+    human comes back, and is answered in this process."""
     if not wire.enabled(os.environ):
         return None
-    if argv[:1] == ["hook"] and len(argv) == 2 and argv[1] in IN_BAND:
-        return _hook_cli(argv[1])
+    if argv[:1] == ["hook"]:
+        hooked = hook_arguments(argv)
+        return None if hooked is None else _hook_cli(*hooked)
     explaining = argv[:1] == ["explain"]
     parsed = fast_arguments(argv, "explain", "--json") if explaining else check_arguments(argv)
     if parsed is None or (explaining and "--json" not in parsed[0]):
@@ -196,25 +198,53 @@ def fast_arguments(
     return options, words
 
 
-# Agents whose own prompt shows a hook's ask (guard/entry/agent_protocols.py `in_band_ask`): their
-# answer never holds a call for a human, so the checker may give it. The others hold calls.
-IN_BAND = frozenset({"claude-code", "gemini", "copilot"})
+# guard/entry/agent_protocols.py PROTOCOLS, named here so that this path need not import it
+AGENTS = frozenset({"claude-code", "codex", "cursor", "gemini", "copilot", "cline", "opencode"})
 
 
-def _hook_cli(agent: str) -> int:
-    """`guard hook AGENT` through the checker; in this process when it does not answer."""
+def hook_arguments(argv: list[str]) -> tuple[str, str | None] | None:
+    """`hook AGENT [--timeout N]` (as `guard setup` writes it): the agent and the timeout's
+    text; None for anything else, which argparse then reads."""
+    if len(argv) < 2 or argv[1] not in AGENTS:
+        return None
+    rest = argv[2:]
+    if not rest:
+        return argv[1], None
+    if len(rest) == 2 and rest[0] == "--timeout":
+        value = rest[1]
+    elif len(rest) == 1 and rest[0].startswith("--timeout="):
+        value = rest[0].partition("=")[2]
+    else:
+        return None
+    try:
+        float(value)
+    except ValueError:
+        return None  # argparse says what is wrong with it
+    return argv[1], value
+
+
+def _hook_cli(agent: str, timeout: str | None) -> int:
+    """`guard hook AGENT` through the checker; in this process when it does not answer (a call
+    held for a human, no checker)."""
     raw = _read_stdin(MAX_HOOK_INPUT + 1)
     from guard.approvals.session import current_session
+    from guard.entry.agent_prompt import prompt_reachable
 
-    answer = exchange(
-        [("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session())]
-    )
+    in_band = "1" if prompt_reachable(agent) else "0"  # seen from here: the agent is above
+    pairs: list[tuple[str, str | bytes]] = [
+        ("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session()),
+        ("in_band", in_band),
+    ]  # fmt: skip
+    if timeout is not None:
+        pairs.append(("timeout", timeout))
+    answer = exchange(pairs)
     if answer is None:
         import argparse
 
         from guard.entry.agent_hook import run
 
-        return run(argparse.Namespace(agent=agent, timeout=None), raw)
+        seconds = float(timeout) if timeout is not None else None
+        return run(argparse.Namespace(agent=agent, timeout=seconds), raw, in_band=in_band == "1")
     _write(2, wire.first(answer, "stderr"))
     _write(1, wire.first(answer, "stdout"))
     return 0

@@ -16,6 +16,7 @@ import fcntl
 import os
 import signal
 import socket
+import sys
 import time
 from collections.abc import Callable
 
@@ -198,7 +199,8 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
         fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         os.close(lock)
-        return 0  # another checker serves this socket
+        _already(path)  # another checker serves this socket
+        return 0
     try:
         listener = listen(path)
     except OSError as exc:
@@ -225,6 +227,19 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
         listener.close()
         os.close(lock)
     return 0
+
+
+def _already(path: str) -> None:
+    """Say that a checker serves ``path`` already (to a client that started this one, stderr
+    is /dev/null; to a human who typed `guard serve --user`, it is the answer)."""
+    from guard.entry.resident_client import request
+
+    answer = request([("kind", "status")])
+    pid = wire.first(answer, "pid") if answer is not None else ""
+    which = f" (pid {pid})" if pid else ""
+    with contextlib.suppress(OSError, ValueError):
+        print(f"guard: a resident checker is already running{which} on {path}; nothing was "
+              "started (`guard serve --user --stop` stops it)", file=sys.stderr)  # fmt: skip
 
 
 def warm_up(checker: Checker, directory: str) -> None:

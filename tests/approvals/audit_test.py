@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 GUARD = [sys.executable, "-m", "guard"]
 
@@ -122,7 +123,7 @@ def test_an_answer_at_the_question_that_grants_is_audited_as_a_change_of_trust(
                           env={**os.environ, "TERM": "dumb"}, timeout=30)  # fmt: skip
     child.expect("denies in")
     first, _, rest = keys.partition("|")
-    child.send(first)
+    answer(child, first)
     if rest:
         child.expect("press Enter to confirm")
         time.sleep(CONFIRM_GAP + 0.1)

@@ -8,12 +8,15 @@ import io
 import json
 import os
 import re
+import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 from guard.cli import build_parser
 
@@ -158,7 +161,7 @@ def test_approvals_clear_asks_on_a_terminal(tmp_path: Path, typed: str, kept: in
           cwd=tmp_path)  # fmt: skip
     child = spawn_guard("approvals", "clear", cwd=tmp_path)
     child.expect_exact("guard: revoke all approvals? [y/N] ")
-    child.send(typed)
+    answer(child, typed)
     child.expect(pexpect.EOF)
     child.close()
     assert (child.exitstatus == 0) is (kept == 0)
@@ -190,7 +193,7 @@ def test_the_question_shows_paths_as_typed_and_wraps_between_words(
                           encoding="utf-8", timeout=20, dimensions=(40, 50))  # fmt: skip
     child.logfile_read = seen = io.StringIO()
     child.expect("denies in")
-    child.send("n")
+    answer(child, "n")
     child.expect(pexpect.EOF)
     screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.getvalue()).replace("\r", "")
     rows = [row.rstrip() for row in screen.split("\n")]
@@ -205,3 +208,121 @@ def test_the_question_shows_paths_as_typed_and_wraps_between_words(
         assert len(row) <= 50
         cut = [w for w in row.split() if w not in words]
         assert all(any(w in long and len(long) > 40 for long in words) for w in cut), row
+
+
+def test_revoke_takes_the_id_as_list_prints_it(tmp_path: Path) -> None:
+    for pattern in ("make *", "git push *"):
+        guard("approvals", "grant", "--always", "--surface", "command", "--pattern", pattern,
+              cwd=tmp_path)  # fmt: skip
+    listed = guard("approvals", "list", cwd=tmp_path).stdout
+    assert listed.startswith("#1 ") and "\n#2 " in listed
+    assert guard("approvals", "revoke", "#2", cwd=tmp_path).stdout == "revoked #2\n"
+    assert guard("approvals", "revoke", "1", cwd=tmp_path).stdout == "revoked #1\n"
+    wrong = guard("approvals", "revoke", "#x", cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert "'#x' is not an id: give one `guard approvals list` shows, as #12" in wrong.stderr
+    assert guard("approvals", "list", "--ids", cwd=tmp_path).stdout == ""
+
+
+@pytest.mark.parametrize("line", [["ls", "-la"], ["git", "log", "-n", "3"], ["df", "-h"],
+                                  ["bash", "-c", "rm -rf ~"]])  # fmt: skip
+def test_explain_takes_the_line_without_a_double_dash(tmp_path: Path, line: list[str]) -> None:
+    plain = guard("explain", "--json", *line, cwd=tmp_path)
+    dashed = guard("explain", "--json", "--", *line, cwd=tmp_path)
+    assert (plain.returncode, plain.stderr) == (0, "")
+    assert json.loads(plain.stdout) == json.loads(dashed.stdout)
+    assert json.loads(plain.stdout)["command"] == " ".join(line)
+
+
+@pytest.mark.parametrize(
+    ("typed", "said"),
+    [(["ls", "--json"], "guard: is --json part of the line or an option of explain? Options go "
+      "before the line: guard explain --json -- ls; a line with it goes after --: "
+      "guard explain -- ls --json\n"),
+     (["--all", "x"], "guard: explain has no option --all; to explain a line that starts with "
+      "it, put the line after --: guard explain -- --all x\n"),
+     (["--js", "ls"], "guard: --js could be --json or --jsonl; write it whole\n")],
+)  # fmt: skip
+def test_explain_says_what_to_type_when_a_word_could_be_its_own(
+    tmp_path: Path, typed: list[str], said: str
+) -> None:
+    done = guard("explain", *typed, cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (2, "", said)
+
+
+def test_bash_completion_completes_values(tmp_path: Path) -> None:
+    from guard.entry.agent_config import AGENTS
+    from guard.entry.shell_init import SHELLS
+
+    for pattern in ("make *", "git push *"):
+        guard("approvals", "grant", "--always", "--surface", "command", "--pattern", pattern,
+              cwd=tmp_path)  # fmt: skip
+    script = guard("completion", "bash", cwd=tmp_path).stdout
+    script = script.replace('"${COMP_WORDS[0]}"', shlex.join(GUARD))  # this guard, no PATH
+    assert bash_complete(script, "guard", "setup", "") == list(AGENTS)
+    assert bash_complete(script, "guard", "setup", "--project", "co") == ["codex", "copilot"]
+    assert bash_complete(script, "guard", "init", "") == sorted(SHELLS)
+    assert bash_complete(script, "guard", "approvals", "revoke", "") == ["1", "2"]
+    assert bash_complete(script, "guard", "approvals", "revoke", "1", "") == ["-h", "--help"]
+    assert bash_complete(script, "guard", "approvals", "grant", "--access", "") == [
+        "read", "write", "execute", "chdir"]
+    assert "external_directory" in bash_complete(script, "guard", "approvals", "grant",
+                                                 "--surface", "")  # fmt: skip
+
+
+@pytest.mark.pty
+@pytest.mark.skipif(shutil.which("zsh") is None, reason="zsh is not installed (CI installs it)")
+def test_zsh_completion_completes_values_and_options(tmp_path: Path) -> None:
+    guard("approvals", "grant", "--always", "--surface", "command", "--pattern", "make *",
+          cwd=tmp_path)  # fmt: skip
+    script = tmp_path / "guard.zsh"
+    script.write_text(guard("completion", "zsh", cwd=tmp_path).stdout)
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    (bindir / "guard").write_text(f"#!/bin/sh\nexec {shlex.join(GUARD)} \"$@\"\n")
+    (bindir / "guard").chmod(0o755)
+    env = {**os.environ, "PATH": f"{bindir}:{os.environ['PATH']}", "ZDOTDIR": str(tmp_path),
+           "TERM": "dumb"}  # fmt: skip
+    z = pexpect.spawn("zsh", ["-f", "-i"], env=env, cwd=str(tmp_path), encoding="utf-8",
+                      timeout=20, dimensions=(24, 200))  # fmt: skip
+    z.sendline(f"PS1='%% '; autoload -Uz compinit && compinit -D -d {tmp_path}/zcd && "
+               f". {script}; echo READY")  # fmt: skip
+    z.expect("READY")
+    z.expect("% ")
+    for typed, shown in [("guard setup co", "codex"), ("guard init ", "bash  zsh"),
+                         ("guard approvals revoke ", "guard approvals revoke 1 "),
+                         ("guard setup codex --dr", "guard setup codex --dry-run ")]:  # fmt: skip
+        z.send(typed + "\t")
+        z.expect_exact(shown)
+        z.send("\x03")
+        z.expect("% ")
+    z.sendline("exit")
+    z.expect(pexpect.EOF)
+
+
+def test_version_and_help_import_no_subcommand_and_no_argparse(tmp_path: Path) -> None:
+    probe = ("import sys; from guard.cli import main; status = main(sys.argv[1:]); "
+             "print(status, sorted(m for m in sys.modules if m.startswith('guard.cli.') "
+             "or m == 'argparse'), file=sys.stderr)")  # fmt: skip
+    for flag in ("--version", "-V", "--help", "-h"):
+        done = subprocess.run([sys.executable, "-c", probe, flag], capture_output=True, text=True,
+                              cwd=tmp_path, timeout=60)  # fmt: skip
+        assert done.stderr == "0 []\n", flag
+    alone = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                           cwd=tmp_path, timeout=60)  # fmt: skip
+    assert alone.stderr.endswith("2 []\n") and alone.stderr.startswith("usage: guard")
+
+
+def test_the_help_lists_every_command_with_the_line_its_parser_has(tmp_path: Path) -> None:
+    shown = guard("--help", cwd=tmp_path).stdout
+    listed: dict[str, str] = {}
+    for line in shown.split("commands:\n")[1].split("\n\n")[0].splitlines():
+        if not line.startswith("   "):
+            name, _, text = line.strip().partition(" ")
+            listed[name] = text
+        else:
+            listed[name] += " " + line
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(listed) == list(sub.choices)
+    for choice in sub._choices_actions:
+        assert listed[choice.dest].split() == (choice.help or "").split(), choice.dest

@@ -6,9 +6,8 @@ temp dir) runs headless against tests/mock_models.py, a stdlib mock of its model
 network namespace that has only loopback (`unshare --net`), with a HOME of the test's own. The
 mock asks for one shell call; a marker file shows whether it ran, and the mock logs what the
 model was told. The agents run headless (`claude -p`, `codex exec`, `gemini -p`), where nobody
-sees an agent's own prompt (and Gemini CLI hangs on a hook's ask), so they run with
-GUARD_APPROVER=always as docs/agents.md says. Skipped where npm, the registry or unshare is not
-available.
+sees an agent's own prompt; most tests run them with GUARD_APPROVER=always (every ask to `guard
+watch`), and some without it. Skipped where npm, the registry or unshare is not available.
 """
 
 from __future__ import annotations
@@ -26,6 +25,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 GUARD = [sys.executable, "-m", "guard"]
 MOCK = Path(__file__).parents[1] / "mock_models.py"
@@ -94,7 +94,7 @@ class Agent:
         return {
             "GEMINI_API_KEY": "not-a-key",
             "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{PORT}",
-            "GUARD_APPROVER": "always",  # headless: a hook's ask would hang Gemini CLI
+            "GUARD_APPROVER": "always",
         }
 
     def argv(self, binary: Path, *, trusted: bool = True) -> list[str]:
@@ -241,7 +241,7 @@ def test_the_human_at_guard_watch_decides_a_held_call(world: World, key: str, ra
     running = world.start(f"touch {marker}")
     human.expect_exact(f"via {world.agent.name}")
     human.expect_exact("[n] deny")
-    human.send(key)
+    answer(human, key)
     result = world.finish(running, marker)
     assert result.ran is ran, result.log
     human.send("q")
@@ -309,3 +309,31 @@ def test_a_guard_that_cannot_answer_never_lets_the_call_run(world: World, broken
     assert not result.ran, result.log
     (told,) = result.told
     assert "guard: " in told and "the command was not run (run guard doctor)" in told, told
+
+
+def test_headless_gemini_is_never_handed_an_ask_it_would_wait_on_forever(world: World) -> None:
+    """Without GUARD_APPROVER=always, `gemini -p` used to hang on guard's ask: now the call is
+    held for `guard watch`, and with nobody listening denied at once with how to approve."""
+    if world.agent.name != "gemini":
+        pytest.skip("Gemini CLI's headless ask")
+    world.env.pop("GUARD_APPROVER")
+    marker = world.root / "outside"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log
+    (told,) = result.told
+    assert told.startswith(f"Tool execution blocked: guard: denied `touch {marker}`"), told
+    assert "start `guard watch`" in told
+
+
+def test_through_the_resident_checker_the_answers_are_the_same(world: World) -> None:
+    """Every agent's hook goes through the per-user checker (issue 29): an everyday command
+    runs, a write outside the workspace is blocked with guard's reason."""
+    world.env.pop("GUARD_RESIDENT", None)
+    world.env["GUARD_RESIDENT_IDLE"] = "20"
+    made = world.workspace / "made"
+    assert world.run(f"touch {made}", made).ran
+    marker = world.root / "outside"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log
+    (told,) = result.told
+    assert told.startswith(f"{BLOCKED[world.agent.name]}guard: denied `touch {marker}`"), told

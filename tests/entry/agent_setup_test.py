@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -324,3 +325,96 @@ def test_doctor_says_where_failing_closed_cannot_be_had(tmp_path: Path) -> None:
         "runs the call when its own hook timeout passes; install coreutils"
     ) in lines, lines
     assert any(line.startswith("ok       agents  claude-code:") for line in lines), lines
+
+
+# -- every agent at once: guard setup --all, guard setup --uninstall --all -------------------
+
+
+@pytest.fixture
+def bare_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A PATH with no agent's program on it (only `timeout`, which failing closed uses)."""
+    bindir = tmp_path / "bin"
+    bindir.mkdir()
+    timeout = shutil.which("timeout")
+    assert timeout is not None
+    (bindir / "timeout").symlink_to(timeout)
+    monkeypatch.setenv("PATH", str(bindir))
+    return bindir
+
+
+def agents_here() -> dict[Path, bytes | None]:
+    """What a user who has Claude Code, Codex and OpenCode (and no other agent) has in HOME."""
+    existing("claude-code")
+    codex = config_path("codex").parent / "config.toml"
+    codex.parent.mkdir(parents=True)
+    codex.write_text('model = "o3"\n')
+    opencode = config_path("opencode").parent.parent / "opencode.json"
+    opencode.parent.mkdir(parents=True)
+    opencode.write_text("{}\n")
+    return tree()
+
+
+def tree() -> dict[Path, bytes | None]:
+    """Every file (its bytes) and directory (None) below HOME and the XDG config dir."""
+    found: dict[Path, bytes | None] = {}
+    for top in (Path(os.environ["HOME"]), Path(os.environ["XDG_CONFIG_HOME"])):
+        for root, dirs, files in os.walk(top):
+            found.update({Path(root) / d: None for d in dirs})
+            found.update({Path(root) / f: (Path(root) / f).read_bytes() for f in files})
+    return found
+
+
+def test_setup_all_sets_up_every_agent_found_each_failing_closed(bare_path: Path) -> None:
+    agents_here()
+    done = setup("--all")
+    assert done.returncode == 0, done.stderr
+    summary = done.stdout.split("summary:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in summary] == ["claude-code", "codex", "opencode"]
+    for agent, line in zip(["claude-code", "codex", "opencode"], summary, strict=True):
+        assert line.split(None, 1)[1] == f"installed in {config_path(agent)}; fails closed"
+    assert "\ncodex:\n  added guard's hook: " in done.stdout
+    assert "next: Codex skips a new or changed hook until you trust it" in done.stdout
+    assert not config_path("cursor").parent.exists()
+    again = setup("--all")
+    assert again.stdout.count("unchanged (already set up)") == 3
+
+
+def test_uninstall_all_takes_out_what_guard_created_and_nothing_else(bare_path: Path) -> None:
+    before = agents_here()
+    assert setup("cursor").returncode == 0  # an agent this user does not have
+    assert setup("cline").returncode == 0
+    assert setup("--all").returncode == 0
+    done = setup("--uninstall", "--all")
+    assert done.returncode == 0, done.stderr
+    summary = done.stdout.split("summary:\n", 1)[1].splitlines()
+    assert [line.split()[0] for line in summary] == [
+        "claude-code", "codex", "cursor", "cline", "opencode"]
+    assert tree() == before
+    detected = setup("--detect").stdout.splitlines()
+    assert [line.split()[0] for line in detected] == ["claude-code", "codex", "opencode"]
+    assert not any("cursor" in line or "cline" in line for line in doctor(Path.cwd()))
+    assert setup("--uninstall", "--all").stdout == (
+        "guard's hook is in no agent's configuration; nothing to remove\n")
+
+
+def test_setup_all_goes_on_past_an_agent_it_cannot_set_up(bare_path: Path) -> None:
+    agents_here()
+    name, text = "PreToolUse", "#!/bin/sh\necho '{\"cancel\": false}'\n"
+    theirs = config_path("cline").parent / name
+    theirs.parent.mkdir(parents=True)
+    theirs.write_text(text)  # another tool's hook, where Cline runs only one
+    done = setup("--all")
+    assert done.returncode == 1
+    summary = done.stdout.split("summary:\n", 1)[1]
+    assert "cline        not done: " in summary and "is another tool's hook" in summary
+    assert summary.count("; fails closed") == 3 and theirs.read_text() == text
+
+
+def test_setup_names_both_ways_when_given_neither(bare_path: Path) -> None:
+    done = setup()
+    assert (done.returncode, done.stderr) == (1, (
+        "guard: name an agent (guard setup codex), or set up every agent found here with "
+        "guard setup --all (guard setup --detect lists them)\n"))
+    both = setup("codex", "--all")
+    assert both.returncode == 1 and "not both" in both.stderr
+    assert setup("--all").stdout.startswith("no agents found")

@@ -20,6 +20,7 @@ from shells import (
     Shell,
     SleepyChecker,
     allow_sourcing,
+    answer,
     deny_touch_workspace,
     gone,
     have,
@@ -169,7 +170,7 @@ def test_each_answer_to_the_question_does_what_it_says(
 def test_a_line_allowed_at_the_question_ends_with_its_own_status(zsh: Shell) -> None:
     zsh.send("cat /etc/hostname > marker; (exit 3)")
     zsh.expect("denies in")
-    zsh.child.send("y")
+    answer(zsh.child, "y")
     assert zsh.prompt()[1] == 3
     assert zsh.run("echo $?") == ("3", 0)
 
@@ -177,7 +178,7 @@ def test_a_line_allowed_at_the_question_ends_with_its_own_status(zsh: Shell) -> 
 def test_a_session_approval_stops_the_second_question(zsh: Shell, workspace: Path) -> None:
     zsh.send("cat /etc/hostname > marker")
     zsh.expect("denies in")
-    zsh.child.send("s")
+    answer(zsh.child, "s")
     zsh.prompt()
     assert zsh.run("cat /etc/hostname > marker2") == ("", 0)
     assert markers(workspace) == ["marker", "marker2"]
@@ -361,7 +362,7 @@ def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_chec
         (sleeper,) = sleepy.sleepers()
         assert gone(sleeper)  # killed by its pid, not left to hang the next line
         sleepy.asleep.unlink()  # the checker the next prompt starts answers
-        shell.child.send("y")
+        answer(shell.child, "y")
         out, status = shell.prompt()
         assert "allowed-by-the-policy" in out and status == 0
         pid = int(shell.run("echo $__guard_pid")[0])

@@ -101,6 +101,19 @@ def test_installing_again_replaces_its_own_launcher(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "bin").iterdir()) == ["bash"]
 
 
+def test_the_directory_can_be_named_without_dir(tmp_path: Path) -> None:
+    done = install(str(tmp_path / "bin"), "--script")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "bin" / "bash").read_bytes().startswith(b"#!/bin/sh")
+    same = install(str(tmp_path / "bin"), "--dir", str(tmp_path / "bin"), "--script")
+    assert same.returncode == 0, same.stderr
+    both = install(str(tmp_path / "one"), "--dir", str(tmp_path / "two"))
+    assert both.returncode == 1
+    assert both.stderr == (f"guard: two directories given ({tmp_path / 'one'} and --dir "
+                           f"{tmp_path / 'two'}); name one\n")  # fmt: skip
+    assert not (tmp_path / "one").exists() and not (tmp_path / "two").exists()
+
+
 def test_without_dir_it_goes_to_guards_data_dir(tmp_path: Path) -> None:
     assert install().returncode == 0
     assert (Path(os.environ["XDG_DATA_HOME"]) / "guard" / "bin" / "bash").is_file()
