@@ -144,7 +144,9 @@ def _judge(
                 else _approvals(session, env, _asking(verdict), ctx.home)
             )
         except GuardError as exc:
-            warnings.append(f"{exc} (approvals are not used for this line)")
+            warnings.append(
+                f"{exc} (approvals are not used for this line, and one given now cannot be kept)"
+            )
         else:
             if setting(policy.settings, "approvals.always") is False:  # the managed policy's
                 approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")

@@ -105,8 +105,7 @@ def decide(
         )
     except GuardError as exc:
         return Answer("deny", f"{exc}; {NOT_RUN}")
-    _audit(judgement, call, answer.decision, how, env, row=not logged)
-    return answer
+    return _audit(judgement, call, answer, how, env, row=not logged)
 
 
 def _answer(
@@ -232,16 +231,25 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def _audit(
-    judgement: Judgement, call: Call, final: str, how: str, env: Mapping[str, str], *, row: bool
-) -> None:
-    """The call's audit row (unless ``row`` is False: the approver wrote it); the session
-    counts as active."""
+    judgement: Judgement,
+    call: Call,
+    answer: Answer,
+    how: str,
+    env: Mapping[str, str],
+    *,
+    row: bool,
+) -> Answer:
+    """Write the call's row (unless ``row`` is False: the approver wrote it) and count the
+    session as active; the answer to give. A row that cannot be written is said once per
+    session (on stderr and in the answer); where the managed policy keeps an audit log, an
+    allowed call whose row cannot be written is refused instead."""
+    from guard.approvals import store_trouble
     from guard.approvals.judgement import without_store
     from guard.approvals.session import idle_seconds
     from guard.approvals.store import Store
 
     if without_store(env):
-        return
+        return answer
     try:
         with Store.open() as store:
             now = time.time()
@@ -251,7 +259,7 @@ def _audit(
                     session=call.session,
                     cwd=judgement.context.cwd,
                     command=call.command,
-                    decision=final,
+                    decision=answer.decision,
                     reasons=judgement.verdict.reasons,
                     how=how,
                     detail={"origin": call.agent},
@@ -259,8 +267,21 @@ def _audit(
             store.touch_session(
                 call.session, now, judgement.context.cwd, idle_seconds=idle_seconds(env)
             )
+            path = str(store.path)
     except GuardError as exc:
-        print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
+        from guard.entry.check import unwritten
+
+        message = unwritten(judgement, call.session, answer.decision, exc)
+        if not message:
+            return answer
+        print(message, file=sys.stderr)
+        from guard.approvals.audit import required_by
+
+        if answer.decision == "allow" and required_by(judgement.policy):
+            return Answer("deny", message)
+        return Answer(answer.decision, f"{answer.reason} — {message}")
+    store_trouble.worked(call.session, path)
+    return answer
 
 
 MAX_INPUT = 16 << 20  # bytes of hook input read; more is refused, not cut

@@ -83,7 +83,7 @@ def client_dir(env: dict[str, str], here: str) -> str:
 
 def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
-    from guard.entry.check import audit_check, settle
+    from guard.entry.check import audit_check, failed_late, may_write_late, settle, write_row
 
     env = environment(pairs)
     adopt(env)
@@ -123,17 +123,23 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
             held, extra = _ruleset_pairs(result, env, mode)
             notes = _startup_notes(result, env, login=wire.first(pairs, "login") == "1")
     err = io.StringIO()
+    late = may_write_late(result, session)
     with contextlib.redirect_stderr(err):
         settled = settle(result, session=session, env=env, prompt=False, origin=origin)
-    status, decision, how = settled.status, settled.decision, settled.how
+        status, decision, how = settled.status, settled.decision, settled.how
+        # a session's first row, a row after one was lost, a managed audit log: written
+        # before the answer, which then says what went wrong (or refuses the line)
+        if not late and audit_check(result, session, decision, how, origin, extra):
+            status, held = 1, []
 
     def record() -> None:
-        with contextlib.redirect_stderr(io.StringIO()):
-            audit_check(result, session, decision, how, origin, extra)
+        problem = write_row(result, session, decision, how, origin, extra)
+        if problem is not None:
+            failed_late(session, problem)  # the session's next line says so
 
     told = err.getvalue() + notes
     answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", told)]
-    return [*answer, *held], record
+    return [*answer, *held], record if late else None
 
 
 def _ruleset_pairs(

@@ -165,6 +165,10 @@ def tool_state_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:
     """Where the version managers keep what their start-up writes (enforcement.TOOL_STATE):
     each tool's default directory, and the one its variable names (an absolute path: the
     profile may set it again, so both count)."""
+    key = (home, *(env.get(v, "") for v in _TOOL_VARIABLES))
+    kept = _TOOL_DIRS.get(key)
+    if kept is not None:
+        return kept
     found = []
     for variable, default, below in TOOL_STATE:
         given = env.get(variable, "").strip() if variable else ""
@@ -177,7 +181,16 @@ def tool_state_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:
             path = posixpath.normpath(posixpath.join(base, below) if below else base)
             if _narrow(path, home):
                 found.append(path)
-    return tuple(dict.fromkeys(found))
+    if len(_TOOL_DIRS) > 16:
+        _TOOL_DIRS.clear()
+    kept = _TOOL_DIRS[key] = tuple(dict.fromkeys(found))
+    return kept
+
+
+_TOOL_VARIABLES = (
+    *dict.fromkeys(v for v, _, _ in TOOL_STATE if v), "XDG_STATE_HOME", "XDG_DATA_HOME"
+)
+_TOOL_DIRS: dict[tuple[str, ...], tuple[str, ...]] = {}  # a pure function's answers, kept
 
 
 def _narrow(path: str, home: str) -> bool:

@@ -24,7 +24,7 @@ from guard.kernel.enforcement import (
     build_ruleset,
     tool_state_dirs,
 )
-from guard.kernel.ruleset_looks import listing, resolve_link, seen, settled
+from guard.kernel.ruleset_looks import listing, resolve_link, seen, settled, there
 from guard.policy.enforce_policy import enforcement_mode
 from guard.policy.records import DEFAULT_SOURCE, Mode, Policy
 
@@ -168,7 +168,7 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
         return listing(path, plain)
 
     def exists(path: str) -> bool:
-        found = os.path.exists(path)
+        found = there(path)
         looked.append(("exists", path, found))
         return found
 
@@ -187,8 +187,20 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
     )
     if len(_RULESETS) > 32:
         _RULESETS.clear()
-    _RULESETS[key] = (tuple(looked), ruleset)
+    _RULESETS[key] = (_needed(looked), ruleset)
     return ruleset
+
+
+def _needed(looked: list[tuple[str, str, object]]) -> tuple[tuple[str, str, object], ...]:
+    """What a kept ruleset asks again: not whether an entry of a directory it listed is a
+    link, when it was none (most protected paths in home): the listing's stamp changes when an
+    entry is made, removed or replaced, and a stamp too young to say so is never equal."""
+    listed = {path for what, path, _ in looked if what == "listed"}
+    return tuple(
+        look
+        for look in looked
+        if not (look[0] == "resolved" and look[2] == look[1] and os.path.dirname(look[1]) in listed)
+    )
 
 
 _RULESETS: dict[tuple[object, ...], tuple[tuple[tuple[str, str, object], ...], Ruleset]] = {}

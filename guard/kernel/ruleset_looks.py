@@ -11,14 +11,23 @@ import os
 import stat
 from collections.abc import Sequence
 
-from guard.approvals.looks import RACY_NS, fails
+from guard.approvals.looks import RACY_NS, fails, no_stat
+
+
+def there(path: str) -> bool:
+    """`os.path.exists`, without the exception a missing path raises (most caches and tools'
+    directories are missing)."""
+    try:
+        return not no_stat(path)
+    except ValueError:  # a NUL in it: os.path.exists says no
+        return False
 
 
 def seen(what: str, path: str) -> object:
     """What a kept ruleset relied on: a listed directory's change stamp, a path's existence,
     where a path leads."""
     if what == "exists":
-        return os.path.exists(path)
+        return there(path)
     if what == "resolved":
         return resolve_link(path)
     try:

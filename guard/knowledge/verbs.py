@@ -61,7 +61,7 @@ SUBCOMMAND_CLIS = frozenset(
     }
 )
 
-# Tools whose effect rows say all they destroy: the verb model does not apply to them.
+# Tools whose effect rows (or other rules) say all they destroy: the verb model does not apply.
 OWN_ROWS: dict[str, str] = {
     "git": "git's rows name what loses work (git rm and git reset keep what is committed)",
     "systemctl": "its rows name every change to services",
@@ -79,6 +79,7 @@ OWN_ROWS: dict[str, str] = {
     "https": "its DELETE row is the method, not a subcommand",
     "xh": "its DELETE row is the method, not a subcommand",
     "xhs": "its DELETE row is the method, not a subcommand",
+    "guard": "what widens guard asks by its own trust rules (approvals/trust.py); revoke narrows",
 }
 
 _DEPENDENCY = "removes a dependency of this project; installing brings it back from the registry"

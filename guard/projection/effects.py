@@ -61,7 +61,7 @@ def command_effects(
         record = interpreter_for(name)
         if record is not None:
             inline_code(w, argv, record, stdin, depth)
-        elif spec is None and name not in w.functions:
+        elif spec is None and name not in w.functions and name not in OWN_ROWS:
             parsed = parse([a.value for a in argv], _NO_VALUES)
             if not _help(parsed, name, _NO_VALUES, subcommands=True):
                 _verbs(w, argv, name, span, parsed, unknown=True)

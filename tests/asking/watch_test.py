@@ -338,7 +338,7 @@ def test_guard_log_keeps_its_columns_for_every_kind_of_row(world: World) -> None
     human = watch(world)
     waiting = agent(world, touch(world, "m"), GUARD_SESSION="cols")
     human.expect(SHOWN)
-    human.send("s")  # a session grant (a trust row) and the answer (an approver row)
+    answer(human, "s")  # a session grant (a trust row) and the answer (an approver row)
     finish(waiting)
     waiting = agent(world, touch(world, "n"), GUARD_SESSION="a-much-longer-session-name")
     human.expect(SHOWN)

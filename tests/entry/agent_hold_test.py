@@ -107,7 +107,7 @@ def test_a_held_call_answered_at_guard_watch_is_one_row_of_the_audit_log(
     human = watch(env)
     running = start_hook("codex", env, "--timeout", "150")
     human.expect_exact("[n] deny")
-    answer(human, "y")  # a key in the question's first moments answers nothing
+    answer(human, "y")
     running.communicate(timeout=30)
     stop(human)
     done = subprocess.run([*GUARD, "log", "--json"], env=env, capture_output=True, text=True)
