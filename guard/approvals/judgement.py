@@ -205,19 +205,7 @@ def _surroundings(
         (warnings if agent and use_store else notes).append(chosen.warning)  # at `guard init`
     ctx = context(here, env, workspace=chosen.roots, positional=positional, arg0=arg0)
     root = ctx.workspace[0] if ctx.workspace else None
-    asked = ""
-    if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
-        trusted, note = False, ""
-    elif root is None:
-        trusted, note = True, ""
-    else:
-        project_file = os.path.join(root, PROJECT_FILE)
-        if cache:
-            trusted, note = cache.trusted(project_file)
-            if not isinstance(cache.links.lstat(project_file), FileNotFoundError):
-                asked = project_file  # the store's answer: asked again on every line
-        else:
-            trusted, note = is_trusted(project_file)
+    trusted, note, asked = _project_trust(root, no_store, cache)
     if note:
         notes.append(note)
     load = policy_loader or (cache.policy if cache else load_policy)
@@ -248,6 +236,26 @@ def _surroundings(
         ctx, policy, trusted, tuple(warnings), tuple(notes), chosen.why, asked, note
     )
     return around, keep
+
+
+def _project_trust(
+    root: str | None, no_store: bool, cache: LineCache | None
+) -> tuple[bool, str, str]:
+    """Whether the workspace's project file is trusted, a note to show, and the project file
+    whose trust the store was asked (asked again on every line), or ""."""
+    if no_store:  # a sandbox: nothing local is trusted; the approver outside holds the store
+        return False, "", ""
+    if root is None:
+        return True, "", ""
+    project_file = os.path.join(root, PROJECT_FILE)
+    if not cache:
+        trusted, note = is_trusted(project_file)
+        return trusted, note, ""
+    trusted, note = cache.trusted(project_file)
+    asked = ""
+    if not isinstance(cache.links.lstat(project_file), FileNotFoundError):
+        asked = project_file  # the store's answer: asked again on every line
+    return trusted, note, asked
 
 
 def agent_session(env: Mapping[str, str]) -> bool:

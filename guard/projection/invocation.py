@@ -61,6 +61,37 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
             w.assigned_value(
                 a, w.text(name_node), value_node, depth, exported=True, for_command=True
             )
+    columns, combos, ev = _word_columns(w, words)
+    if ev is not None:
+        w.walk_substitutions(ev, depth)
+    if combos > MAX_ALTERNATIVES:
+        w.out.append(
+            Request(
+                "dynamic",
+                w.span(node),
+                "the command has too many possible forms",
+                text=w.text(node)[:80],
+                role="command_name",
+            )
+        )
+        return
+    if combos == 1:
+        run_argv(w, [arg for col in columns for arg in col[0]], stdin, w.span(node), depth)
+        return
+    seen: set[tuple[str, ...]] = set()
+    for choice in product(*columns):
+        argv = [arg for group in choice for arg in group]
+        key = tuple(a.shown for a in argv)
+        if key not in seen:
+            seen.add(key)
+            run_argv(w, argv, stdin, w.span(node), depth)
+
+
+def _word_columns(
+    w: Walker, words: list[Node]
+) -> tuple[list[list[tuple[Arg, ...]]], int, Evaluator | None]:
+    """Each word's possible fields (one column per word), how many argvs they combine to, and
+    the evaluator if a word needed one (its substitutions are walked next)."""
     ev: Evaluator | None = None  # made only when a word needs more than its own text
     columns: list[list[tuple[Arg, ...]]] = []
     fixed = w.fixed_span
@@ -92,29 +123,7 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
                 ]
             )
         combos *= len(columns[-1])
-    if ev is not None:
-        w.walk_substitutions(ev, depth)
-    if combos > MAX_ALTERNATIVES:
-        w.out.append(
-            Request(
-                "dynamic",
-                w.span(node),
-                "the command has too many possible forms",
-                text=w.text(node)[:80],
-                role="command_name",
-            )
-        )
-        return
-    if combos == 1:
-        run_argv(w, [arg for col in columns for arg in col[0]], stdin, w.span(node), depth)
-        return
-    seen: set[tuple[str, ...]] = set()
-    for choice in product(*columns):
-        argv = [arg for group in choice for arg in group]
-        key = tuple(a.shown for a in argv)
-        if key not in seen:
-            seen.add(key)
-            run_argv(w, argv, stdin, w.span(node), depth)
+    return columns, combos, ev
 
 
 def _substituted_roots(w: Walker, word: Node) -> tuple[str, ...] | None:

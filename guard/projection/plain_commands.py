@@ -47,6 +47,37 @@ def plain(c: Call) -> None:
     reading = read_argv(spec, [a.value for a in argv])
     if via in _CORNER_COMMANDS:
         _argument_corners(w, via, argv)
+    _argument_uses(w, reading, argv, depth, via)
+    if any(a.glob for a in argv[1:]):
+        listed_directories(w, argv, reading, via)
+    if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only
+        recursive_reads(w, via, argv, reading)
+    if via == "ln" and any(
+        (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
+        for a in argv[1:]
+    ):
+        _made_link(w, reading, argv)
+    if reading.run is not None:
+        inner = argv[reading.run :]
+        if spec.assignments:  # `env NAME=value cmd`: the command's environment
+            _environment(w, argv[1 : reading.run], depth)
+        if via == "xargs":
+            given = stdin.roots if stdin is not None else None
+            only = given[0] if given and len(given) == 1 else None
+            inner = _xargs_replaced(argv[: reading.run], inner, only)
+        w.calls.run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
+    elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
+        access(w, argv[0], ".", "read", via)
+    if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
+        roots = stdin.roots if stdin is not None else None
+        if roots is None:
+            dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
+        for root in roots or ():  # paths a known producer printed: under the roots it was given
+            access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
+
+
+def _argument_uses(w: Walker, reading: Reading, argv: list[Arg], depth: int, via: str) -> None:
+    """What each argument the spec names is: code run, an option's value, a path accessed."""
     for use in reading.uses:
         if use.at >= len(argv):
             continue
@@ -85,32 +116,6 @@ def plain(c: Call) -> None:
             access(w, arg, part, "read", via)
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
-    if any(a.glob for a in argv[1:]):
-        listed_directories(w, argv, reading, via)
-    if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only
-        recursive_reads(w, via, argv, reading)
-    if via == "ln" and any(
-        (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
-        for a in argv[1:]
-    ):
-        _made_link(w, reading, argv)
-    if reading.run is not None:
-        inner = argv[reading.run :]
-        if spec.assignments:  # `env NAME=value cmd`: the command's environment
-            _environment(w, argv[1 : reading.run], depth)
-        if via == "xargs":
-            given = stdin.roots if stdin is not None else None
-            only = given[0] if given and len(given) == 1 else None
-            inner = _xargs_replaced(argv[: reading.run], inner, only)
-        w.calls.run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
-    elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
-        access(w, argv[0], ".", "read", via)
-    if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
-        roots = stdin.roots if stdin is not None else None
-        if roots is None:
-            dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
-        for root in roots or ():  # paths a known producer printed: under the roots it was given
-            access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
 
 
 _BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
@@ -119,8 +124,10 @@ _BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
 def _names_something(w: Walker, text: str) -> bool:
     """Whether a word that does not look like a path names something in the directory."""
     cwd = w.scope.cwd
-    return cwd is not None and _BARE_NAME.fullmatch(text) is not None and bool(
-        w.ctx.expand(f"{cwd}/{text}" if cwd != "/" else f"/{text}")
+    return (
+        cwd is not None
+        and _BARE_NAME.fullmatch(text) is not None
+        and bool(w.ctx.expand(f"{cwd}/{text}" if cwd != "/" else f"/{text}"))
     )
 
 
