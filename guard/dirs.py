@@ -1,4 +1,5 @@
-"""Where guard keeps the user's policy and state: platformdirs' answer, found cheaply on Linux.
+"""Where guard keeps the user's policy and state: platformdirs' answer, found cheaply on Linux;
+and where the approvals store is (found without importing SQLite).
 
 On Linux platformdirs follows the XDG base directory spec, which takes two lines; importing it
 costs a few milliseconds on every check, so it is imported only on other systems.
@@ -9,6 +10,25 @@ from __future__ import annotations
 import os
 import sys
 from functools import cache
+from pathlib import Path
+
+STORE_FALLBACK = "verdicts use the policy alone until then"
+
+
+def default_store_path() -> Path:
+    """``$GUARD_STATE_DIR/guard.db``, else ``guard.db`` in the platform's user state directory."""
+    given = os.environ.get("GUARD_STATE_DIR", "")
+    if given:
+        base = Path(given).expanduser()
+        if not base.is_absolute():
+            from guard.errors import GuardError
+
+            raise GuardError(
+                f"guard: GUARD_STATE_DIR must be an absolute path, not {given!r}; "
+                f"set it to one — {STORE_FALLBACK}"
+            )
+        return base / "guard.db"
+    return Path(user_state_dir()) / "guard.db"
 
 
 def user_config_dir() -> str:

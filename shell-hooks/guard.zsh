@@ -4,6 +4,9 @@
 #     eval "$(guard init zsh)"
 #
 # How it works (docs/shell-hooks.md has the rest):
+# - Enter runs __guard_accept_line first (the accept-line widget): a line the checker denies is
+#   dropped there with send-break, which leaves $? non-zero for the precmd hooks (prompt themes
+#   read it there); what it allows goes on, and preexec lets that exact text through once.
 # - zsh hands preexec the complete line (history expansion done, multi-line joined) before any
 #   of it runs. __guard_preexec, first in preexec_functions, sends it to a resident checker
 #   (`guard serve`, a coproc started at the prompt) and waits for allow, deny or ask. On ask it
@@ -24,6 +27,7 @@ typeset -g __guard_hook_version=1
 typeset -g __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-$RANDOM}}
 typeset -g __guard_pid=${__guard_pid-} __guard_in=${__guard_in-} __guard_out=${__guard_out-}
 typeset -gi __guard_gen
+typeset -g __guard_passed= __guard_said= __guard_timed= __guard_next_accept=${__guard_next_accept-}
 
 __guard_preexec() {
     # Runs in the shell itself, before any of the line in $1 runs (zsh passes an empty $1 when
@@ -31,8 +35,16 @@ __guard_preexec() {
     emulate -L zsh
     setopt localtraps
     local line=${1:-$3} decision= relay= text= timed_out= id=$$.$RANDOM$RANDOM
+    if [[ -n $__guard_passed && $line == "$__guard_passed" ]]; then
+        __guard_passed= # checked at Enter (__guard_accept_line), this very text: once
+        return 0
+    fi
+    [[ -n $__guard_timed && $line == "$__guard_timed" ]] && timed_out=t
+    __guard_passed= __guard_timed=
     if [[ -z $line ]]; then
         print -ru2 -- "guard: zsh did not pass this line to its hook; it was not run"
+    elif [[ -n $timed_out ]]; then # the checker timed out at Enter for this line
+        __guard_confirm $line "guard: checker timed out" && return 0
     elif __guard_start && __guard_send line $line $id && __guard_receive $id; then
         case $decision in
         (allow)
@@ -76,6 +88,50 @@ __guard_status() {
     fi
     __guard_refused=
     return $st
+}
+
+__guard_accept_line() {
+    # Enter (the accept-line widget): check the line here, before zsh takes it. A line refused
+    # here ends the line editor (send-break), which leaves $? non-zero for the precmd hooks —
+    # prompt themes read it there — and the scheduled __guard_status makes it 130 after them.
+    # A line allowed here is passed to preexec as checked (__guard_passed, this exact text).
+    # What cannot be settled here goes on to preexec, which checks it as before: a line the
+    # policy asks about (the question is asked there: asked here, ZLE would redraw the line
+    # under it), a continuation line ($PREBUFFER), a heredoc (its body follows), history
+    # expansion (`!`: preexec sees other text), no checker. ^O and other accepting widgets go
+    # to preexec too.
+    emulate -L zsh
+    __guard_passed=
+    local decision= relay= text= timed_out= id=$$.$RANDOM$RANDOM line=$BUFFER
+    [[ -z $PREBUFFER && $line == *[^[:space:]]* && $line != *['!']* && $line != *'<<'* ]] &&
+        __guard_start || { zle ${__guard_next_accept:-.accept-line}; return }
+    # no prompt count (empty): preexec's request for this line is the one that counts prompts
+    if () { local __guard_gen=; __guard_send line "$1" "$2" } $line $id &&
+        __guard_receive $id; then
+        case $decision in
+        (allow)
+            [[ -n $text ]] || __guard_passed=$line # a word to say: preexec says it, under the line
+            ;;
+        (deny)
+            __guard_said=$text # printed at the prompt: printed here, ZLE would redraw the line
+            __guard_drop_at_enter $line
+            return 0
+            ;;
+        esac
+    elif [[ -n $timed_out ]]; then
+        __guard_timed=$line # preexec asks at once, without waiting for another checker
+    fi
+    zle ${__guard_next_accept:-.accept-line}
+}
+
+__guard_drop_at_enter() {
+    # Drop line $1 at Enter: into the history as an accepted line would be, $? to 130 at the
+    # prompt, and the line editor ended without running it.
+    emulate -L zsh
+    print -rs -- $1
+    # an error in a widget would stop it before the line is dropped: nothing that can fail
+    [[ ${(t)__guard_refused-} == *readonly* ]] || { __guard_refuse } always { TRY_BLOCK_ERROR=0 }
+    zle .send-break
 }
 
 # guard runs without the Python settings a shell may carry: PYTHONPATH and friends could make
@@ -153,6 +209,8 @@ __guard_precmd() {
     # zsh puts $? back after a hook; returning 0 keeps a ZERR trap from seeing the hook fail.
     emulate -L zsh
     __guard_gen+=1
+    __guard_passed= __guard_timed=
+    [[ -z $__guard_said ]] || { print -ru2 -- $__guard_said; __guard_said= }
     [[ ${preexec_functions[1]-} == __guard_preexec ]] ||
         preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
     __guard_start
@@ -249,6 +307,14 @@ __guard_state() {
     typeset -ga preexec_functions precmd_functions
     preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
     (( ${precmd_functions[(Ie)__guard_precmd]} )) || precmd_functions+=(__guard_precmd)
+    # Enter checks the line first (__guard_accept_line); a user's own accept-line widget still
+    # runs after it. Loading twice wraps once.
+    zmodload zsh/zleparameter 2>/dev/null || return 0
+    local current=${widgets[accept-line]-}
+    if [[ $current == user:* && $current != user:__guard_accept_line ]]; then
+        zle -A accept-line __guard_user_accept_line && typeset -g __guard_next_accept=__guard_user_accept_line
+    fi
+    [[ $current == user:__guard_accept_line ]] || zle -N accept-line __guard_accept_line
 }
 
 fi

@@ -31,7 +31,12 @@ def question_from(data: dict[str, Any]) -> Question:
         lines=tuple(data.get("lines", ())),
         choices=tuple(
             Choice(
-                c["key"], c["label"], c["scope"], tuple(c.get("covers", ())), c.get("target", "")
+                c["key"],
+                c["label"],
+                c["scope"],
+                tuple(c.get("covers", ())),
+                c.get("target", ""),
+                confirm=bool(c.get("confirm", False)),
             )
             for c in data["choices"]
         ),

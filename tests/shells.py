@@ -144,7 +144,7 @@ class Shell:
         self.send(line)
         while True:
             if self.child.expect(["denies in", PROMPT_RE]) == 0:
-                self.child.send("y")
+                answer(self.child, "y")
                 self._next_prompt()
                 break
             count = self.child.match.group(2)
@@ -326,17 +326,36 @@ def serving(pid: int) -> bool:
     return b"serve" in argv and not any(a.endswith(b"sleep") for a in argv)
 
 
-def press(shell: Shell, keys: str) -> None:
-    """Type ``keys`` at the question. A ``|`` waits, as a human would, for the line asking to
-    confirm a permanent answer and a moment more (`CONFIRM_GAP`), then types the rest."""
+def past_grace() -> None:
+    """Wait, as a human reading a question just drawn would, until it takes keys: keys sooner
+    than `ANSWER_GRACE` after it appears answer nothing."""
+    import time
+
+    from guard.asking.prompt import ANSWER_GRACE
+
+    time.sleep(ANSWER_GRACE + 0.15)
+
+
+def answer(child: pexpect.spawn, keys: str) -> None:
+    """Type ``keys`` at a question that has just appeared on ``child``'s screen."""
+    past_grace()
+    child.send(keys)
+
+
+def press(shell: Shell, keys: str, *, grace: bool = True) -> None:
+    """Type ``keys`` at the question (once it takes keys). A ``|`` waits, as a human would, for
+    the line asking to confirm a permanent answer and a moment more (`CONFIRM_GAP`), then types
+    the rest."""
     import time
 
     from guard.asking.prompt import CONFIRM_GAP
 
+    if grace:
+        past_grace()
     first, bar, rest = keys.partition("|")
     if first:
         shell.child.send(first)
     if bar:
         shell.expect("press Enter to confirm")
         time.sleep(CONFIRM_GAP + 0.1)
-        press(shell, rest)
+        press(shell, rest, grace=False)

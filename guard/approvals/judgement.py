@@ -18,6 +18,7 @@ from guard.approvals.decide import decide
 from guard.approvals.session import idle_seconds
 from guard.approvals.surroundings import Surroundings
 from guard.approvals.trust import is_trusted
+from guard.approvals.web_port import reaching
 from guard.approvals.workspace import (
     Workspace,
     build_context,
@@ -132,6 +133,7 @@ def _judge(
     use_store = use_store and not without_store(env)
     warnings: list[str] = []
     projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
+    projection = reaching(projection, env)  # `guard watch --web`'s port asks
     judged = cache.decide if cache else decide
     verdict = judged(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
@@ -142,7 +144,9 @@ def _judge(
                 else _approvals(session, env, _asking(verdict), ctx.home)
             )
         except GuardError as exc:
-            warnings.append(f"{exc} (approvals are not used for this line)")
+            warnings.append(
+                f"{exc} (approvals are not used for this line, and one given now cannot be kept)"
+            )
         else:
             if setting(policy.settings, "approvals.always") is False:  # the managed policy's
                 approvals = tuple(a for a in approvals if getattr(a, "scope", "") != "always")

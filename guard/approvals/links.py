@@ -211,21 +211,25 @@ class Links:
 
     def _lstat(self, path: str) -> Look:
         seen = self._lstats
-        if seen is not None:
-            found = seen.get(path)
-            if found is not None:
-                return found
+        if seen is None:
+            try:
+                return os.lstat(path)
+            except OSError as exc:
+                return exc
+        found = seen.get(path)
+        if found is not None:
+            return found
+        stats = self._stats  # stat sees what lstat saw, for what is not there or not a link
         try:
             found = os.lstat(path)
         except OSError as exc:
-            found = exc
-        if seen is not None:
-            seen[path] = found
-            if isinstance(found, FileNotFoundError) or (
-                isinstance(found, os.stat_result) and not S_ISLNK(found.st_mode)
-            ):
-                assert self._stats is not None
-                self._stats.setdefault(path, found)  # stat sees what lstat saw
+            seen[path] = exc
+            if stats is not None and isinstance(exc, FileNotFoundError):
+                stats.setdefault(path, exc)
+            return exc
+        seen[path] = found
+        if stats is not None and not S_ISLNK(found.st_mode):
+            stats.setdefault(path, found)
         return found
 
     def _stat(self, path: str) -> Look:
@@ -252,8 +256,10 @@ class Links:
         """What a walk finds at `path`: MISSING, PLAIN, a link's target, or an error (the
         walk stops: realpath takes an lstat it cannot make for "not a link")."""
         targets = self._targets
-        if targets is not None and path in targets:
-            return targets[path]
+        if targets is not None:
+            kept = targets.get(path, UNSEEN)
+            if kept is not UNSEEN:
+                return kept
         look = self._lstat(path)
         found: object
         if isinstance(look, FileNotFoundError):
@@ -284,21 +290,24 @@ class Links:
         else:
             if kept is not None:
                 del self._kept[path]  # what it saw has changed
-            answer = os.path.realpath(path)  # the answer, and its errors, are realpath's own
-            sure = False
+            # an absolute path is walked once, as posixpath._joinrealpath walks it, each look
+            # shared with the line's others; a walk that would not simply go on (a loop, a
+            # look that failed otherwise than "not there") is left to realpath, errors and all
+            walked = None
             if path[:1] == "/":
                 looked: list[tuple[str, object]] = []
                 walked = self._join("/", path, {}, looked)
-                if walked is not None and posixpath.normpath(walked) == answer:
-                    if len(self._kept) > 4096:
-                        self._kept.clear()
-                    self._kept[path] = (answer, tuple(looked))
-                    sure = True
-                    log = self._log
-                    if log is not None:
-                        for probe, _ in looked:
-                            log[(NODE, probe)] = None
-            if not sure:
+            if walked is not None:
+                answer = posixpath.normpath(walked)  # realpath's abspath of an absolute path
+                if len(self._kept) > 4096:
+                    self._kept.clear()
+                self._kept[path] = (answer, tuple(looked))
+                log = self._log
+                if log is not None:
+                    for probe, _ in looked:
+                        log[(NODE, probe)] = None
+            else:
+                answer = os.path.realpath(path)  # the answer, and its errors, are realpath's
                 self._unsure = True  # what it depends on was not all seen
         if answers is not None:
             answers[path] = answer
@@ -363,6 +372,7 @@ class Links:
         walk on (a loop, a path it cannot look at): such answers are not kept."""
         if rest[:1] == "/":
             rest, path = rest[1:], "/"
+        targets = self._targets  # the line's looks, asked here first (the common case)
         while rest:
             name, _, rest = rest.partition("/")
             if not name or name == ".":
@@ -370,8 +380,10 @@ class Links:
             if name == "..":
                 path = posixpath.split(path)[0]
                 continue
-            newpath = posixpath.join(path, name)
-            target = self._target(newpath)
+            newpath = path + name if path[-1:] == "/" else f"{path}/{name}"  # posixpath.join
+            target = targets.get(newpath, UNSEEN) if targets is not None else UNSEEN
+            if target is UNSEEN:
+                target = self._target(newpath)
             if target is PLAIN or target is MISSING:
                 out.append((newpath, target))
                 path = newpath

@@ -12,26 +12,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
+from guard.dirs import STORE_FALLBACK
+from guard.dirs import default_store_path as default_store_path  # where the store is
 from guard.errors import GuardError
 
 BUSY_SECONDS = 5.0
-FALLBACK = "verdicts use the policy alone until then"
-
-
-def default_store_path() -> Path:
-    """``$GUARD_STATE_DIR/guard.db``, else ``guard.db`` in the platform's user state directory."""
-    given = os.environ.get("GUARD_STATE_DIR", "")
-    if given:
-        base = Path(given).expanduser()
-        if not base.is_absolute():
-            raise GuardError(
-                f"guard: GUARD_STATE_DIR must be an absolute path, not {given!r}; "
-                f"set it to one — {FALLBACK}"
-            )
-        return base / "guard.db"
-    from guard.dirs import user_state_dir
-
-    return Path(user_state_dir()) / "guard.db"
+FALLBACK = STORE_FALLBACK  # what each message ends with
 
 
 class StoreConnection:
@@ -132,7 +118,14 @@ def explain(exc: BaseException, path: Path, busy_seconds: float = BUSY_SECONDS) 
         if code == errno.EISDIR or _probe(path.is_dir):
             return GuardError(
                 f"guard: the approvals store {path} is a directory, not a file; move it aside "
-                f"to start a new store — {FALLBACK}"
+                f"(guard makes a new store) — {FALLBACK}"
+            )
+        blocking = _file_above(path) if code in (errno.EEXIST, errno.ENOTDIR) else None
+        if blocking is not None:
+            return GuardError(
+                f"guard: the state directory {blocking} is a file, not a directory, so the "
+                f"approvals store {path} cannot be made; move it aside (guard makes a new "
+                f"store), {where}"
             )
         if code in (errno.ENOSPC, getattr(errno, "EDQUOT", errno.ENOSPC)):
             return _full(path, detail)
@@ -148,13 +141,13 @@ def explain(exc: BaseException, path: Path, busy_seconds: float = BUSY_SECONDS) 
             )
         return GuardError(
             f"guard: cannot open the approvals store {path} ({detail}); make sure you own it "
-            f"and can write to {directory}, {where}"
+            f"and can write to {directory}, move it aside (guard makes a new store), {where}"
         )
     primary = int(getattr(exc, "sqlite_errorcode", -1)) & 0xFF
     if primary in (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB):
         return GuardError(
-            f"guard: the approvals store {path} is damaged ({detail}); move it aside to start "
-            f"a new one — {FALLBACK}"
+            f"guard: the approvals store {path} is damaged ({detail}); move it aside "
+            f"(guard makes a new store) — {FALLBACK}"
         )
     if primary == sqlite3.SQLITE_FULL:
         return _full(path, detail)
@@ -166,7 +159,8 @@ def explain(exc: BaseException, path: Path, busy_seconds: float = BUSY_SECONDS) 
     if primary in (sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM):
         return GuardError(
             f"guard: cannot open the approvals store {path} ({detail}); make sure you own it "
-            f"and its -wal and -shm files and can write to {directory}, {where}"
+            f"and its -wal and -shm files and can write to {directory}, move them aside (guard "
+            f"makes a new store), {where}"
         )
     if primary == sqlite3.SQLITE_IOERR:
         return GuardError(
@@ -177,6 +171,20 @@ def explain(exc: BaseException, path: Path, busy_seconds: float = BUSY_SECONDS) 
         f"guard: the approvals store {path} failed ({detail}); if this persists, move it aside "
         f"to start a new one — {FALLBACK}"
     )
+
+
+def _file_above(path: Path) -> Path | None:
+    """The nearest directory on the way to `path` that is something else (a file, a link to
+    one), or None."""
+    for parent in path.parents:
+        try:
+            if parent.is_dir():
+                return None
+            if parent.exists() or parent.is_symlink():
+                return parent
+        except OSError:
+            return None
+    return None
 
 
 def _probe(question: Callable[[], bool]) -> bool:

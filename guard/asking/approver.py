@@ -214,15 +214,16 @@ def server_choices(
             break
         narrow.append(options[0])
         wide.append(options[-1])
-    choices = [Choice("y", LABELS["once"], "once", ())]
+    sure = any(r.surface == "protected" for r in asking)  # a protected path: a second key
+    choices = [Choice("y", LABELS["once"], "once", (), confirm=sure)]
     grants: dict[str, tuple[arity.Choice, ...]] = {"y": ()}
     if rememberable:
         covers = tuple(dict.fromkeys(grant_text(g) for g in narrow))
-        choices.append(Choice("s", LABELS["session"], "session", covers))
+        choices.append(Choice("s", LABELS["session"], "session", covers, confirm=sure))
         grants["s"] = tuple(narrow)
         covers_wide = tuple(dict.fromkeys(grant_text(g) for g in wide))
         if covers_wide != covers:
-            choices.append(Choice("d", LABELS["session"], "session", covers_wide))
+            choices.append(Choice("d", LABELS["session"], "session", covers_wide, confirm=sure))
             grants["d"] = tuple(wide)
         choices.append(Choice("a", LABELS["always"], "always", covers, "user"))
         grants["a"] = tuple(narrow)

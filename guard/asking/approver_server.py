@@ -141,7 +141,9 @@ class Approver:
             shown = f"{self._timeout_for(w.ask):g}"
             self._settle(w, False, "", "timeout", f"guard: denied: no answer within {shown} s")
 
-    def answer(self, request_id: int, key: str, *, by: Literal["watch", "control"]) -> str:
+    def answer(
+        self, request_id: int, key: str, *, by: Literal["watch", "control", "web"]
+    ) -> str:
         """Answer a waiting request with the choice under ``key``; "" or what went wrong."""
         w = next((w for w in self.queue if w.id == request_id), None)
         if w is None:
@@ -155,7 +157,7 @@ class Approver:
             from guard.asking.confirm import save_grant
 
             workspace = w.ask.workspace[0] if w.ask.workspace else ""
-            via = "guard watch" if by == "watch" else "guard approve"
+            via = {"watch": "guard watch", "web": "guard watch --web"}.get(by, "guard approve")
             problems = save_grant(
                 w.ask.command,
                 workspace,
@@ -167,7 +169,7 @@ class Approver:
             )
         for problem in problems:
             self._tell("problem", w.id, problem)
-        how = "approver" if by == "watch" else "approver-control"
+        how = {"watch": "approver", "web": "approver-web"}.get(by, "approver-control")
         denied = "" if choice.scope != "deny" else "guard: denied by the human at the approver"
         self._settle(w, choice.scope != "deny", key, how, denied)
         return ""

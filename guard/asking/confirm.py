@@ -58,14 +58,24 @@ def question_for(
         wide.append(options[-1])
     covers_narrow = tuple(dict.fromkeys(c.label for c in narrow))
     covers_wide = tuple(dict.fromkeys(c.label for c in wide))
-    choices = [Choice("y", "allow once", "once", ())]
+    # approving a protected path (guard's own files, keys, credentials) takes a second key
+    sure = any(d.request.surface == "protected" for d in asked)
+    choices = [Choice("y", "allow once", "once", (), confirm=sure)]
     grants: dict[str, list[arity.Choice]] = {"y": []}
     if rememberable and narrow:
-        choices.append(Choice("s", "allow for this session", "session", covers_narrow))
+        choices.append(
+            Choice("s", "allow for this session", "session", covers_narrow, confirm=sure)
+        )
         grants["s"] = narrow
         if covers_wide != covers_narrow:
             choices.append(
-                Choice("d", "allow for this session, directories and below", "session", covers_wide)
+                Choice(
+                    "d",
+                    "allow for this session, directories and below",
+                    "session",
+                    covers_wide,
+                    confirm=sure,
+                )
             )
             grants["d"] = wide
         if always:  # the managed policy may turn off lasting approvals

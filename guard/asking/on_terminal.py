@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 from guard.asking import terminal
 from guard.asking.prompt import (
+    ANSWER_GRACE,
     CONFIRM_GAP,
+    IGNORED,
     Answer,
     Choice,
     How,
@@ -125,11 +127,21 @@ def _ask_plain(fd: int, mode: terminal.Mode, question: Question) -> Answer:
     with terminal.in_mode(fd, terminal.keys_only(mode)):
         terminal.discard_typeahead(fd)
         terminal.write(fd, "".join("".join(t for _, t in line) + "\n" for line in lines))
+        grace: float | None = time.monotonic() + ANSWER_GRACE  # None once it is over
+        ignored = False
         while True:
-            byte = terminal.read_byte(fd, deadline)
+            byte = terminal.read_byte(fd, deadline if grace is None else min(grace, deadline))
+            if byte is None and grace is not None and time.monotonic() < deadline:
+                grace = None
+                if ignored:
+                    terminal.write(fd, IGNORED + "\n")
+                continue
             if byte is None:
                 return _timed_out(question)
             key = byte.decode("latin-1")
+            if grace is not None and key != "\x03":
+                ignored = True  # typed before the question could be read: answers nothing
+                continue
             if key in "\r\n" and pending is not None:
                 if time.monotonic() - since >= CONFIRM_GAP:
                     return Answer(pending, "key")
@@ -176,8 +188,22 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
     no_color = bool(env.get("NO_COLOR"))
     now: dict[str, Any] = {
         "current": _first_deny(choices), "moved": False, "deadline": 0.0, "pending": None,
-        "since": 0.0,
+        "since": 0.0, "shown": 0.0, "ignored": False,
     }  # fmt: skip
+
+    def in_grace() -> bool:
+        return bool(time.monotonic() - now["shown"] < ANSWER_GRACE)
+
+    def live(handler: Callable[[KeyPressEvent], None]) -> Callable[[KeyPressEvent], None]:
+        """``handler``, for keys that arrive once the question could be read."""
+
+        def guarded(event: KeyPressEvent) -> None:
+            if in_grace():
+                now["ignored"] = True  # typed before the question could be read
+                return
+            handler(event)
+
+        return guarded
 
     def size() -> Size:
         rows, columns = terminal.size(fd)
@@ -193,6 +219,8 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
             left=left,
             arrows=True,
         )
+        if now["ignored"] and left is not None and not in_grace():
+            lines.append([("hint", IGNORED)])
         if now["pending"] is not None and left is not None:
             lines.append([("title", confirming(now["pending"]))])
         out: StyleAndTextTuples = []
@@ -236,18 +264,20 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
         now["pending"] = None  # any other key: the permanent answer is not confirmed
 
     bindings = KeyBindings()
-    bindings.add(Keys.Any)(other)
+    bindings.add(Keys.Any)(live(other))
     for key, choice in _key_map(choices).items():
         if needs_confirming(choice):
-            bindings.add(key)(hold(choice))
+            bindings.add(key)(live(hold(choice)))
         else:
-            bindings.add(key)(on_key(partial(Answer, choice, "key")))
-    for key in ("c-c", Keys.SIGINT, "c-d", "escape"):
+            bindings.add(key)(live(on_key(partial(Answer, choice, "key"))))
+    for key in ("c-c", Keys.SIGINT):  # ^C denies at any time
         bindings.add(key)(on_key(lambda: Answer(None, "interrupt", INTERRUPTED)))
+    for key in ("c-d", "escape"):
+        bindings.add(key)(live(on_key(lambda: Answer(None, "interrupt", INTERRUPTED))))
     for key in ("enter", "c-j"):
-        bindings.add(key)(enter)
-    bindings.add("up")(move(-1))
-    bindings.add("down")(move(+1))
+        bindings.add(key)(live(enter))
+    bindings.add("up")(live(move(-1)))
+    bindings.add("down")(live(move(+1)))
 
     with (
         open(fd, encoding="utf-8", errors="replace", closefd=False) as tty_in,
@@ -281,7 +311,8 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
             # answers to it, neither in the terminal's queue nor in prompt_toolkit's own.
             terminal.discard_typeahead(fd)
             clear_typeahead(keyboard)
-            now["deadline"] = time.monotonic() + question.timeout
+            now["shown"] = time.monotonic()  # keys sooner than ANSWER_GRACE after it are ignored
+            now["deadline"] = now["shown"] + question.timeout
             app.create_background_task(expire())
 
         main = threading.current_thread() is threading.main_thread()

@@ -30,6 +30,7 @@ class Choice:
     scope: Scope
     covers: tuple[str, ...]  # ("git push *",), ("/etc/hosts",), ("/etc/**",)
     target: Literal["user", "project", ""] = ""  # for always: which policy file
+    confirm: bool = False  # takes a confirming Enter, as "always" does (a protected path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +57,11 @@ class Answer:
 # A permanent answer is two keys: its own, then Enter. An Enter sooner than this after the key
 # was in flight with it (a stray key, then the Enter of a line typed ahead) and confirms nothing.
 CONFIRM_GAP = 0.3
+# Keys that arrive sooner than this after the question is drawn answer nothing: they were typed
+# before the human could read it (`history⏎` typed ahead while the question was being drawn).
+# Keys already waiting when it appears are thrown away too. ^C still denies.
+ANSWER_GRACE = 0.3
+IGNORED = "  (keys typed as the question appeared were ignored)"
 INDENT = "    "
 Line = list[tuple[str, str]]  # (style name, text) fragments of one screen line
 
@@ -199,8 +205,9 @@ def fit(blocks: list[list[Line]], budget: int, noun: str) -> list[Line]:
 
 
 def needs_confirming(choice: Choice) -> bool:
-    """Whether picking ``choice`` takes a confirming Enter: answers that outlive the session."""
-    return choice.scope == "always"
+    """Whether picking ``choice`` takes a confirming Enter: answers that outlive the session,
+    and any approval of a protected path (guard's own files, keys, credentials)."""
+    return choice.scope == "always" or (choice.confirm and choice.scope != "deny")
 
 
 def confirming(choice: Choice) -> str:

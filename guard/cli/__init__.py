@@ -59,7 +59,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(args_list) <= 1 and args_list[:1] in ([], ["-h"], ["--help"], ["-V"], ["--version"]):
         return _at_once(args_list)  # no subcommand: nothing to import, not even argparse
     if args_list[:1] in (["check"], ["hook"], ["explain"]):
-        from guard.entry.resident_client import fast_cli
+        if args_list[0] == "hook":  # agents' hooks: the checker answers what needs no human
+            from guard.entry.resident_hook import fast_hook as fast_cli
+        else:
+            from guard.entry.resident_client import fast_cli
 
         try:
             status = fast_cli(args_list)

@@ -228,11 +228,30 @@ def store_finding() -> Finding:
             problems = store.check()
             path = store.path
     except GuardError as exc:
-        return Finding("problem", "store", str(exc))
+        return Finding("problem", "store", f"{exc}; {_unaudited()}")
     if problems:
         damage = "; ".join(problems[:3])
-        return Finding("problem", "store", f"{path} is damaged ({damage}); move it aside")
+        return Finding(
+            "problem",
+            "store",
+            f"guard: the approvals store {path} is damaged ({damage}); move it aside (guard "
+            f"makes a new store); {_unaudited()}",
+        )
     return Finding("ok", "store", f"{path} is sound")
+
+
+def _unaudited() -> str:
+    """What a store guard cannot use means for the lines, here."""
+    from guard.approvals.audit import required_by
+    from guard.policy.files import load_policy
+
+    try:
+        where = required_by(load_policy(None))
+    except GuardError:
+        where = ""
+    if where:
+        return f"meanwhile every allowed line is refused (the managed policy's [audit], {where})"
+    return "meanwhile no line is in the audit log and no approval is used or kept"
 
 
 def tiocsti_finding(path: str) -> Finding:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from guard.asking import terminal
 from guard.asking.approver import DEFAULT_TIMEOUT, paths
-from guard.asking.prompt import CONFIRM_GAP, confirming, needs_confirming
+from guard.asking.prompt import ANSWER_GRACE, CONFIRM_GAP, confirming, needs_confirming
 from guard.asking.terminal import visible
 from guard.cli import summary
 from guard.errors import GuardError
@@ -29,6 +29,7 @@ from guard.errors import GuardError
 if TYPE_CHECKING:
     from guard.asking.approver_queue import Event, Waiting
     from guard.asking.approver_server import Approver
+    from guard.asking.web.web_approver import WebApprover
 
 QUIT = ("q", "Q", "\x03", "\x04")
 NEXT = "\t"
@@ -42,6 +43,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         help="seconds before an unanswered request is denied "
         f"(default: GUARD_APPROVER_TIMEOUT, else {DEFAULT_TIMEOUT:g})",
     )
+    from guard.cli.watch_web import add_arguments
+
+    add_arguments(p)
     p.set_defaults(run=run, error_status=1)
     from guard.cli.decide_remote import add_parser as add_answer_parsers
 
@@ -50,9 +54,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def run(args: argparse.Namespace) -> int:
     from guard.asking.approver_server import Approver
+    from guard.cli import watch_web
 
     env = dict(os.environ)
     timeout = _timeout(args.timeout, env)
+    watch_web.check_arguments(args)
+    notice = watch_web.notifier(env)
     opened = terminal.open_tty()
     if isinstance(opened, terminal.Unavailable):
         raise GuardError(
@@ -60,8 +67,12 @@ def run(args: argparse.Namespace) -> int:
             "a terminal window of its own (not in the agent's)"
         )
     screen = Screen(opened, env)
+    web: list[WebApprover] = []  # the page, once it serves
+    on_event = watch_web.fan_out(
+        lambda: screen.approver, screen.event, lambda: web[0] if web else None, notice
+    )
     try:
-        approver = Approver.start(paths(env), timeout=timeout, on_event=screen.event, env=env)
+        approver = Approver.start(paths(env), timeout=timeout, on_event=on_event, env=env)
     except BaseException:
         os.close(opened)
         raise
@@ -70,9 +81,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         with terminal.borrowed(opened) as mode, terminal.in_mode(opened, terminal.keys_only(mode)):
             screen.welcome()
+            if args.web:
+                web.append(watch_web.start_web(approver, args, screen.say, env))
             approver.add_reader(opened, screen.key)
             while not screen.done and not stop:
                 approver.step(1.0)
+                for problem in notice.problems() if notice else ():
+                    screen.say(problem)
+                if web:
+                    web[0].tick()
                 screen.status()
             approver.close()  # deny what still waits while the screen can still say so
             screen.bye()
@@ -81,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if not screen.closed:
             approver.close()
+        if web:
+            web[0].close()
         os.close(opened)
     return 0
 
@@ -119,6 +138,7 @@ class Screen:
         self.approver: Approver | None = None
         self.selected = 0  # the request on screen
         self.pending: tuple[int, str, float] | None = None  # (request, always key, when) to confirm
+        self.shown_at = 0.0  # when the request on screen was drawn: ANSWER_GRACE runs from it
         self.done = False
         self.closed = False
         self.live = env.get("TERM", "") not in ("", "dumb")  # may redraw the status line
@@ -135,6 +155,10 @@ class Screen:
             f"  a request nobody answers is denied after {self.approver.timeout:g} s",
             "waiting for requests…",
         )
+
+    def say(self, *lines: str) -> None:
+        """Lines from the page or the webhook, between the requests' own."""
+        self._print(*lines)
 
     def bye(self) -> None:
         self.closed = True
@@ -172,6 +196,8 @@ class Screen:
             current = self._current()
             if current is None:
                 continue
+            if time.monotonic() - self.shown_at < ANSWER_GRACE:
+                continue  # typed before the request could be read: answers nothing
             keys = {c.key: c for c in current.ask.question.choices}
             for c in current.ask.question.choices:
                 keys.setdefault(c.key.swapcase(), c)  # Caps Lock must not change the answer
@@ -241,6 +267,7 @@ class Screen:
         with suppress(OSError, termios.error):  # keys typed before it was shown do not answer it
             terminal.discard_typeahead(self.fd)
         self._print(*lines)
+        self.shown_at = time.monotonic()
 
     def _print(self, *lines: str) -> None:
         clear = "\r\x1b[K" if self.live else ""

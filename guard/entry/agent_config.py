@@ -65,15 +65,15 @@ AGENTS: dict[str, AgentConfig] = {
         "gemini", ("", ".gemini"), ".gemini/settings.json", "grouped", "BeforeTool",
         "run_shell_command", "",
         ("restart Gemini CLI; /hooks lists guard's hook",
-         "headless runs (gemini -p) hang on a hook's ask: there set GUARD_APPROVER=always and "
-         f"{WATCH}"),
+         "ask goes to Gemini CLI's own prompt in an interactive session; headless (gemini -p) "
+         f"guard holds the call instead: {WATCH}"),
         ("gemini",),
     ),
     "copilot": AgentConfig(
         "copilot", ("COPILOT_HOME", ".copilot"), ".github/hooks/guard.json", "flat",
         "preToolUse", "", "",
         ("Copilot CLI reads hooks when a session starts: start a new one",
-         f"with -p (no prompt) set GUARD_APPROVER=always and {WATCH}"),
+         f"with -p (no prompt) guard holds the call instead of asking: {WATCH}"),
         ("copilot",),
     ),
     "cline": AgentConfig(

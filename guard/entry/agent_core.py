@@ -37,6 +37,11 @@ GRACE = 5.0  # guard.asking.approver_client waits this long past the approver's 
 SHORTEST_HOLD = 5.0  # a human gets at least this long, else the call is denied at once
 
 
+class NeedsHold(Exception):
+    """The call must be held for a human, and this caller (the resident checker) does not hold
+    calls: the hook answers it in its own process."""
+
+
 class HoldTimeout(BaseException):
     """The agent's hook timeout is near: deny now, before the agent runs the call itself.
     A BaseException, so that no `except Exception` on the way swallows it."""
@@ -61,8 +66,16 @@ def verdict_for(
     )
 
 
-def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeout: float) -> Answer:
-    """Judge `call`; ask the agent's prompt (`in_band_ask`) or hold it for the approver."""
+def decide(
+    call: Call,
+    env: Mapping[str, str],
+    *,
+    in_band_ask: bool,
+    hook_timeout: float,
+    may_hold: bool = True,
+) -> Answer:
+    """Judge `call`; ask the agent's prompt (`in_band_ask`) or hold it for the approver (or
+    raise `NeedsHold` where `may_hold` is False)."""
     if not call.command.strip():
         return refused("the call has an empty command")
     if len(call.command) > MAX_COMMAND:
@@ -82,7 +95,7 @@ def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeou
                 verdict_for(call.command, call.cwd, call.session, env, call.workspace_dir)
             )
             answer, how, logged = _answer(
-                judgement, call, env, in_band_ask=in_band_ask, budget=budget
+                judgement, call, env, in_band_ask=in_band_ask, budget=budget, may_hold=may_hold
             )
     except HoldTimeout:
         return refused(
@@ -92,12 +105,17 @@ def decide(call: Call, env: Mapping[str, str], *, in_band_ask: bool, hook_timeou
         )
     except GuardError as exc:
         return Answer("deny", f"{exc}; {NOT_RUN}")
-    _audit(judgement, call, answer.decision, how, env, row=not logged)
-    return answer
+    return _audit(judgement, call, answer, how, env, row=not logged)
 
 
 def _answer(
-    judgement: Judgement, call: Call, env: Mapping[str, str], *, in_band_ask: bool, budget: float
+    judgement: Judgement,
+    call: Call,
+    env: Mapping[str, str],
+    *,
+    in_band_ask: bool,
+    budget: float,
+    may_hold: bool = True,
 ) -> tuple[Answer, str, bool]:
     """The answer, how it was reached, and whether its audit row is written (by the approver)."""
     verdict = judgement.verdict
@@ -117,6 +135,8 @@ def _answer(
     if mode == "never":
         message = f"guard: denied: nobody can be asked (GUARD_APPROVER=never); {reasons}"
         return Answer("deny", f"{message}{_grant_hint(judgement, call, env)}"), "no-approver", False
+    if not may_hold:
+        raise NeedsHold
     return _hold(judgement, call, env, budget)
 
 
@@ -211,16 +231,25 @@ def deadline(seconds: float) -> Iterator[None]:
 
 
 def _audit(
-    judgement: Judgement, call: Call, final: str, how: str, env: Mapping[str, str], *, row: bool
-) -> None:
-    """The call's audit row (unless ``row`` is False: the approver wrote it); the session
-    counts as active."""
+    judgement: Judgement,
+    call: Call,
+    answer: Answer,
+    how: str,
+    env: Mapping[str, str],
+    *,
+    row: bool,
+) -> Answer:
+    """Write the call's row (unless ``row`` is False: the approver wrote it) and count the
+    session as active; the answer to give. A row that cannot be written is said once per
+    session (on stderr and in the answer); where the managed policy keeps an audit log, an
+    allowed call whose row cannot be written is refused instead."""
+    from guard.approvals import store_trouble
     from guard.approvals.judgement import without_store
     from guard.approvals.session import idle_seconds
     from guard.approvals.store import Store
 
     if without_store(env):
-        return
+        return answer
     try:
         with Store.open() as store:
             now = time.time()
@@ -230,7 +259,7 @@ def _audit(
                     session=call.session,
                     cwd=judgement.context.cwd,
                     command=call.command,
-                    decision=final,
+                    decision=answer.decision,
                     reasons=judgement.verdict.reasons,
                     how=how,
                     detail={"origin": call.agent},
@@ -238,18 +267,40 @@ def _audit(
             store.touch_session(
                 call.session, now, judgement.context.cwd, idle_seconds=idle_seconds(env)
             )
+            path = str(store.path)
     except GuardError as exc:
-        print(f"{exc} (this verdict was not written to the audit log)", file=sys.stderr)
+        from guard.entry.check import unwritten
+
+        message = unwritten(judgement, call.session, answer.decision, exc)
+        if not message:
+            return answer
+        print(message, file=sys.stderr)
+        from guard.approvals.audit import required_by
+
+        if answer.decision == "allow" and required_by(judgement.policy):
+            return Answer("deny", message)
+        return Answer(answer.decision, f"{answer.reason} — {message}")
+    store_trouble.worked(call.session, path)
+    return answer
 
 
 MAX_INPUT = 16 << 20  # bytes of hook input read; more is refused, not cut
 
 
 def respond(
-    protocol: Protocol, raw: bytes, env: Mapping[str, str], *, hook_timeout: float | None = None
-) -> str:
+    protocol: Protocol,
+    raw: bytes,
+    env: Mapping[str, str],
+    *,
+    hook_timeout: float | None = None,
+    in_band: bool | None = None,
+    may_hold: bool = True,
+) -> str | None:
     """The text to print for one hook input: never empty where empty would mean "run it"
-    unless guard allowed, and the protocol's deny for anything that goes wrong."""
+    unless guard allowed, and the protocol's deny for anything that goes wrong. `in_band`:
+    whether a human answers the agent's own prompt (by default, what guard/entry/agent_prompt.py
+    sees of the agent from this process). None only where `may_hold` is False and the call
+    must be held: the caller then answers in the hook's own process."""
     try:
         if len(raw) > MAX_INPUT:
             return protocol.answer(refused(f"the hook input is over {MAX_INPUT} bytes"))
@@ -268,7 +319,21 @@ def respond(
         if call is None:
             return protocol.no_opinion
         timeout = hook_timeout if hook_timeout is not None else protocol.default_timeout
-        answer = decide(call, env, in_band_ask=protocol.in_band_ask, hook_timeout=timeout)
+        in_band = protocol.in_band_ask and (
+            prompt_for(protocol.agent) if in_band is None else in_band
+        )
+        answer = decide(
+            call, env, in_band_ask=in_band, hook_timeout=timeout, may_hold=may_hold
+        )
         return protocol.answer(answer)
+    except NeedsHold:
+        return None
     except BaseException as exc:  # fail closed, whatever it was
         return protocol.answer(refused(f"could not check the command ({exc!r})"))
+
+
+def prompt_for(agent: str) -> bool:
+    """Whether a human answers `agent`'s own prompt for a hook's ask (seen from this process)."""
+    from guard.entry.agent_prompt import prompt_reachable
+
+    return prompt_reachable(agent)

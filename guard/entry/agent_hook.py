@@ -14,12 +14,13 @@ from guard.entry.agent_core import MAX_INPUT, respond
 from guard.entry.agent_protocols import PROTOCOLS
 
 
-def run(args: argparse.Namespace, raw: bytes | None = None) -> int:
-    """`raw`: the hook's input, when the resident checker's client read it already."""
+def run(args: argparse.Namespace, raw: bytes | None = None, *, in_band: bool | None = None) -> int:
+    """`raw`: the hook's input, and `in_band`, whether a human answers the agent's own prompt,
+    when the resident checker's client found them out already."""
     protocol = PROTOCOLS[args.agent]
     try:
         raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
-        text = respond(protocol, raw, os.environ, hook_timeout=args.timeout)
+        text = respond(protocol, raw, os.environ, hook_timeout=args.timeout, in_band=in_band)
     except BaseException as exc:  # fail closed, whatever it was
         from guard.entry.agent_core import refused
 

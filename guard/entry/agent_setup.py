@@ -4,8 +4,8 @@
 does not know, and copies the file to FILE.guard-backup before its first change. `uninstall`
 removes guard's entry only; when what is left is what the backup holds, the backup's bytes are
 put back, so a file nobody else touched is restored byte for byte (and a file guard created is
-removed, with the directories setup made for it). `status` says whether guard's hook is there
-and fails closed; `detected` finds the agents whose configuration or program is here.
+removed, with the directories setup made for it). `status` (guard/entry/agent_status.py) says
+whether guard's hook is there and fails closed; `detected` finds the agents here.
 """
 
 from __future__ import annotations
@@ -13,20 +13,23 @@ from __future__ import annotations
 import copy
 import json
 import os
-import re
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guard.entry.agent_config import (
-    AGENTS,
-    FAIL_CLOSED_MARK,
-    config_path,
-    handler,
-    script,
+from guard.entry.agent_config import AGENTS, config_path, handler, script
+from guard.entry.agent_status import (
+    Status,
+    codex_trusted,
+    command_of,
+    is_guards,
+    read_config,
+    status,
 )
 from guard.errors import GuardError
+
+__all__ = ["Change", "Status", "codex_trusted", "is_guards", "status"]
 
 BACKUP = ".guard-backup"
 CREATED = "setup-created.json"  # in guard's state dir: the directories setup made, to take out
@@ -43,48 +46,6 @@ class Change:
     path: Path
     action: str  # "added", "updated", "unchanged", "removed", "restored", "absent"
     text: str | None  # what the file should hold afterwards; None: the file goes
-
-
-@dataclass(frozen=True, slots=True)
-class Status:
-    agent: str
-    path: Path
-    installed: bool
-    fail_closed: bool
-    note: str = ""
-
-
-def is_guards(agent: str, value: object) -> bool:
-    """Whether a hook command is guard's hook for `agent`."""
-    return (
-        isinstance(value, str)
-        and re.search(rf"(^|[/'\"\s])guard['\"]?\s+hook\s+{re.escape(agent)}(\s|$)", value)
-        is not None
-    )
-
-
-def _command(entry: object) -> object:
-    return entry.get("command", entry.get("bash")) if isinstance(entry, dict) else None
-
-
-def _read(path: Path) -> tuple[bytes | None, dict[str, Any]]:
-    try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        return None, {}
-    except OSError as exc:
-        raise GuardError(
-            f"guard: cannot read {path} ({exc.strerror}); fix its permissions"
-        ) from None
-    try:
-        data = json.loads(raw) if raw.strip() else {}
-    except ValueError as exc:
-        raise GuardError(
-            f"guard: {path} is not JSON ({exc}); fix it or move it aside, then run this again"
-        ) from None
-    if not isinstance(data, dict):
-        raise GuardError(f"guard: {path} does not hold a JSON object; fix it or move it aside")
-    return raw, data
 
 
 def _events(data: dict[str, Any], path: Path) -> dict[str, Any]:
@@ -108,10 +69,10 @@ def _strip(agent: str, data: dict[str, Any]) -> dict[str, Any]:
         for entry in entries:
             inner = entry.get("hooks") if isinstance(entry, dict) else None
             if isinstance(inner, list):  # grouped: {matcher, hooks: [...]}
-                left = [h for h in inner if not is_guards(agent, _command(h))]
+                left = [h for h in inner if not is_guards(agent, command_of(h))]
                 if left or not inner:
                     kept.append({**entry, "hooks": left} if len(left) != len(inner) else entry)
-            elif not is_guards(agent, _command(entry)):
+            elif not is_guards(agent, command_of(entry)):
                 kept.append(entry)
         if kept or not entries:
             hooks[event] = kept
@@ -157,8 +118,8 @@ def _has_exactly_guard(agent: str, data: dict[str, Any]) -> bool:
 def _guards_in(agent: str, entry: object) -> bool:
     inner = entry.get("hooks") if isinstance(entry, dict) else None
     if isinstance(inner, list):
-        return any(is_guards(agent, _command(h)) for h in inner)
-    return is_guards(agent, _command(entry))
+        return any(is_guards(agent, command_of(h)) for h in inner)
+    return is_guards(agent, command_of(entry))
 
 
 def _dump(data: dict[str, Any]) -> str:
@@ -169,7 +130,7 @@ def plan_install(agent: str, *, project: str | None = None) -> Change:
     path = config_path(agent, project=project)
     if AGENTS[agent].shape == "file":
         return _plan_file(agent, path)
-    _raw, data = _read(path)
+    _raw, data = read_config(path)
     if _has_exactly_guard(agent, data):
         return Change(path, "unchanged", None)
     action = "updated" if _strip(agent, data) != data else "added"
@@ -205,7 +166,7 @@ def plan_uninstall(agent: str, *, project: str | None = None) -> Change:
             return Change(path, "absent", None)
         ours = f"guard setup {agent}" in have
         return Change(path, "removed", None) if ours else Change(path, "absent", None)
-    raw, data = _read(path)
+    raw, data = read_config(path)
     if raw is None:
         return Change(path, "absent", None)
     left = _strip(agent, data)
@@ -332,60 +293,6 @@ def _remove_created(directory: Path) -> None:
         _write_created(left)
 
 
-def status(agent: str, *, project: str | None = None) -> Status:
-    """Whether guard's hook is there, and whether it fails closed (`note`: why not, or the
-    part of failing closed this machine cannot give)."""
-    cfg = AGENTS[agent]
-    path = config_path(agent, project=project)
-    if cfg.shape == "file":
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return Status(agent, path, False, False)
-        ours = is_guards(agent, text) or f"guard hook {agent}" in text
-        return Status(agent, path, ours, ours)
-    try:
-        _raw, data = _read(path)
-    except GuardError as exc:
-        return Status(agent, path, False, False, str(exc))
-    hooks = data.get("hooks")
-    entries = hooks.get(cfg.event) if isinstance(hooks, dict) else None
-    found = []
-    for entry in entries if isinstance(entries, list) else []:
-        inner = entry.get("hooks") if isinstance(entry, dict) else None
-        for h in inner if isinstance(inner, list) else [entry]:
-            if is_guards(agent, _command(h)):
-                found.append(h)
-    if not found:
-        return Status(agent, path, False, False)
-    closed, note = True, ""
-    for h in found:
-        one_closed, one_note = fails_closed(agent, h)
-        closed, note = closed and one_closed, note or one_note
-    return Status(agent, path, True, closed, note)
-
-
-def fails_closed(agent: str, entry: dict[str, Any]) -> tuple[bool, str]:
-    """Whether an installed entry keeps the call from running when guard cannot answer
-    (missing, not executable, crashing, hanging), and what this machine leaves open."""
-    option = (agent == "claude-code" and entry.get("onFailure") == "block") or (
-        agent == "cursor" and entry.get("failClosed") is True
-    )
-    command = _command(entry)
-    wrapped = isinstance(command, str) and FAIL_CLOSED_MARK in command
-    if not (wrapped or option):
-        return False, (
-            f"an older hook command: {agent} runs the call when guard is missing or crashes; "
-            f"run guard setup {agent} again"
-        )
-    if not option and shutil.which("timeout") is None:
-        return True, (
-            "no `timeout` program here to stop a guard that hangs, and "
-            f"{agent} runs the call when its own hook timeout passes; install coreutils"
-        )
-    return True, ""
-
-
 def detected(project: str | None = None) -> list[str]:
     """The agents that look installed here: a configuration directory (yours, or the one in
     `project`), or a program on PATH."""
@@ -412,33 +319,3 @@ def _holds_more_than_guards(directory: Path, agent: str) -> bool:
         if any(Path(root) / name not in own for name in files):
             return True
     return False
-
-
-def codex_trusted(path: Path) -> bool:
-    """Whether Codex recorded trust for guard's hook in `path` (its config.toml keeps a
-    `[hooks.state."PATH:pre_tool_use:GROUP:HOOK"]` with a `trusted_hash`). Codex skips an
-    untrusted hook without a word; a changed hook needs trusting again, which guard cannot see."""
-    import tomllib
-
-    try:
-        _raw, data = _read(path)
-    except GuardError:
-        return False
-    groups = (
-        data.get("hooks", {}).get("PreToolUse", []) if isinstance(data.get("hooks"), dict) else []
-    )
-    keys = [
-        f"{path}:pre_tool_use:{g}:{h}"
-        for g, group in enumerate(groups if isinstance(groups, list) else [])
-        for h, hook in enumerate(group.get("hooks", []) if isinstance(group, dict) else [])
-        if is_guards("codex", _command(hook))
-    ]
-    variable = os.environ.get("CODEX_HOME", "")
-    config = Path(variable or os.path.expanduser("~/.codex")) / "config.toml"
-    try:
-        state = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
-    except (OSError, ValueError, AttributeError):
-        return False
-    return bool(keys) and all(
-        isinstance(state.get(k), dict) and state[k].get("trusted_hash") for k in keys
-    )

@@ -40,7 +40,10 @@ def check_line(
     """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
 
     With `background_audit` (guarded-bash, about to exec bash) the audit row is written by a
-    forked child, so the command does not wait for the store. `enforce` (guarded-bash) is called
+    forked child, so the command does not wait for the store — once the store has taken a row
+    of this session, and not where the managed policy keeps an audit log. A row that cannot be
+    written is said once per session; where the managed policy requires it, the allowed line is
+    refused. `enforce` (guarded-bash) is called
     for an allowed line before the row is written: what it returns goes into the row's detail,
     and a GuardError from it refuses the line. With
     `ask_because` (the shell hooks, when their checker timed out) a line the policy allows
@@ -73,14 +76,19 @@ def check_line(
             status, decision, how, extra = DENY, "deny", "enforcement", {"enforce": str(exc)}
     # the approver writes the row of what it answered: a second would count one decision twice
     row = not settled.logged or how == "enforcement"
-    child = _forked_child() if background_audit else None
+    late = background_audit and may_write_late(result, session)
+    child = _forked_child() if late else None
     if child:
         try:
-            audit_check(result, session, decision, how, origin, extra, picked, row=row)
+            written = write_row(result, session, decision, how, origin, extra, picked, row=row)
+            if written is not None:
+                failed_late(session, written)
         finally:
             os._exit(0)
     elif child is None:
-        audit_check(result, session, decision, how, origin, extra, picked, row=row)
+        refused = audit_check(result, session, decision, how, origin, extra, picked, row=row)
+        if refused:
+            status, decision = DENY, "deny"
     if as_json:
         from guard.entry.judgement_json import as_json as to_json
 
@@ -178,6 +186,26 @@ def how_decided(result: Judgement) -> str:
     return "rule" if bys else "default"
 
 
+def may_write_late(result: Judgement, session: str) -> bool:
+    """Whether the row of an allowed line may be written after it has started (guarded-bash's
+    forked child, a checker's audit thread): only once a row of this session was written to
+    this store, and never where the managed policy keeps an audit log."""
+    from guard.approvals import store_trouble
+    from guard.approvals.audit import required_by
+
+    if required_by(result.policy):
+        return False
+    return store_trouble.state(session, store_trouble.store_path_text())[0] == store_trouble.OK
+
+
+def failed_late(session: str, problem: GuardError) -> None:
+    """A row written late was lost: the session's next line writes its row first, and says."""
+    from guard.approvals import store_trouble
+
+    why = str(problem).removeprefix("guard: ")
+    store_trouble.failed(session, store_trouble.store_path_text(), why)
+
+
 def audit_check(
     result: Judgement,
     session: str,
@@ -188,15 +216,61 @@ def audit_check(
     key: str = "",
     *,
     row: bool = True,
-) -> None:
-    """Write the verdict's audit row (unless ``row`` is False: the approver wrote it) and
-    count the session as active."""
+) -> str:
+    """Write the line's row now (unless ``row`` is False: the approver wrote it). When it
+    cannot be: "" after a warning (once per session), or the refusal (printed) of an allowed
+    line whose row the managed policy requires."""
+    problem = write_row(result, session, decision, how, origin, extra, key, row=row)
+    if problem is None:
+        return ""
+    message = unwritten(result, session, decision, problem)
+    if message:
+        print(message, file=sys.stderr)
+    from guard.approvals.audit import required_by
+
+    return message if decision == "allow" and required_by(result.policy) else ""
+
+
+def unwritten(result: Judgement, session: str, decision: str, problem: GuardError) -> str:
+    """What to say of a row that could not be written: the refusal, where the managed policy
+    requires the row of an allowed line; else the warning, once per session ("" after)."""
+    from guard.approvals.audit import not_written_line, refusal, required_by
+
+    where = required_by(result.policy)
+    if where and decision == "allow":
+        from guard.approvals.audit import refusal_to_system_log
+
+        message = refusal(where, problem)
+        refusal_to_system_log(
+            session=session,
+            cwd=result.context.cwd,
+            command=result.projection.command,
+            message=message,
+        )
+        return message
+    return not_written_line(problem, session=session)
+
+
+def write_row(
+    result: Judgement,
+    session: str,
+    decision: str,
+    how: str,
+    origin: str,
+    extra: Mapping[str, object] | None = None,
+    key: str = "",
+    *,
+    row: bool = True,
+) -> GuardError | None:
+    """The line's audit row (unless ``row`` is False: the approver wrote it) and the session's
+    touch; the failure, if any. The session's store state (guard/approvals/store_trouble.py)
+    learns that the store works."""
+    from guard.approvals import store_trouble
     from guard.approvals.judgement import without_store
     from guard.approvals.store import Store
 
     if without_store(os.environ):
-        return  # in a sandbox: the approver outside logs what it is asked
-
+        return None  # in a sandbox: the approver outside logs what it is asked
     try:
         with Store.open() as store:
             if row:
@@ -213,7 +287,8 @@ def audit_check(
             store.touch_session(
                 session, time.time(), result.context.cwd, idle_seconds=idle_seconds(os.environ)
             )
+            path = str(store.path)
     except GuardError as exc:
-        from guard.approvals.audit import not_written
-
-        not_written(exc)
+        return exc
+    store_trouble.worked(session, path)
+    return None

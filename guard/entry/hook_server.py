@@ -4,8 +4,10 @@ It judges every command line the hook sends and answers allow, deny or ask. It k
 trust, an open store and the approvals in memory (`guard/approvals/line_cache.py`: each read again
 as soon
 as what it came from changes, so an approval granted in another terminal counts at once), and
-writes the audit row after it has answered. It never asks a human and never
-imports prompt_toolkit: on ask the hook runs `guard check`, which does.
+writes the audit row after it has answered — before, for a session's first row, after a row was
+lost, and where the managed policy keeps an audit log (guard/approvals/store_trouble.py).
+It never asks a human and never imports prompt_toolkit: on ask the hook runs `guard check`,
+which does.
 
 Wire format, version 1. A request is NUL-terminated fields:
 
@@ -42,6 +44,7 @@ from dataclasses import dataclass
 from guard.approvals.judgement import Judgement, judge
 from guard.approvals.line_cache import LineCache
 from guard.approvals.workspace import is_agent
+from guard.entry.check import may_write_late
 from guard.entry.shell_state import exported, history_entry
 from guard.errors import GuardError
 
@@ -241,10 +244,10 @@ class AuditWriter:
                         break
                     except GuardError as exc:
                         kept.close()
-                        if attempt == 2:
-                            from guard.approvals.audit import not_written
+                        if attempt == 2:  # the session's next line writes its row first
+                            from guard.entry.check import failed_late
 
-                            not_written(exc)
+                            failed_late(row[1], exc)
                         time.sleep(0.1 * (attempt + 1))
                     except Exception:  # a lost audit row must not stop the checker
                         kept.close()
@@ -294,13 +297,48 @@ def serve(fd_in: int = 0, fd_out: int = 1) -> int:
                 os.write(fd_out, Reply(str(exc), "fallback", True, reason).encode())
                 return 1
             reply, result = _answer(checker, request)
+            late = result is not None and may_write_late(result, request.session)
+            if result is not None and not late:
+                reply = _recorded_first(checker, request, reply, result)
             _write_all(fd_out, reply.encode())
-            if result is not None:
+            if result is not None and late:
                 audit.add(result, request.session, reply.decision)
     except (BrokenPipeError, ConnectionResetError):
         return 1
     finally:
         audit.close()
+
+
+def _recorded_first(checker: Checker, request: Request, reply: Reply, result: Judgement) -> Reply:
+    """The reply once the line's row is written (a session's first row, a store that failed,
+    a managed audit log): with the warning when it could not be (once per session), a refusal
+    where the managed policy requires the row of an allowed line, or `pass` for a typed line
+    (PS0's check then says it)."""
+    from guard.entry.check import unwritten
+
+    try:
+        _record(result, request.session, reply.decision, checker.cache)
+    except GuardError as exc:
+        checker.cache.close()
+        problem = exc
+    except Exception as exc:  # a row that fails oddly is a row not written, said as such
+        checker.cache.close()
+        problem = GuardError(f"guard: the audit row failed ({type(exc).__name__}: {exc})")
+    else:
+        from guard.approvals import store_trouble
+
+        store_trouble.worked(request.session, store_trouble.store_path_text())
+        return reply
+    if request.mode == "typed":
+        return Reply(reply.id, "pass", reply.relay, "")
+    from guard.approvals.audit import required_by
+    from guard.printable import escaped
+
+    message = escaped(unwritten(result, request.session, reply.decision, problem))
+    if reply.decision == "allow" and required_by(result.policy):
+        return Reply(reply.id, "deny", reply.relay, message)
+    text = "\n".join(t for t in (reply.text, message) if t)
+    return Reply(reply.id, reply.decision, reply.relay, text)
 
 
 def _answer(checker: Checker, request: Request) -> tuple[Reply, Judgement | None]:

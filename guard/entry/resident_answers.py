@@ -83,7 +83,7 @@ def client_dir(env: dict[str, str], here: str) -> str:
 
 def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
-    from guard.entry.check import audit_check, settle
+    from guard.entry.check import audit_check, failed_late, may_write_late, settle, write_row
 
     env = environment(pairs)
     adopt(env)
@@ -110,6 +110,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
         return fallback("ask: the client asks the human"), None
     held: Answer = []
     extra: dict[str, object] = {}
+    notes = ""
     if origin == "guarded-bash" and result.verdict.decision == "allow":
         from guard.policy.enforce_policy import enforcement_mode
 
@@ -120,17 +121,25 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
             if wire.first(pairs, "enforce_capable") != "1":
                 return fallback("the line runs enforced: the client applies the ruleset"), None
             held, extra = _ruleset_pairs(result, env, mode)
+            notes = _startup_notes(result, env, login=wire.first(pairs, "login") == "1")
     err = io.StringIO()
+    late = may_write_late(result, session)
     with contextlib.redirect_stderr(err):
         settled = settle(result, session=session, env=env, prompt=False, origin=origin)
-    status, decision, how = settled.status, settled.decision, settled.how
+        status, decision, how = settled.status, settled.decision, settled.how
+        # a session's first row, a row after one was lost, a managed audit log: written
+        # before the answer, which then says what went wrong (or refuses the line)
+        if not late and audit_check(result, session, decision, how, origin, extra):
+            status, held = 1, []
 
     def record() -> None:
-        with contextlib.redirect_stderr(io.StringIO()):
-            audit_check(result, session, decision, how, origin, extra)
+        problem = write_row(result, session, decision, how, origin, extra)
+        if problem is not None:
+            failed_late(session, problem)  # the session's next line says so
 
-    answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", err.getvalue())]
-    return [*answer, *held], record
+    told = err.getvalue() + notes
+    answer: Answer = [("action", "done"), ("status", str(status)), ("stderr", told)]
+    return [*answer, *held], record if late else None
 
 
 def _ruleset_pairs(
@@ -147,6 +156,19 @@ def _ruleset_pairs(
     ruleset = ruleset_for(result, env)
     pairs.append((wire.ENCODED, _grant_fields(ruleset)))
     return pairs, {"enforce": f"landlock abi {abi}", "enforce_grants": len(ruleset.grants)}
+
+
+def _startup_notes(result: Judgement, env: dict[str, str], *, login: bool) -> str:
+    """What guarded-bash says in-process of the start-up files' writes the ruleset holds."""
+    from guard.kernel.enforcer import probe, ruleset_for
+    from guard.kernel.startup_writes import startup_notes
+
+    if probe()[0] is None:
+        return ""
+    from guard.printable import escaped
+
+    notes = startup_notes(result.context, ruleset_for(result, env), env, login=login)
+    return "".join(escaped(note) + "\n" for note in notes)
 
 
 _GRANTS: dict[int, tuple[Ruleset, bytes]] = {}
@@ -166,34 +188,42 @@ def _grant_fields(ruleset: Ruleset) -> bytes:
 
 
 def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
-    """`guard hook AGENT` for an agent whose own prompt shows an ask (guard/entry/agent_core.py
-    never holds such a call unless a human answers at `guard watch`: then, and for input that
-    does not name its directory and session, the hook answers in its own process)."""
+    """`guard hook AGENT`: the answer the hook would print, for every agent, where it needs no
+    human. A call that must be held for `guard watch` (guard/entry/agent_core.py `NeedsHold`),
+    and input that names no session (or, Claude Code, no directory) and so would need the
+    hook's own process, are answered by the hook itself. Whether a human sits at the agent's
+    own prompt only the client can see (guard/entry/agent_prompt.py): it says so in `in_band`."""
     import json
 
-    from guard.asking.confirm import approver_mode
     from guard.entry.agent_core import respond
     from guard.entry.agent_protocols import PROTOCOLS
 
     env = environment(pairs)
     adopt(env)
     protocol = PROTOCOLS.get(wire.first(pairs, "agent"))
-    if protocol is None or not protocol.in_band_ask:
-        return fallback("this agent's calls may be held for a human"), None
+    if protocol is None:
+        return fallback("an agent this checker does not know"), None
     raw = next((v for k, v in pairs if k == "input"), b"")
     try:
         data = json.loads(raw)
     except ValueError:
         return fallback("the input is not JSON: the hook says so itself"), None
-    ids = ("session_id", "conversation_id", "sessionId", "taskId")
-    if not isinstance(data, dict) or "cwd" not in data or not any(k in data for k in ids):
+    ids = ("session_id", "conversation_id", "sessionId", "taskId", "sessionID")
+    named = isinstance(data, dict) and any(isinstance(data.get(k), str) for k in ids)
+    if not named or (protocol.agent == "claude-code" and "cwd" not in data):
         return fallback("the input names no directory or session"), None
-    home = env.get("HOME") or os.path.expanduser("~")
-    if approver_mode(env, policies.load(None, home=home)) == "always":
-        return fallback("the human answers at guard watch: the hook waits for it"), None
+    try:
+        timeout = float(wire.first(pairs, "timeout")) if wire.first(pairs, "timeout") else None
+    except ValueError:
+        return fallback("a timeout that is not a number: the hook says so itself"), None
     err = io.StringIO()
+    in_band = wire.first(pairs, "in_band") == "1"  # the client sees the agent; this cannot
     with contextlib.redirect_stderr(err):
-        text = respond(protocol, raw, env)
+        text = respond(
+            protocol, raw, env, hook_timeout=timeout, in_band=in_band, may_hold=False
+        )
+    if text is None:
+        return fallback("the human answers at guard watch: the hook waits for it"), None
     out = text + "\n" if text else ""
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
 

@@ -1,6 +1,6 @@
 """The client side of the resident checker (`guard serve --user`): ask it, or say "check here".
 
-guarded-bash, `guard check`, `guard explain --json` and `guard hook claude-code` call this
+guarded-bash, `guard check`, `guard explain --json` and `guard hook AGENT` call this
 before they import anything heavy. It imports only the standard library's cheapest parts
 (`_socket`, `os`). Every function returns None whenever the checker cannot answer — turned off
 (`GUARD_RESIDENT=0`), no runtime dir, a directory or socket that is not the user's own or is
@@ -25,7 +25,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
 ANSWER_SECONDS = 3.0  # a checker slower than this is taken for hung, and stopped
-MAX_HOOK_INPUT = 16 << 20  # guard.entry.agent_core.MAX_INPUT: bytes of hook input read
 
 
 def check(
@@ -38,8 +37,10 @@ def check(
     arg0: str | None = None,
     origin: str = "guard check",
     stdin_code: bool = False,
+    login: bool = False,
 ) -> int | None:
-    """The exit status `guard check` would give (its messages printed on stderr), or None."""
+    """The exit status `guard check` would give (its messages printed on stderr), or None.
+    `login`: guarded-bash runs a login shell, whose profile runs under the line's ruleset."""
     pairs: list[tuple[str, str | bytes]] = [("kind", "check"), ("text", command)]
     if cwd is not None:
         pairs.append(("cwd", os.path.abspath(cwd)))
@@ -53,6 +54,7 @@ def check(
     meanwhile = None
     if origin == "guarded-bash":
         pairs.append(("enforce_capable", "1"))  # this client applies a ruleset it is sent
+        pairs.append(("login", _flag(login)))
         agent = os.environ.get("GUARD_AGENT", "") == "1" or not (
             _isatty(0) or os.environ.get("GUARD_AGENT", "") == "0"
         )  # as guard.workspace is_agent: agents' lines run held, by default
@@ -68,9 +70,9 @@ def check(
     if status == 0 and mode:
         refused = _hold(mode, [wire.text(v) for k, v in answer if k == "grant"])
         if refused:
-            _write(2, wire.first(answer, "stderr") + refused + "\n")
+            write_fd(2, wire.first(answer, "stderr") + refused + "\n")
             return 126
-    _write(2, wire.first(answer, "stderr"))
+    write_fd(2, wire.first(answer, "stderr"))
     return status
 
 
@@ -126,12 +128,10 @@ def apply_held() -> None:
 
 def fast_cli(argv: list[str]) -> int | None:
     """`guard check -- LINE` and `guard explain --json -- LINE` through the checker, before
-    argparse is imported; None: run the command line as usual (nothing of it was done). Agents'
-    hooks are not sent: they hold calls for a human and answer in their own process."""
+    argparse is imported; None: run the command line as usual (nothing of it was done).
+    Agents' hooks: guard/entry/resident_hook.py."""
     if not wire.enabled(os.environ):
         return None
-    if argv[:1] == ["hook"] and len(argv) == 2 and argv[1] in IN_BAND:
-        return _hook_cli(argv[1])
     explaining = argv[:1] == ["explain"]
     parsed = fast_arguments(argv, "explain", "--json") if explaining else check_arguments(argv)
     if parsed is None or (explaining and "--json" not in parsed[0]):
@@ -157,8 +157,8 @@ def explain(command: str, *, session: str, cwd: str | None = None) -> int | None
     answer = exchange(pairs)
     if answer is None:
         return None
-    _write(2, wire.first(answer, "stderr"))
-    _write(1, wire.first(answer, "stdout"))
+    write_fd(2, wire.first(answer, "stderr"))
+    write_fd(1, wire.first(answer, "stdout"))
     return 0
 
 
@@ -191,30 +191,6 @@ def fast_arguments(
         else:
             return None
     return options, words
-
-
-# Agents whose own prompt shows a hook's ask (guard/entry/agent_protocols.py `in_band_ask`): their
-# answer never holds a call for a human, so the checker may give it. The others hold calls.
-IN_BAND = frozenset({"claude-code", "gemini", "copilot"})
-
-
-def _hook_cli(agent: str) -> int:
-    """`guard hook AGENT` through the checker; in this process when it does not answer."""
-    raw = _read_stdin(MAX_HOOK_INPUT + 1)
-    from guard.approvals.session import current_session
-
-    answer = exchange(
-        [("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session())]
-    )
-    if answer is None:
-        import argparse
-
-        from guard.entry.agent_hook import run
-
-        return run(argparse.Namespace(agent=agent, timeout=None), raw)
-    _write(2, wire.first(answer, "stderr"))
-    _write(1, wire.first(answer, "stdout"))
-    return 0
 
 
 def exchange(
@@ -336,7 +312,7 @@ def _stop_hung(sock: _socket.socket) -> None:
         return
 
 
-def _read_stdin(limit: int) -> bytes:
+def read_stdin(limit: int) -> bytes:
     chunks, got = [], 0
     while got < limit:
         try:
@@ -350,7 +326,7 @@ def _read_stdin(limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def _write(fd: int, text: str) -> None:
+def write_fd(fd: int, text: str) -> None:
     data = text.encode("utf-8", "backslashreplace")  # as guard's own streams write
     try:
         while data:

@@ -152,6 +152,7 @@ def allowed(text: str, inv: BashInvocation) -> bool:
         arg0=inv.arg0,
         origin="guarded-bash",
         stdin_code=stdin_code,
+        login=inv.login and not inv.noprofile,
     )
     if status is not None:
         return status == 0
@@ -165,16 +166,25 @@ def allowed(text: str, inv: BashInvocation) -> bool:
         origin="guarded-bash",
         background_audit=True,
         stdin_code=stdin_code,
-        enforce=_enforce,
+        enforce=lambda judgement: _enforce(judgement, login=inv.login and not inv.noprofile),
     )
     return status == 0
 
 
-def _enforce(judgement: Judgement) -> Mapping[str, object]:
-    """Plan an allowed line's enforcement (docs/enforcement.md); applied right before exec."""
-    from guard.kernel.enforcer import prepare
+def _enforce(judgement: Judgement, *, login: bool) -> Mapping[str, object]:
+    """Plan an allowed line's enforcement (docs/enforcement.md); applied right before exec.
+    What the start-up files bash reads first would write outside it is said now."""
+    from guard.kernel.enforcer import pending_ruleset, prepare
 
-    return prepare(judgement)
+    detail = prepare(judgement)
+    ruleset = pending_ruleset()
+    if ruleset is not None:
+        from guard.kernel.startup_writes import startup_notes
+
+        env = judgement.context.env
+        for note in startup_notes(judgement.context, ruleset, env, login=login):
+            _say(note)
+    return detail
 
 
 def stdin_may_carry_code() -> bool:

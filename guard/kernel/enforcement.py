@@ -12,7 +12,8 @@ protected ones out. A directory split that way can no longer have entries create
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import posixpath
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
 from guard.projection.paths import inside_any
@@ -31,6 +32,25 @@ DEFAULT_CACHES: tuple[str, ...] = (
     "~/.cache/pip", "~/.npm", "~/.cargo/registry", "~/.cargo/git", "~/.m2/repository",
     "~/.gradle", "~/go/pkg/mod", "~/.pnpm-store", "~/.bun/install/cache", "~/.nuget/packages",
 )  # fmt: skip
+# What version managers write while a login shell starts (its profile runs `pyenv init`, `rbenv
+# init`, `mise activate` …): their shims, rebuilt by a rehash, and their state. Data, not start-up
+# files or secrets; each is granted only where it exists. Each entry: the variable that moves the
+# tool's directory, where it is by default, and the part below it that the tool writes.
+TOOL_STATE: tuple[tuple[str, str, str], ...] = (
+    ("PYENV_ROOT", "~/.pyenv", "shims"),
+    ("RBENV_ROOT", "~/.rbenv", "shims"),
+    ("NODENV_ROOT", "~/.nodenv", "shims"),
+    ("GOENV_ROOT", "~/.goenv", "shims"),
+    ("", "~/.jenv", "shims"),
+    ("ASDF_DATA_DIR", "~/.asdf", "shims"),
+    ("MISE_DATA_DIR", "~/.local/share/mise", "shims"),
+    ("MISE_STATE_DIR", "~/.local/state/mise", ""),
+    ("NVM_DIR", "~/.nvm", ".cache"),
+    ("VOLTA_HOME", "~/.volta", "tmp"),
+    ("VOLTA_HOME", "~/.volta", "log"),
+    ("SDKMAN_DIR", "~/.sdkman", "tmp"),
+    ("SDKMAN_DIR", "~/.sdkman", "var"),
+)
 # Start-up files are protected (never written), yet stay readable: `bash -l` reads them itself.
 SHELL_STARTUP: tuple[str, ...] = (
     "~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.bash_logout", "~/.profile",
@@ -70,6 +90,7 @@ def build_ruleset(
     writes: Sequence[tuple[str, str]] = (),
     extra_reads: Sequence[str] = (),
     extra_writes: Sequence[str] = (),
+    tool_state: Sequence[str] = (),
     program: Sequence[str] = (),
     children: Callable[[str], Sequence[str] | None],
     exists: Callable[[str], bool],
@@ -98,6 +119,8 @@ def build_ruleset(
     out.cover(tmp, "write", "temp dir")
     for path in caches:
         out.cover(expand_home(path, home), "write", "cache")
+    for path in tool_state:
+        out.cover(expand_home(path, home), "write", "tool state")
     for path in extra_writes:
         out.cover(expand_home(path, home), "write", "policy write", report=True)
     for path, via in reads:
@@ -136,6 +159,46 @@ def expand_home(path: str, home: str) -> str:
     if path == "~" or path.startswith("~/"):
         return home.rstrip("/") + path[1:] if home != "/" else path[1:] or "/"
     return path
+
+
+def tool_state_dirs(env: Mapping[str, str], home: str) -> tuple[str, ...]:
+    """Where the version managers keep what their start-up writes (enforcement.TOOL_STATE):
+    each tool's default directory, and the one its variable names (an absolute path: the
+    profile may set it again, so both count)."""
+    key = (home, *(env.get(v, "") for v in _TOOL_VARIABLES))
+    kept = _TOOL_DIRS.get(key)
+    if kept is not None:
+        return kept
+    found = []
+    for variable, default, below in TOOL_STATE:
+        given = env.get(variable, "").strip() if variable else ""
+        if variable.startswith("MISE_") and not given:  # mise follows the XDG variables
+            xdg = env.get("XDG_STATE_HOME" if "STATE" in variable else "XDG_DATA_HOME", "")
+            given = posixpath.join(xdg, "mise") if posixpath.isabs(xdg) else ""
+        for base in (expand_home(default, home), given):
+            if not posixpath.isabs(base):
+                continue
+            path = posixpath.normpath(posixpath.join(base, below) if below else base)
+            if _narrow(path, home):
+                found.append(path)
+    if len(_TOOL_DIRS) > 16:
+        _TOOL_DIRS.clear()
+    kept = _TOOL_DIRS[key] = tuple(dict.fromkeys(found))
+    return kept
+
+
+_TOOL_VARIABLES = (
+    *dict.fromkeys(v for v, _, _ in TOOL_STATE if v), "XDG_STATE_HOME", "XDG_DATA_HOME"
+)
+_TOOL_DIRS: dict[tuple[str, ...], tuple[str, ...]] = {}  # a pure function's answers, kept
+
+
+def _narrow(path: str, home: str) -> bool:
+    """A directory of one tool's: not `/`, home or above it, nor a system directory itself (a
+    variable set to one of those must not open it to every line)."""
+    home = posixpath.normpath(home)
+    above_home = home == path or home.startswith(path.rstrip("/") + "/")
+    return path.count("/") >= 2 and not above_home and path not in SYSTEM_DIRS
 
 
 class _Protected:

@@ -10,12 +10,10 @@ restricts the process, so bash and everything it starts are held. guard.kernel.l
 from __future__ import annotations
 
 import os
-import stat
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from guard.approvals.judgement import Judgement
-from guard.approvals.looks import RACY_NS
 from guard.errors import GuardError
 from guard.kernel.enforcement import (
     DEFAULT_CACHES,
@@ -24,7 +22,9 @@ from guard.kernel.enforcement import (
     Ruleset,
     approved_accesses,
     build_ruleset,
+    tool_state_dirs,
 )
+from guard.kernel.ruleset_looks import listing, resolve_link, seen, settled, there
 from guard.policy.enforce_policy import enforcement_mode
 from guard.policy.records import DEFAULT_SOURCE, Mode, Policy
 
@@ -152,34 +152,55 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
         "writes": writes,
         "extra_reads": policy.enforce.read,
         "extra_writes": policy.enforce.write,
+        "tool_state": tool_state_dirs(env, ctx.home),
         "program": guard_program(env),
         "readable": (*SHELL_STARTUP, *guard_config()),
     }
     key = tuple((name, _frozen(value)) for name, value in inputs.items())
     kept = _RULESETS.get(key)
-    if kept is not None and all(_seen(what, path) == was for what, path, was in kept[0]):
+    if kept is not None and all(seen(what, path) == was for what, path, was in kept[0]):
         return kept[1]
     looked: list[tuple[str, str, object]] = []
+    plain: set[str] = set()  # entries this build's listings showed are no symlinks
 
     def children(path: str) -> Sequence[str] | None:
-        looked.append(("listed", path, _settled(_seen("listed", path))))
-        return _children(path)
+        looked.append(("listed", path, settled(seen("listed", path))))
+        return listing(path, plain)
 
     def exists(path: str) -> bool:
-        found = os.path.exists(path)
+        found = there(path)
         looked.append(("exists", path, found))
+        return found
+
+    def resolve(path: str) -> str:
+        if path in plain:  # a listing just showed it, and its stamp is kept: no link
+            return path
+        found = resolve_link(path)
+        looked.append(("resolved", path, found))  # a link swapped there changes the grants
         return found
 
     ruleset = build_ruleset(
         **inputs,  # type: ignore[arg-type]
         children=children,
         exists=exists,
-        resolve=_resolve,
+        resolve=resolve,
     )
     if len(_RULESETS) > 32:
         _RULESETS.clear()
-    _RULESETS[key] = (tuple(looked), ruleset)
+    _RULESETS[key] = (_needed(looked), ruleset)
     return ruleset
+
+
+def _needed(looked: list[tuple[str, str, object]]) -> tuple[tuple[str, str, object], ...]:
+    """What a kept ruleset asks again: not whether an entry of a directory it listed is a
+    link, when it was none (most protected paths in home): the listing's stamp changes when an
+    entry is made, removed or replaced, and a stamp too young to say so is never equal."""
+    listed = {path for what, path, _ in looked if what == "listed"}
+    return tuple(
+        look
+        for look in looked
+        if not (look[0] == "resolved" and look[2] == look[1] and os.path.dirname(look[1]) in listed)
+    )
 
 
 _RULESETS: dict[tuple[object, ...], tuple[tuple[tuple[str, str, object], ...], Ruleset]] = {}
@@ -189,72 +210,6 @@ def _frozen(value: object) -> object:
     if isinstance(value, (list, tuple)):
         return tuple(_frozen(v) for v in value)
     return value
-
-
-def _seen(what: str, path: str) -> object:
-    """What a kept ruleset relied on: a listed directory's change stamp, a path's existence."""
-    if what == "exists":
-        return os.path.exists(path)
-    try:
-        st = os.stat(path)
-    except OSError as exc:
-        return exc.errno
-    return (st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-
-
-# The kernel stamps a change with a clock that moves once a tick (1 to 10 ms): a directory
-# changed twice within one tick keeps one stamp. A stamp that recent is not trusted (as git
-# treats a "racy" index entry): the ruleset is built again on the next line (RACY_NS, the same
-# second a long-lived process's looks use).
-_RACY = object()  # equal to nothing a directory shows
-
-
-def _settled(stamp: object) -> object:
-    if isinstance(stamp, tuple):
-        import time
-
-        if time.time_ns() - max(stamp[0], stamp[1]) < RACY_NS:
-            return _RACY
-    return stamp
-
-
-_NOT_LINKS: set[str] = set()  # entries a listing showed are no symlinks
-
-
-def _resolve(path: str) -> str:
-    """Where a symlink leads; anything else is itself, without realpath's stat of each parent
-    (the cover's paths are already real above the entry), nor any stat for listed entries."""
-    if path in _NOT_LINKS:
-        return path
-    try:
-        if not stat.S_ISLNK(os.lstat(path).st_mode):
-            return path
-    except OSError:
-        return path
-    try:
-        return os.path.realpath(path)
-    except (OSError, ValueError):  # a link guard may not follow (/proc/1/cwd): left as it is
-        return path
-
-
-def _children(path: str) -> Sequence[str] | None:
-    try:
-        with os.scandir(path) as entries:
-            names = []
-            for entry in entries:
-                names.append(entry.name)
-                if not entry.is_symlink():
-                    _NOT_LINKS.add(entry.path)
-            return names
-    except PermissionError:
-        # a directory this process may not list: inside an enforced line (a nested
-        # guarded-bash) that is the outer ruleset at work, and it still withholds what it
-        # withholds, so this ruleset may take the directory whole
-        from guard.kernel.enforcement import UNLISTABLE
-
-        return UNLISTABLE
-    except OSError:
-        return None
 
 
 def plan(
@@ -315,6 +270,11 @@ def prepare(judgement: Judgement) -> dict[str, object]:
     found = plan(judgement, env, agent=is_agent(env))
     _pending.append(found)
     return detail(found)
+
+
+def pending_ruleset() -> Ruleset | None:
+    """The ruleset of the line this process is about to exec under, if it has one."""
+    return _pending[-1].ruleset if _pending and _pending[-1].fd is not None else None
 
 
 def apply_pending() -> None:

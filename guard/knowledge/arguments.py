@@ -215,6 +215,9 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
         # (`npm --userconfig /x install`) it is that option's value, and the subcommand follows
         out.uses.append(Use(operands[0], "path"))
         operands = operands[1:]
+    if spec.subcommand_words and operands and argv[operands[0]] in spec.subcommand_words:
+        out.uses.append(Use(operands[0], "data"))  # `yq eval EXPR FILE`: what to do
+        operands = operands[1:]
     _operand_roles(spec, operands, flag_role, dropped_first, out)
     if spec.operands == "path" and not spec.options and not spec.values:
         _prefixed_paths(argv, operands, out)  # a command guard does not know

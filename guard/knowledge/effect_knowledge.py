@@ -145,6 +145,13 @@ GIT = Tool(
         E(
             "discard",
             "git-worktree",
+            "rm -f deletes files with their uncommitted changes",
+            sub=("rm",),
+            flags=_FORCE,
+        ),
+        E(
+            "discard",
+            "git-worktree",
             "removes a worktree with its uncommitted changes",
             sub=("worktree", "remove"),
             flags=_FORCE,

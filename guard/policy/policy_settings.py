@@ -19,7 +19,7 @@ Report = Callable[[int, str], None]
 
 
 class Spec(NamedTuple):
-    kind: str  # "bool", "mode", "target" (true/false or an absolute socket path), "paths"
+    kind: str  # "bool", "mode", "target" (true/false or an absolute socket path), "paths", "url"
     layers: tuple[str, ...]  # the layer kinds that may set it
     choices: tuple[str, ...] = ()  # for "mode"
     shared: bool = False  # another reader owns the table's other keys and the other layers
@@ -34,6 +34,7 @@ class Spec(NamedTuple):
 SETTINGS: dict[str, Spec] = {
     "enforce.mode": Spec("mode", ("managed",), ("off", "landlock", "require"), shared=True),
     "approver.required": Spec("bool", ("managed",)),
+    "approver.notify": Spec("url", ("managed", "user")),
     "approvals.always": Spec("bool", ("managed",)),
     "audit.syslog": Spec("target", ("managed", "user")),
     "audit.journald": Spec("target", ("managed", "user")),
@@ -42,6 +43,7 @@ TABLES = tuple(dict.fromkeys(key.split(".")[0] for key in SETTINGS))
 _HINT = {
     "bool": "true or false",
     "target": 'true, false or the absolute path of a socket ("/dev/log")',
+    "url": 'an http:// or https:// address ("https://ntfy.example/guard")',
 }
 
 
@@ -94,6 +96,10 @@ def _value(spec: Spec, value: object, home: str) -> Value | None:
         return value if isinstance(value, bool) else None
     if spec.kind == "mode":
         return value if isinstance(value, str) and value in spec.choices else None
+    if spec.kind == "url":
+        if not isinstance(value, str) or " " in value:
+            return None
+        return value if value.startswith(("http://", "https://")) else None
     if spec.kind == "target":
         if isinstance(value, bool):
             return value
@@ -111,7 +117,12 @@ def _value(spec: Spec, value: object, home: str) -> Value | None:
 
 
 def _example(spec: Spec) -> str:
-    examples = {"bool": "true", "target": "true", "paths": '["/srv/secrets/**"]'}
+    examples = {
+        "bool": "true",
+        "target": "true",
+        "paths": '["/srv/secrets/**"]',
+        "url": '"https://ntfy.example/guard"',
+    }
     return examples.get(spec.kind, f'"{spec.choices[-1]}"' if spec.choices else '""')
 
 

@@ -12,6 +12,7 @@ import re
 from guard.knowledge.commands.shells import is_shell
 from guard.projection.accesses import access
 from guard.projection.option_values import sql_text
+from guard.projection.parallel_jobs import parallel
 from guard.projection.plain_commands import plain
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Call, KindHandler, Walker, dynamic, run_code
@@ -317,12 +318,6 @@ def _fc_unhooked(w: Walker, argv: list[Arg]) -> None:
     )
 
 
-def _parallel(c: Call) -> None:
-    """GNU parallel runs its arguments as shell commands, filled from input: not known."""
-    w, argv = c.w, c.argv
-    dynamic(w, argv[0], "code", "parallel runs shell commands built from its input")
-
-
 def _sql_client(c: Call) -> None:
     """A database client: its arguments as its spec says, and SQL on its standard input (a
     heredoc or here-string) read as the code it is."""
@@ -361,6 +356,6 @@ CODE_KINDS: dict[str, KindHandler] = {
     "tmux": _tmux,
     "fc": _fc,
     "builtin": _builtin,
-    "parallel": _parallel,
+    "parallel": parallel,
     "sql": _sql_client,
 }

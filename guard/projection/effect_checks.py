@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from guard.knowledge.effect_argv import Parsed, given
 from guard.knowledge.effect_knowledge import FIND_NARROWING, TOOLS, Effect, find_deleter
+from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Walker
@@ -33,15 +34,46 @@ class EffectCall(NamedTuple):
 
 
 def _git_checkout_paths(c: EffectCall, row: Effect) -> Found | None:
+    """`git checkout [REV] PATH…` overwrites the paths' uncommitted changes, told from
+    `git checkout BRANCH` as git tells them: after `--`, a pathspec (`.`, a glob, `:/x`), a
+    second operand (REV then paths, or paths only), or one operand that names something in the
+    worktree (git refuses a word that is both a ref and a file, so nothing is lost then)."""
     ops = c.parsed.operands
     if c.parsed.dashdash < len(ops):
         return Found(row.target)
-    if any(op is not None and re.match(_PATHLIKE, op) for op in ops[1:]):
+    rest = ops[1:]
+    if not rest:
+        return None
+    if any(op is None for op in rest):
+        return Found(row.target, "checkout of a word not known may overwrite uncommitted changes")
+    words = [op for op in rest if op is not None]
+    if any(re.match(_PATHLIKE, op) or is_pattern(op) for op in words):
         return Found(row.target)
+    if len(words) >= 2:
+        return Found(row.target, "checkout REV PATH… overwrites the paths' uncommitted changes")
+    where = _git_cwd(c)
+    if where is None:
+        return Found(row.target, "checkout of a path or a branch, in a directory not known")
+    word = words[0]
+    path = word if word.startswith("/") else f"{where.rstrip('/')}/{word}"
+    quoted = "".join(f"[{ch}]" if ch in "*?[" else ch for ch in path)
+    if c.w.ctx.expand(quoted):
+        return Found(row.target, f"{word} is a path: checkout overwrites its uncommitted changes")
     return None
 
 
-_PATHLIKE = r"^(\.|\.\.|\*|:/.*|\.{1,2}/.*)$"
+_PATHLIKE = r"^(\.|\.\.|\*|:/.*|:\(.*|\.{1,2}/.*)$"  # ., .., ./x, :/x, :(glob)x
+
+
+def _git_cwd(c: EffectCall) -> str | None:
+    """The directory git works in: the shell's, moved by `git -C DIR`."""
+    cwd = c.w.scope.cwd
+    moved = c.parsed.values.get("-C", "")
+    if cwd is None or moved is None:
+        return None
+    if moved:
+        cwd = moved if moved.startswith("/") else f"{cwd.rstrip('/')}/{moved}"
+    return cwd
 
 
 def _git_restore_worktree(c: EffectCall, row: Effect) -> Found | None:

@@ -11,17 +11,23 @@ abbreviated where the tool allows it (`git reset --ha`).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from guard.knowledge.commands.interpreters import interpreter_for
 from guard.knowledge.commands.spec import Spec
-from guard.knowledge.effect_argv import given, parse
-from guard.knowledge.effect_knowledge import (
-    ALIASES,
+from guard.knowledge.effect_argv import Parsed, given, parse
+from guard.knowledge.effect_knowledge import ALIASES, TOOLS, Effect, Tool
+from guard.knowledge.verbs import (
+    COMPOUND_LENGTH,
     DESTRUCTIVE_VERBS,
-    TOOLS,
-    Effect,
-    Tool,
+    HELP_LAST,
+    OWN_ROWS,
+    PATH_ENDS,
+    PATH_LENGTH,
+    QUIET,
+    SCALE_VERBS,
+    SUBCOMMAND_CLIS,
 )
 from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
@@ -55,15 +61,25 @@ def command_effects(
         record = interpreter_for(name)
         if record is not None:
             inline_code(w, argv, record, stdin, depth)
-        elif spec is None and name not in w.functions:
-            _unknown_tool(w, argv, name, span)
+        elif spec is None and name not in w.functions and name not in OWN_ROWS:
+            parsed = parse([a.value for a in argv], _NO_VALUES)
+            if not _help(parsed, name, _NO_VALUES, subcommands=True):
+                _verbs(w, argv, name, span, parsed, unknown=True)
+        elif spec is not None and (spec.subcommands or name in SUBCOMMAND_CLIS):
+            values = [a.value for a in argv]
+            if _may_name_verb(values):
+                tool = _spec_tool(name, spec)
+                parsed = parse(values, tool)
+                if not _help(parsed, name, tool, subcommands=True):
+                    _verbs(w, argv, name, span, parsed, unknown=False)
         return
     values = [a.value for a in argv]
     by_word, always = _index(name, tool)
-    if not always and None not in values and not any(v in by_word for v in values):
+    verbs = _has_verbs(name, tool, spec) and _may_name_verb(values)
+    if not verbs and not always and None not in values and not any(v in by_word for v in values):
         return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
-    if "--help" in parsed.options or "--version" in parsed.options:
+    if _help(parsed, name, tool, subcommands=verbs or _has_verbs(name, tool, spec)):
         return
     first = parsed.operands[0] if parsed.operands else None
     if first is None and parsed.operands and by_word:
@@ -85,6 +101,24 @@ def command_effects(
         request = add_effect(w, span, effect.kind, found.target, reason, shown)
         if effect.kind == "destroy" and found.target in LOCAL_TARGETS and found.whole:
             w.destroys[base] = request  # the paths it touches are what it destroys
+    if verbs and not any(kind in ("destroy", "discard") for kind, _ in seen):
+        _verbs(w, argv, name, span, parsed, unknown=False)
+
+
+def _help(parsed: Parsed, name: str, tool: Tool, *, subcommands: bool) -> bool:
+    """Whether the command only prints its help or version (guard/knowledge/verbs.py says how a
+    CLI with subcommands is asked for help)."""
+    options = parsed.options
+    if "--help" in options or "--version" in options or "-help" in options:
+        return True
+    if not subcommands:
+        return False
+    if "-h" in options and "-h" not in tool.values:
+        return True
+    ops = parsed.operands[: parsed.dashdash]
+    if ops and ops[0] == "help":
+        return True
+    return name in HELP_LAST and len(ops) > 1 and ops[-1] == "help"
 
 
 class _Row(NamedTuple):
@@ -165,27 +199,82 @@ def _word(pattern: str) -> re.Pattern[str]:
     return re.compile("|".join(alternatives))
 
 
-# ---- unknown tools --------------------------------------------------------------------------
+# ---- the verb model (guard/knowledge/verbs.py) -------------------------------------------
+
+_NO_VALUES = Tool()  # a tool guard does not know: no option is known to take a value
+_SPEC_TOOLS: dict[str, Tool] = {}
+_VERB_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+")  # delete-bucket, db:drop
 
 
-def _unknown_tool(w: Walker, argv: list[Arg], name: str, span: tuple[int, int]) -> None:
-    """A command guard knows nothing of, whose first operands name a destructive verb."""
-    operands = [a.value for a in argv[1:] if a.value and not a.value.startswith("-")][:3]
-    for word in operands:
-        if word is None:
+def _has_verbs(name: str, tool: Tool, spec: Spec | None) -> bool:
+    """Whether a tool with effect rows is a CLI with subcommands the verb model reads."""
+    if name in OWN_ROWS:
+        return False
+    return (
+        name in SUBCOMMAND_CLIS
+        or (spec is not None and spec.subcommands)
+        or any(row.sub for row in tool.effects)
+    )
+
+
+def _spec_tool(name: str, spec: Spec) -> Tool:
+    """The options a command spec says take a value, as effects read an argv."""
+    tool = _SPEC_TOOLS.get(name)
+    if tool is None:
+        tool = _SPEC_TOOLS[name] = Tool(values=spec.values | frozenset(spec.options))
+    return tool
+
+
+def _may_name_verb(values: list[str | None]) -> bool:
+    """A cheap first look: whether any of the first words could be a verb of the model."""
+    for value in values[1 : 2 * PATH_LENGTH + 2]:
+        if value is None or value.startswith("-"):
             continue
-        hit = word in DESTRUCTIVE_VERBS
-        if (
-            not hit
-            and ("-" in word or "_" in word or ":" in word)
-            and re.fullmatch(_VERB_WORD, word)
+        if value in DESTRUCTIVE_VERBS or value in SCALE_VERBS or _VERB_WORD.fullmatch(value):
+            return True
+    return False
+
+
+def _verbs(
+    w: Walker, argv: list[Arg], name: str, span: tuple[int, int], parsed: Parsed, *, unknown: bool
+) -> None:
+    """`destroy:NAME` when a word of the subcommand path removes, revokes or undoes something
+    of the tool's, or scales it to zero, unless the tool's quiet rows say why not. A tool
+    guard does not know is read the same way, its first three operands being the path."""
+    path: list[str | None]
+    if unknown:  # its words not known stand in no place of the path
+        path = [op for op in parsed.operands if op is not None]
+        path = path[:3]
+    else:
+        path = [op for op in parsed.operands[: min(parsed.dashdash, PATH_LENGTH)]]
+    for pattern, _why in QUIET.get(name, ()):
+        if len(path) >= len(pattern) and all(
+            word is not None and _word(p).fullmatch(word)
+            for p, word in zip(pattern, path, strict=False)
         ):
-            parts = re.split("[-_:]", word)
-            hit = parts[0] in DESTRUCTIVE_VERBS or parts[-1] in DESTRUCTIVE_VERBS
-        if hit:
-            reason = f"unknown tool, destructive verb ({word})"
-            add_effect(w, span, "destroy", name, reason, tuple([a.shown for a in argv]))
             return
+    reason = _verb_reason(path, parsed, "unknown tool" if unknown else "subcommand")
+    if reason is not None:
+        add_effect(w, span, "destroy", name, reason, tuple([a.shown for a in argv]))
 
 
-_VERB_WORD = r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+"  # delete-bucket, force_delete, db:drop
+def _verb_reason(path: Sequence[str | None], parsed: Parsed, who: str) -> str | None:
+    for at, word in enumerate(path):
+        if word is None or word in PATH_ENDS:
+            return None
+        hit = word in DESTRUCTIVE_VERBS
+        if not hit and at < COMPOUND_LENGTH and _VERB_WORD.fullmatch(word):
+            parts = re.split("[-_:]", word)  # delete-bucket, force-delete, batch-delete-x
+            hit = parts[0] not in PATH_ENDS and any(p in DESTRUCTIVE_VERBS for p in parts)
+        if hit:
+            return f"{who}, destructive verb ({word})"
+        if (word in SCALE_VERBS or word.endswith(":scale")) and _to_zero(parsed):
+            return f"scales to zero ({word})"
+    return None
+
+
+def _to_zero(parsed: Parsed) -> bool:
+    """Whether a count of zero is given: `--replicas=0`, `--replicas 0`, `web=0`, `0`."""
+    counts = [v for v in parsed.values.values() if v is not None]
+    counts += [op for op in parsed.operands if op is not None]
+    return any(c == "0" or c.endswith("=0") for c in counts)

@@ -58,7 +58,9 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         name_node = a.child_by_field_name("name")
         value_node = a.child_by_field_name("value")
         if name_node is not None and value_node is not None:
-            w.assigned_value(a, w.text(name_node), value_node, depth, exported=True)
+            w.assigned_value(
+                a, w.text(name_node), value_node, depth, exported=True, for_command=True
+            )
     ev: Evaluator | None = None  # made only when a word needs more than its own text
     columns: list[list[tuple[Arg, ...]]] = []
     fixed = w.fixed_span

@@ -275,7 +275,9 @@ def _environment(w: Walker, args: list[Arg], depth: int) -> None:
     for arg in args:
         name, eq, value = (arg.value or "").partition("=")
         if eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
-            assigned(w, name, value, arg._replace(value=value), depth, exported=True)
+            assigned(
+                w, name, value, arg._replace(value=value), depth, exported=True, for_command=True
+            )
 
 
 def _xargs_replaced(options: list[Arg], inner: list[Arg], root: str | None = None) -> list[Arg]:

@@ -79,11 +79,11 @@ class ProtectedPaths:
 
     def match(self, path: str, access: str) -> ProtectedPath | None:
         """The entry that protects `access` to `path` (absolute, normalised), or None."""
-        hit = self._any is not None and self._any.fullmatch(path) is not None
+        hit = self._any is not None and self._any.covers(path)
         if not hit and access == "write" and self._writes is not None:
-            hit = self._writes.fullmatch(path) is not None
+            hit = self._writes.covers(path)
         if not hit and access == "read" and self._reads is not None:
-            hit = self._reads.fullmatch(path) is not None and not self.excepted(path)
+            hit = self._reads.covers(path) and not self.excepted(path)
         if not hit:
             return None
         for entry, accesses, covered in self._covering:
@@ -93,7 +93,7 @@ class ProtectedPaths:
 
     def excepted(self, path: str) -> bool:
         """Whether a `!x` secrets entry excepts `path` (`.env.example`)."""
-        return self._except is not None and self._except.fullmatch(path) is not None
+        return self._except is not None and self._except.covers(path)
 
     def may_match(self, glob: str, access: str) -> ProtectedPath | None:
         """The entry a glob (`~/.s*/id_rsa`, `/etc/sh*`) could reach, whatever matches it now:
@@ -147,7 +147,47 @@ def _expand(pattern: str, home: str) -> str:
     return pattern
 
 
-def _union(regexes: list[str]) -> re.Pattern[str] | None:
+class _Union:
+    """Path regexes (compile_path's) joined: `covers(path)` says whether one matches it all.
+
+    Most relative entries read `(?:/.*)?/X(?:/.*)?` (`.env` in any directory, and below):
+    one regex of them all made a fullmatch try every way of splitting each path, some 60 µs
+    a path. Matched against an absolute path, such an entry matches when `X` matches from
+    some `/` to a `/` or the end: every part before that `/` starts with one (or is empty),
+    which is all `(?:/.*)?` asks. So those are searched for as `/X(?=/|$)`, one regex that
+    skips to each slash, and the others (anchored at `/` or `~`) matched whole as before; a
+    path that is not absolute is matched against all of them joined, as written."""
+
+    __slots__ = ("_anchored", "_floating", "_whole")
+
+    def __init__(self, regexes: list[str]) -> None:
+        anchored: list[str] = []
+        floating: list[str] = []
+        for regex in regexes:
+            if regex.startswith(_ANY_DEPTH + "/") and regex.endswith(_ANY_DEPTH):
+                floating.append(regex[len(_ANY_DEPTH) : -len(_ANY_DEPTH)] + r"(?=/|\Z)")
+            else:
+                anchored.append(regex)
+        self._whole = _joined(regexes)
+        self._anchored = _joined(anchored)
+        self._floating = _joined(floating)
+
+    def covers(self, path: str) -> bool:
+        if path[:1] != "/":
+            return self._whole is not None and self._whole.fullmatch(path) is not None
+        if self._anchored is not None and self._anchored.fullmatch(path) is not None:
+            return True
+        return self._floating is not None and self._floating.search(path) is not None
+
+
+_ANY_DEPTH = "(?:/.*)?"  # compile_path's `/**`
+
+
+def _joined(regexes: list[str]) -> re.Pattern[str] | None:
     if not regexes:
         return None
     return re.compile("|".join(f"(?:{r})" for r in regexes), re.DOTALL)
+
+
+def _union(regexes: list[str]) -> _Union | None:
+    return _Union(regexes) if regexes else None

@@ -11,7 +11,16 @@ from __future__ import annotations
 import re
 
 from guard.knowledge.arguments import path_part
-from guard.knowledge.environment import ENVIRONMENT, env_role, named, names_files
+from guard.knowledge.environment import (
+    ENVIRONMENT,
+    GUARDS_MODULES,
+    OPTION_VARIABLES,
+    PYTHON_PATHS,
+    OptionTable,
+    env_role,
+    named,
+    names_files,
+)
 from guard.projection.accesses import access
 from guard.projection.scope import Var
 from guard.projection.walk_records import Arg
@@ -32,15 +41,27 @@ ARITHMETIC_CODE = re.compile(r"\[[^\]]*(\$\(|`)")
 
 
 def assigned(
-    w: Walker, name: str, value: str | None, arg: Arg, depth: int, *, exported: bool = False
+    w: Walker,
+    name: str,
+    value: str | None,
+    arg: Arg,
+    depth: int,
+    *,
+    exported: bool = False,
+    for_command: bool = False,
 ) -> None:
     """What setting `name` to `value` (None: unknown) means beyond the variable itself;
-    `exported`: the value reaches the environment of the programs run (`export`, `VAR=v cmd`)."""
+    `exported`: the value reaches the environment of the programs run (`export`, `VAR=v cmd`);
+    `for_command`: only for the one command it prefixes (`VAR=v cmd`, `env VAR=v cmd`)."""
     if value and ARITHMETIC_CODE.search(value):
         dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
     role = env_role(name)
+    if name in PYTHON_PATHS and not for_command:
+        role = "guard"  # it stays in the shell, for the guard every later line starts
     if role == "guard":
         dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
+    elif role == "options" and name in OPTION_VARIABLES and value is not None:
+        _options(w, name, value, arg, OPTION_VARIABLES[name])
     elif role == "options":
         dynamic(
             w, arg, "code", f"setting {name} passes options to a tool, and they can run programs"
@@ -112,6 +133,81 @@ def _code(w: Walker, name: str, value: str | None, arg: Arg, depth: int) -> None
         w.scope = saved
 
 
+def _options(w: Walker, name: str, value: str, arg: Arg, table: OptionTable) -> None:
+    """A tool's options carried in a variable (`NODE_OPTIONS=--max-old-space-size=4096`), read
+    with the tool's table: an option that loads code or runs a program asks, a path is read."""
+    words = _option_words(value, table)
+    if words is None:
+        dynamic(w, arg, "code", f"{name}'s options cannot be split as {table.tool} splits them")
+        return
+    for word in words:
+        risky = next((p for p in table.code if word == p or word.startswith(p)), None)
+        if risky is None and table.assignments and "=" in word and not word.startswith("-"):
+            risky = word.partition("=")[0] + "="
+        if risky is not None:
+            reason = f"{name} gives {table.tool} {word}, which loads code or runs programs"
+            dynamic(w, arg, "code", reason)
+            continue
+        for piece in re.split(r"[=:,]", word)[1:] if word.startswith("-") else [word]:
+            part = path_part(piece)
+            if part is not None:
+                access(w, arg, part, "read", name)
+
+
+def _option_words(value: str, table: OptionTable) -> list[str] | None:
+    """The words of a variable's value as the tool splits them, a separate value joined to its
+    option (`-C opt-level=3` is `-Copt-level=3`, `--codegen x` is `-Cx`)."""
+    if table.split == "unit":
+        words = [w for w in value.split("\x1f") if w]
+    elif table.split == "space":
+        words = value.split()
+    else:
+        import shlex
+
+        try:
+            words = shlex.split(value)
+        except ValueError:
+            return None
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        i += 1
+        if word.startswith("--") and table.tool in ("go",):
+            word = word[1:]  # go's flags take one dash or two
+        if word == "--codegen":
+            word = "-C"
+        if word in table.joined and i < len(words):
+            word += words[i]
+            i += 1
+        out.append(word)
+    return out
+
+
+def _python_path(w: Walker, name: str, value: str, arg: Arg) -> None:
+    """An entry of PYTHONPATH holding a module guard itself loads (sitecustomize, guard's own
+    packages, the standard library's) would run inside guard: that asks."""
+    import sys
+
+    cwd = w.scope.cwd
+    for entry in value.split(":"):
+        if not entry:
+            continue
+        where = entry if entry.startswith("/") or cwd is None else f"{cwd.rstrip('/')}/{entry}"
+        if not where.startswith("/"):
+            dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
+            return
+        quoted = "".join(f"[{c}]" if c in "*?[" else c for c in where.rstrip("/"))
+        found = [*w.ctx.expand(f"{quoted}/*.py"), *w.ctx.expand(f"{quoted}/*/__init__.py")]
+        for path in found:
+            parts = path.split("/")
+            module = parts[-1][:-3] if parts[-1] != "__init__.py" else parts[-2]
+            if module in GUARDS_MODULES or module in sys.stdlib_module_names:
+                reason = f"{name} puts {module} before guard's own: it would run inside guard"
+                dynamic(w, arg, "code", reason)
+                return
+
+
 def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
     if value is None:
         dynamic(w, arg, "path", f"{name} is set to something not known: {arg.reason}")
@@ -123,6 +219,8 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
     for element in separators.split(":"):
         if element and element not in known and element.rstrip("/") not in SYSTEM_BIN_DIRS:
             access(w, arg, element, "execute", name)
+    if name in PYTHON_PATHS:
+        _python_path(w, name, value, arg)
 
 
 SPECIAL = frozenset(n for n, r in ENVIRONMENT.items() if r != "harmless")

@@ -268,7 +268,8 @@ class Walker:
         )
 
     def assigned_value(
-        self, node: Node, name: str, value_node: Node, depth: int, *, exported: bool = False
+        self, node: Node, name: str, value_node: Node, depth: int, *, exported: bool = False,
+        for_command: bool = False,  # `VAR=v cmd`: only for that command
     ) -> tuple[str, ...] | str:
         """The values an assignment gives (or why unknown); special variables are projected."""
         ev = self.evaluator()
@@ -282,7 +283,8 @@ class Walker:
         single = result[0] if isinstance(result, tuple) and len(result) == 1 else None
         arg = Arg(single, self.span(value_node), self.text(value_node), value.unknown)
         exported = exported or self.scope.lookup(name).exported
-        self.calls.assigned(self, name, single, arg, depth, exported=exported)
+        once = for_command
+        self.calls.assigned(self, name, single, arg, depth, exported=exported, for_command=once)
         return result
 
 
@@ -387,6 +389,7 @@ class Assigned(Protocol):
         depth: int,
         *,
         exported: bool = False,
+        for_command: bool = False,
     ) -> None: ...
 
 

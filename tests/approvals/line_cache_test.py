@@ -9,6 +9,7 @@ import os
 import select
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -145,5 +146,35 @@ def test_trust_given_or_lost_elsewhere_counts_on_the_next_line(workspace: Path) 
         assert judge(line, cwd=str(workspace), cache=cache).verdict.decision == "allow"
         project.write_text(allow + "# changed\n")  # a changed file is untrusted again
         assert judge(line, cwd=str(workspace), cache=cache).verdict.decision == "ask"
+    finally:
+        cache.close()
+
+
+def test_whom_the_managed_policy_may_belong_to_counts_on_the_next_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """GUARD_MANAGED_OWNER (the tests' root) is read with the file: naming another owner
+    refuses the same, unchanged file at once."""
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    managed = etc / "policy.toml"
+    managed.write_text(DENY_TOUCH)
+    managed.chmod(0o644)
+    owner = os.getuid()
+    if owner == 0:  # root's files are always root's: give this one to someone else
+        owner = 65534
+        os.chown(managed, owner, -1)
+    monkeypatch.setenv("GUARD_MANAGED_POLICY", str(managed))
+    monkeypatch.setenv("GUARD_MANAGED_OWNER", str(owner))
+    time.sleep(1.1)  # a stamp younger than a second is never kept: this one is
+    cache = LineCache()
+    try:
+        cache.begin_line()
+        assert cache.policy(None).problems == ()
+        cache.end_line()
+        monkeypatch.setenv("GUARD_MANAGED_OWNER", str(owner + 1))
+        cache.begin_line()
+        assert any("managed policy refused" in p for p in cache.policy(None).problems)
+        cache.end_line()
     finally:
         cache.close()

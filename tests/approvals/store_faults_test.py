@@ -262,3 +262,14 @@ def test_a_full_disk_is_reported_and_what_was_stored_survives(tmp_path: Path) ->
     assert_one_line(out["open"], disk / "new.db", "the disk is full")
     assert out["kept"] == ["make *"]
     assert out["check"] == []
+
+
+@pytest.mark.parametrize("depth", [1, 2])
+def test_a_file_where_the_state_directory_should_be_is_named(tmp_path: Path, depth: int) -> None:
+    blocking = tmp_path / "state"
+    blocking.write_text("someone's notes\n")
+    path = blocking / "guard" / "guard.db" if depth == 2 else blocking / "guard.db"
+    message = failure(path)
+    assert_one_line(message, path, f"the state directory {blocking} is a file, not a directory",
+                    "move it aside (guard makes a new store)")  # fmt: skip
+    assert blocking.read_text() == "someone's notes\n"  # left as it was

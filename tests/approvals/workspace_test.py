@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from shells import Shell, guard_program, have
+from shells import Shell, answer, guard_program, have
 
 from guard.approvals.arity import approval_choices
 from guard.approvals.judgement import judge
@@ -211,12 +211,12 @@ def test_a_person_in_home_reads_quietly_but_protected_paths_ask(home: Path, name
         assert out == "my notes" and status == 0
         shell.send("cat ~/.ssh/id_rsa")
         shell.expect("protected path")
-        shell.child.send("n")
+        answer(shell.child, "n")
         out, status = shell.prompt()
         assert "SECRET" not in out
         shell.send("echo hi >> notes.txt")
         shell.expect("write ~/notes.txt")
-        shell.child.send("n")
+        answer(shell.child, "n")
         shell.prompt()
         assert (home / "notes.txt").read_text() == "my notes\n"
     finally:

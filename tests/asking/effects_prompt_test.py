@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from shells import Shell, deny_touch_workspace
+from shells import Shell, answer, deny_touch_workspace
 
 pytestmark = pytest.mark.pty
 
@@ -27,7 +27,7 @@ def test_a_session_approval_of_an_effect_covers_its_kind_and_target(
     bash.send("rm -rf build")
     shown = bash.expect("denies in")
     assert "destroy files: recursive delete (rm -rf build)" in shown
-    bash.child.send("s")
+    answer(bash.child, "s")
     bash.prompt()
     assert not (ws / "build").exists()
     out, status = bash.run("rm -r other")  # the same effect: no second question

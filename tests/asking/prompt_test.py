@@ -23,6 +23,7 @@ import pytest
 
 from guard.asking.on_terminal import ask
 from guard.asking.prompt import (
+    ANSWER_GRACE,
     CONFIRM_GAP,
     Answer,
     Choice,
@@ -71,6 +72,7 @@ def as_json(q: Question) -> str:
                     "scope": c.scope,
                     "covers": c.covers,
                     "target": c.target,
+                    "confirm": c.confirm,
                 }
                 for c in q.choices
             ],
@@ -85,14 +87,19 @@ class Asking:
 
     child: Any
     out: Path
+    shown_at: float | None = None
 
     def shown(self) -> Asking:
         self.child.expect_exact(SHOWN)
+        self.shown_at = time.monotonic()
         return self
 
     def press(self, keys: str) -> Asking:
-        """Type ``keys``; a ``|`` in them waits, as a human would, for the line that asks to
-        confirm a permanent answer, and a moment more, before typing the rest."""
+        """Type ``keys`` once the question takes them (`ANSWER_GRACE` after it was seen); a
+        ``|`` in them waits, as a human would, for the line that asks to confirm a permanent
+        answer, and a moment more, before typing the rest."""
+        if self.shown_at is not None:
+            time.sleep(max(0.0, self.shown_at + ANSWER_GRACE + 0.15 - time.monotonic()))
         first, bar, rest = keys.partition("|")
         self.child.send(first)
         if bar:
@@ -373,6 +380,88 @@ def test_keys_typed_before_the_question_is_shown_do_not_answer_it(
         asking.child.expect_exact("guard: allowed", timeout=0.7)
     result = asking.press("n").result()
     assert key_of(result) == "n"
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+def test_keys_arriving_as_the_question_appears_answer_nothing(tmp_path: Path, term: str) -> None:
+    """`history⏎` typed while the question was being drawn once answered it with `s`."""
+    asking = start(tmp_path, QUESTION, TERM=term)
+    asking.child.expect_exact("this command needs your approval")  # being drawn now
+    asking.child.send("history\r")
+    asking.shown()
+    asking.child.send("ys\r")  # at once: sooner than anyone could have read it
+    with pytest.raises(pexpect.TIMEOUT):
+        asking.child.expect("guard: (allowed|denied)", timeout=ANSWER_GRACE + 0.5)
+    asking.child.expect_exact("keys typed as the question appeared were ignored")
+    result = asking.press("n").result()
+    assert (key_of(result), result["answer"]["how"]) == ("n", "key")
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+def test_keys_typed_all_through_the_drawing_answer_nothing(tmp_path: Path, term: str) -> None:
+    """A key every 20 ms from before the question until just inside its grace: none answers."""
+    asking = start(tmp_path, QUESTION, "--sleep", "0.3", TERM=term)
+    deadline = time.monotonic() + 3.0
+    while time.monotonic() < deadline:
+        asking.child.send("s")
+        try:
+            asking.child.expect_exact(SHOWN, timeout=0.02)
+            break
+        except pexpect.TIMEOUT:
+            continue
+    seen = time.monotonic()
+    while time.monotonic() < seen + ANSWER_GRACE - 0.1:
+        asking.child.send("y")
+        time.sleep(0.02)
+    with pytest.raises(pexpect.TIMEOUT):
+        asking.child.expect("guard: (allowed|denied)", timeout=0.6)
+    asking.shown_at = seen
+    result = asking.press("n").result()
+    assert key_of(result) == "n"
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+def test_interrupt_denies_even_as_the_question_appears(tmp_path: Path, term: str) -> None:
+    asking = start(tmp_path, QUESTION, TERM=term)
+    asking.child.expect_exact(SHOWN)
+    asking.child.send("\x03")
+    asking.child.expect_exact("guard: denied: the question was cancelled")
+    assert asking.result()["answer"]["how"] == "interrupt"
+
+
+PROTECTED = Question(
+    command="cat ~/.config/guard/policy.toml",
+    marks=((0, 31),),
+    lines=("read ~/.config/guard/policy.toml (cat) — a protected path",),
+    choices=(
+        Choice("y", "allow once", "once", (), confirm=True),
+        Choice("s", "allow for this session", "session", ("read ~/.config/guard",), confirm=True),
+        DENY,
+    ),
+    timeout=30.0,
+)
+
+
+@pytest.mark.pty
+@pytest.mark.parametrize("term", ["xterm", "dumb"])
+@pytest.mark.parametrize(
+    ("keys", "key"),
+    [("s", None), ("y", None), ("s\r", None), ("s|x", None), ("s|\r", "s"), ("y|\r", "y"),
+     ("n", "n")],
+)  # fmt: skip
+def test_approving_a_protected_path_takes_a_second_key(
+    tmp_path: Path, term: str, keys: str, key: str | None
+) -> None:
+    asking = start(tmp_path, PROTECTED, TERM=term).shown().press(keys)
+    if key is None:
+        with pytest.raises(pexpect.TIMEOUT):
+            asking.child.expect("guard: (allowed|denied)", timeout=0.7)
+        asking.press("n")
+        key = "n"
+    assert key_of(asking.result()) == key
 
 
 @pytest.mark.pty

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 from guard.approvals.store import Store
 
@@ -123,7 +124,7 @@ def test_the_human_answers_an_agent_that_has_no_terminal(
     waiting = agent(world, touch(world, "m"))
     human.expect("request #1 ")
     human.expect(SHOWN)
-    human.send(key)
+    answer(human, key)
     human.expect(said)
     code, err = finish(waiting)
     assert (code, world.marker("m").exists()) == (status, ran), err
@@ -146,7 +147,7 @@ def test_the_screen_shows_what_the_request_touches_and_where_it_comes_from(world
         "[n] deny",
     ):
         human.expect_exact(shown)
-    human.send("n")
+    answer(human, "n")
     finish(waiting)
     quit_watch(human)
 
@@ -168,11 +169,11 @@ def test_three_agents_wait_at_once_and_are_answered_oldest_first(world: World) -
         agents.append(agent(world, touch(world, f"m{n}")))
         human.expect(f"#{n} " if n == 1 else f"#{n} waits too \\({n} waiting")
     human.expect(r"3 waiting: >#1 \d+s  #2 \d+s  #3 \d+s")  # how long each has waited
-    human.send("y")  # request #1 is on the screen
+    answer(human, "y")  # request #1 is on the screen
     for n, key in ((2, "n"), (3, "y")):
         human.expect(f"request #{n} ")
         human.expect(SHOWN)
-        human.send(key)
+        answer(human, key)
     results = [finish(a)[0] for a in agents]
     ran = [world.marker(f"m{n}").exists() for n in (1, 2, 3)]
     assert (results, ran) == ([0, 1, 0], [True, False, True])
@@ -188,11 +189,11 @@ def test_tab_moves_the_answer_to_the_next_request(world: World) -> None:
     human.send("\t")
     human.expect("request #2 ")
     human.expect(SHOWN)
-    human.send("y")
+    answer(human, "y")
     assert finish(second)[0] == 0
     human.expect("request #1 ")
     human.expect(SHOWN)
-    human.send("n")
+    answer(human, "n")
     assert finish(first)[0] == 1
     assert (world.marker("first").exists(), world.marker("second").exists()) == (False, True)
     quit_watch(human)
@@ -238,7 +239,7 @@ def test_a_stale_socket_file_is_replaced(world: World) -> None:
     human = watch(world)
     waiting = agent(world, touch(world, "m"))
     human.expect(SHOWN)
-    human.send("y")
+    answer(human, "y")
     assert finish(waiting)[0] == 0
     quit_watch(human)
 
@@ -253,7 +254,7 @@ def test_a_second_approver_refuses_to_start_while_one_runs(world: World) -> None
     assert second.wait() == 1
     waiting = agent(world, touch(world, "m"))  # the first one still answers
     human.expect(SHOWN)
-    human.send("y")
+    answer(human, "y")
     assert finish(waiting)[0] == 0
     quit_watch(human)
 
@@ -264,7 +265,7 @@ def test_a_session_answer_covers_the_same_command_again_without_asking(world: Wo
     session = {"GUARD_SESSION": "agent-7"}
     first = agent(world, command, **session)
     human.expect(SHOWN)
-    human.send("s")
+    answer(human, "s")
     human.expect("allowed for this session")
     assert finish(first)[0] == 0
     world.marker("m").unlink()
@@ -290,7 +291,7 @@ def test_an_agent_with_a_terminal_is_answered_by_the_approver_with_guard_approve
     pty_agent.send("y")  # typed into the agent's own terminal: answers nothing
     human.expect(pexpect.TIMEOUT, timeout=0.5)
     assert not world.marker("m").exists()
-    human.send("y")
+    answer(human, "y")
     pty_agent.expect(pexpect.EOF)
     assert (pty_agent.wait(), world.marker("m").exists()) == (0, True)
     quit_watch(human)
@@ -322,7 +323,7 @@ def test_an_answer_at_the_approver_is_one_row_of_the_audit_log(world: World) -> 
     human = watch(world)
     waiting = agent(world, touch(world, "m"), GUARD_SESSION="audited")
     human.expect(SHOWN)
-    human.send("y")
+    answer(human, "y")
     finish(waiting)
     quit_watch(human)
     with Store.open() as store:
@@ -337,7 +338,7 @@ def test_guard_log_keeps_its_columns_for_every_kind_of_row(world: World) -> None
     human = watch(world)
     waiting = agent(world, touch(world, "m"), GUARD_SESSION="cols")
     human.expect(SHOWN)
-    human.send("s")  # a session grant (a trust row) and the answer (an approver row)
+    answer(human, "s")  # a session grant (a trust row) and the answer (an approver row)
     finish(waiting)
     waiting = agent(world, touch(world, "n"), GUARD_SESSION="a-much-longer-session-name")
     human.expect(SHOWN)
@@ -368,7 +369,7 @@ def test_guard_log_follow_streams_new_rows(world: World) -> None:
         human = watch(world)
         waiting = agent(world, touch(world, "m"), GUARD_SESSION="followed")
         human.expect(SHOWN)
-        human.send("n")
+        answer(human, "n")
         finish(waiting)
         quit_watch(human)
         seen = []
@@ -391,7 +392,7 @@ def test_a_sandboxed_agent_without_a_store_gets_its_session_approvals_from_the_a
     sandboxed = {"GUARD_SESSION": "boxed", "GUARD_STATE_DIR": "/dev/null/guard"}  # unusable
     first = agent(world, command, **sandboxed)
     human.expect(SHOWN)
-    human.send("s")
+    answer(human, "s")
     code, err = finish(first)
     assert code == 0
     assert "approvals are not used for this line" in err  # it cannot read any store
@@ -420,7 +421,7 @@ def test_on_a_dumb_terminal_nothing_is_redrawn_and_keys_still_answer(world: Worl
     human.logfile_read = seen
     waiting = agent(world, touch(world, "m"))
     human.expect(SHOWN)
-    human.send("y")
+    answer(human, "y")
     human.expect("allowed once")
     assert finish(waiting)[0] == 0
     quit_watch(human)
@@ -438,7 +439,7 @@ def test_a_requested_line_cannot_redraw_the_approvers_screen(world: World) -> No
     line = touch(world, "m") + " # \x1b[2J\x1b]0;fine\a\rtouch harmless"
     waiting = agent(world, line)
     human.expect(SHOWN)
-    human.send("n")
+    answer(human, "n")
     human.expect("denied")
     assert finish(waiting)[0] == 1
     quit_watch(human)
@@ -457,12 +458,12 @@ def test_always_at_the_approver_takes_a_confirming_enter(
     human = watch(world)
     waiting = agent(world, touch(world, "m"))
     human.expect(SHOWN)
-    human.send("a\r")  # a stray `a` and an Enter in flight with it: nothing is answered
+    answer(human, "a\r")  # a stray `a` and an Enter in flight with it: nothing is answered
     human.expect_exact("press Enter to confirm [a] always (user policy)")
     with pytest.raises(pexpect.TIMEOUT):
         human.expect("allowed|denied", timeout=1)
     assert waiting.poll() is None
-    human.send(then)
+    answer(human, then)
     human.expect(said)
     code, _ = finish(waiting)
     assert (code == 0, world.marker("m").exists()) == (ran, ran)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 from guard.cli import build_parser
 
@@ -160,7 +161,7 @@ def test_approvals_clear_asks_on_a_terminal(tmp_path: Path, typed: str, kept: in
           cwd=tmp_path)  # fmt: skip
     child = spawn_guard("approvals", "clear", cwd=tmp_path)
     child.expect_exact("guard: revoke all approvals? [y/N] ")
-    child.send(typed)
+    answer(child, typed)
     child.expect(pexpect.EOF)
     child.close()
     assert (child.exitstatus == 0) is (kept == 0)
@@ -192,7 +193,7 @@ def test_the_question_shows_paths_as_typed_and_wraps_between_words(
                           encoding="utf-8", timeout=20, dimensions=(40, 50))  # fmt: skip
     child.logfile_read = seen = io.StringIO()
     child.expect("denies in")
-    child.send("n")
+    answer(child, "n")
     child.expect(pexpect.EOF)
     screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", seen.getvalue()).replace("\r", "")
     rows = [row.rstrip() for row in screen.split("\n")]

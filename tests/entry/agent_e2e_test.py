@@ -6,9 +6,8 @@ temp dir) runs headless against tests/mock_models.py, a stdlib mock of its model
 network namespace that has only loopback (`unshare --net`), with a HOME of the test's own. The
 mock asks for one shell call; a marker file shows whether it ran, and the mock logs what the
 model was told. The agents run headless (`claude -p`, `codex exec`, `gemini -p`), where nobody
-sees an agent's own prompt (and Gemini CLI hangs on a hook's ask), so they run with
-GUARD_APPROVER=always as docs/agents.md says. Skipped where npm, the registry or unshare is not
-available.
+sees an agent's own prompt; most tests run them with GUARD_APPROVER=always (every ask to `guard
+watch`), and some without it. Skipped where npm, the registry or unshare is not available.
 """
 
 from __future__ import annotations
@@ -20,12 +19,14 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 GUARD = [sys.executable, "-m", "guard"]
 MOCK = Path(__file__).parents[1] / "mock_models.py"
@@ -94,7 +95,7 @@ class Agent:
         return {
             "GEMINI_API_KEY": "not-a-key",
             "GOOGLE_GEMINI_BASE_URL": f"http://127.0.0.1:{PORT}",
-            "GUARD_APPROVER": "always",  # headless: a hook's ask would hang Gemini CLI
+            "GUARD_APPROVER": "always",
         }
 
     def argv(self, binary: Path, *, trusted: bool = True) -> list[str]:
@@ -241,7 +242,7 @@ def test_the_human_at_guard_watch_decides_a_held_call(world: World, key: str, ra
     running = world.start(f"touch {marker}")
     human.expect_exact(f"via {world.agent.name}")
     human.expect_exact("[n] deny")
-    human.send(key)
+    answer(human, key)
     result = world.finish(running, marker)
     assert result.ran is ran, result.log
     human.send("q")
@@ -287,7 +288,8 @@ def installed_config(world: World) -> Path:
     return home / (".claude" if world.agent.name == "claude-code" else ".gemini") / "settings.json"
 
 
-@pytest.mark.parametrize("broken", list(BROKEN))
+# not executable and killed: tests/entry/agent_fail_closed_test.py (the same sh line, quicker)
+@pytest.mark.parametrize("broken", ["missing", "crashing", "hanging"])
 def test_a_guard_that_cannot_answer_never_lets_the_call_run(world: World, broken: str) -> None:
     """The installed hook command itself denies when guard's program is gone, not executable,
     crashes, is killed, or hangs (stopped by the watchdog, here after 3 s rather than 148 s)."""
@@ -309,3 +311,60 @@ def test_a_guard_that_cannot_answer_never_lets_the_call_run(world: World, broken
     assert not result.ran, result.log
     (told,) = result.told
     assert "guard: " in told and "the command was not run (run guard doctor)" in told, told
+
+
+def test_headless_gemini_is_never_handed_an_ask_it_would_wait_on_forever(world: World) -> None:
+    """Without GUARD_APPROVER=always, `gemini -p` used to hang on guard's ask: now the call is
+    held for `guard watch`, and with nobody listening denied at once with how to approve."""
+    if world.agent.name != "gemini":
+        pytest.skip("Gemini CLI's headless ask")
+    world.env.pop("GUARD_APPROVER")
+    marker = world.root / "outside"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log
+    (told,) = result.told
+    assert told.startswith(f"Tool execution blocked: guard: denied `touch {marker}`"), told
+    assert "start `guard watch`" in told
+
+
+def test_through_the_resident_checker_the_answers_are_the_same(world: World) -> None:
+    """Every agent's hook goes through the per-user checker (issue 29): an everyday command
+    runs, a write outside the workspace is blocked with guard's reason."""
+    world.env.pop("GUARD_RESIDENT", None)
+    world.env["GUARD_RESIDENT_IDLE"] = "20"
+    made = world.workspace / "made"
+    assert world.run(f"touch {made}", made).ran
+    marker = world.root / "outside"
+    result = world.run(f"touch {marker}", marker)
+    assert not result.ran, result.log
+    (told,) = result.told
+    assert told.startswith(f"{BLOCKED[world.agent.name]}guard: denied `touch {marker}`"), told
+
+
+def test_interactive_gemini_gets_guards_ask_at_its_own_prompt(world: World) -> None:
+    """In a terminal, with no GUARD_APPROVER setting, Gemini CLI's own confirmation shows
+    guard's reason, and the human's answer there decides (here: allow once, so it runs)."""
+    if world.agent.name != "gemini":
+        pytest.skip("Gemini CLI's interactive prompt")
+    world.env.pop("GUARD_APPROVER")
+    marker = world.root / "outside"
+    log = world.root / "mock.log"
+    mock = shlex.join([sys.executable, str(MOCK), "gemini", str(PORT), f"touch {marker}", str(log)])
+    flags = ["-i", "run it", "--skip-trust", "-m", "gemini-2.5-flash"]
+    gemini = shlex.join([str(world.binary), *flags])
+    inner = f"ip link set lo up && {{ {mock} & }} && sleep 1 && exec {gemini}"
+    child = pexpect.spawn(
+        "unshare", ["--net", "bash", "-c", inner], env=world.env, cwd=world.workspace,
+        encoding="utf-8", timeout=90, dimensions=(40, 150),
+    )  # fmt: skip
+    try:
+        child.expect_exact(f"guard asks: write {marker} (touch) is outside the workspace")
+        child.expect_exact("Allow once")  # Gemini's own confirmation
+        assert not marker.exists()
+        child.send("\r")
+        deadline = time.monotonic() + 30
+        while not marker.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+    finally:
+        child.terminate(force=True)
+    assert marker.exists(), "the human's allow at Gemini's prompt did not run the call"

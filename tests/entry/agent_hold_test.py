@@ -21,6 +21,7 @@ from pathlib import Path
 import pexpect
 import pytest
 from agent_payloads import PAYLOADS, allowed
+from shells import answer
 
 GUARD = [sys.executable, "-m", "guard"]
 
@@ -87,7 +88,7 @@ def test_the_human_at_guard_watch_answers_a_held_call(
     human.expect_exact(f"via {agent}")
     human.expect_exact(f"session   {agent}:s1")
     human.expect_exact("[n] deny")
-    human.send(key)
+    answer(human, key)
     out, err = running.communicate(timeout=30)
     assert running.returncode == 0, err
     if key == "y":
@@ -106,7 +107,7 @@ def test_a_held_call_answered_at_guard_watch_is_one_row_of_the_audit_log(
     human = watch(env)
     running = start_hook("codex", env, "--timeout", "150")
     human.expect_exact("[n] deny")
-    human.send("y")
+    answer(human, "y")
     running.communicate(timeout=30)
     stop(human)
     done = subprocess.run([*GUARD, "log", "--json"], env=env, capture_output=True, text=True)
@@ -121,7 +122,7 @@ def test_an_allow_for_the_session_covers_the_agents_next_call(env: dict[str, str
     human = watch(env)
     running = start_hook("codex", env, "--timeout", "150")
     human.expect_exact("[n] deny")
-    human.send("s")
+    answer(human, "s")
     out, _err = running.communicate(timeout=30)
     assert out == b""  # Codex's allow: no decision at all
     stop(human)  # the approver is gone; the approval is in the store
@@ -150,7 +151,7 @@ def test_gemini_headless_with_guard_approver_always_asks_at_guard_watch(
     running = start_hook("gemini", {**env, "GUARD_APPROVER": "always"}, "--timeout", "150")
     human.expect_exact("via gemini")
     human.expect_exact("[n] deny")
-    human.send("n")
+    answer(human, "n")
     out, _err = running.communicate(timeout=30)
     assert json.loads(out)["decision"] == "deny"
     stop(human)
@@ -198,7 +199,7 @@ def test_the_opencode_plugin_holds_the_call_for_guard_watch(
     running = run_plugin(plugin, env, "cat /etc/hosts")
     human.expect_exact("via opencode")
     human.expect_exact("[n] deny")
-    human.send(key)
+    answer(human, key)
     out, err = running.communicate(timeout=30)
     assert out.startswith(said), err
     stop(human)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 from guard.approvals.store import Store
 from guard.cli.hook import claude_code
@@ -193,7 +194,7 @@ def test_with_guard_approver_always_an_ask_goes_to_the_human_at_guard_watch(
     running.stdin.close()
     human.expect_exact("via claude-code")
     human.expect_exact("[n] deny")
-    human.send(key)
+    answer(human, key)
     assert running.stdout is not None
     out = running.stdout.read()
     assert running.wait(timeout=30) == 0

@@ -21,6 +21,7 @@ from shells import (
     Shell,
     SleepyChecker,
     allow_sourcing,
+    answer,
     bash_preexec,
     deny_touch_workspace,
     gone,
@@ -114,7 +115,7 @@ def test_each_answer_to_the_question_does_what_it_says(
 def test_a_session_approval_stops_the_second_question(bash: Shell, workspace: Path) -> None:
     bash.send("cat /etc/hostname > marker")
     bash.expect("denies in")
-    bash.child.send("s")
+    answer(bash.child, "s")
     bash.prompt()
     out, status = bash.run("cat /etc/hostname > marker2")
     assert (out, status) == ("", 0)
@@ -384,7 +385,7 @@ def test_a_checker_that_sleeps_is_killed_the_line_asks_and_the_next_line_is_chec
         (sleeper,) = sleepy.sleepers()
         assert gone(sleeper)  # killed by its pid, not left to hang the next line
         sleepy.asleep.unlink()  # the checker the next prompt starts answers
-        shell.child.send("y")
+        answer(shell.child, "y")
         out, status = shell.prompt()
         assert "allowed-by-the-policy" in out and status == 0
         pid = int(shell.run("echo $__guard_pid")[0])

@@ -29,6 +29,7 @@ from guard.entry.resident_client import request
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
+SHIM = str(BIN / "guarded-bash")
 Outcome = tuple[int, bytes, bytes]
 
 
@@ -318,3 +319,67 @@ def test_the_store_replaced_or_opened_to_others_counts_at_once(
     allowed = {name for name, (status, _, _) in seen.items() if status == 0}
     assert allowed == {"replaced by a store that approves", "approved again", "closed again"}
     assert b"can be written by others" in seen["its directory opened to others"][2]
+
+
+HELPER = """#!/bin/sh
+cat "$HOME/stuff/id_rsa" 2>/dev/null || echo "no read"
+(echo x > "$TMPDIR/probe-$$") 2>/dev/null && echo wrote || echo "no write"
+"""
+
+
+def test_a_kept_ruleset_follows_link_swaps_at_once(
+    resident: str, work: Path, tmp_path: Path
+) -> None:
+    """The ruleset an enforced line runs under, as the checker keeps it: a directory in home
+    turned into a link to ~/.ssh, or a temp dir pointed there, is withheld on the next line,
+    as a fresh guarded-bash withholds it (Landlock follows a granted link to its target)."""
+    from guard.kernel.enforcer import probe
+
+    abi, why_not = probe()
+    if abi is None:
+        pytest.skip(f"no Landlock here: {why_not}")
+    home = Path(os.environ["HOME"])
+    ssh = home / ".ssh"
+    ssh.mkdir()
+    (ssh / "id_rsa").write_text("SECRET\n")
+    stuff = home / "stuff"
+    stuff.mkdir()
+    (stuff / "id_rsa").write_text("plain\n")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    tmp_link = tmp_path / "tmplink"
+    tmp_link.symlink_to(tmp)
+    helper = work / "helper.sh"
+    helper.write_text(HELPER)
+    helper.chmod(0o755)
+
+    def stuff_to_ssh() -> None:
+        shutil.rmtree(stuff)
+        stuff.symlink_to(ssh)
+
+    def stuff_back() -> None:
+        stuff.unlink()
+        stuff.mkdir()
+        (stuff / "id_rsa").write_text("plain\n")
+
+    steps: list[tuple[str, Callable[[], None]]] = [
+        ("plain", lambda: None),
+        ("a directory in home becomes a link to ~/.ssh", stuff_to_ssh),
+        ("a directory again", stuff_back),
+        ("nothing changes", lambda: None),  # kept now with stamps old enough to stand
+        ("the temp dir pointed at ~/.ssh", _relink(tmp_link, ssh)),
+        ("the temp dir back", _relink(tmp_link, tmp)),
+    ]
+    seen = side_by_side(
+        steps, lambda: both([SHIM, "-c", "./helper.sh"], work, TMPDIR=str(tmp_link)), settle=1.1
+    )
+    outputs = {name: out for name, (_, out, _) in seen.items()}
+    assert outputs == {
+        "plain": b"plain\nwrote\n",
+        "a directory in home becomes a link to ~/.ssh": b"no read\nwrote\n",
+        "a directory again": b"plain\nwrote\n",
+        "nothing changes": b"plain\nwrote\n",
+        "the temp dir pointed at ~/.ssh": b"plain\nno write\n",
+        "the temp dir back": b"plain\nwrote\n",
+    }
+    assert not list(ssh.glob("probe-*"))

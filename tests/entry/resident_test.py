@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from agent_payloads import PAYLOADS
 
 from guard.entry import resident_protocol as wire
 from guard.entry.resident_client import check_arguments, request
@@ -350,16 +351,17 @@ LIGHT = ("re", "json", "typing", "enum", "dataclasses", "collections", "contextl
         [GUARD, "explain", "--json", "--", "true"],
         [SHIM, "-c", "true"],
         [GUARD, "hook", "claude-code"],
+        *([GUARD, "hook", agent, "--timeout", "150"] for agent in PAYLOADS),
     ],
 )
 def test_the_fast_path_imports_nothing_heavy(resident: str, work: Path, argv: list[str]) -> None:
     """guard and guarded-bash are installed as plain scripts, which import guard and nothing
-    else; answered by the checker, they import only the cheap part of the standard library."""
+    else; answered by the checker, they import only the cheap part of the standard library.
+    So are agents' hooks, the ones that hold calls for a human too (for `ls`, nobody asks)."""
     before = served()
     off = {"GUARD_ENFORCE": "off"}  # an enforced line is built and held in the client
-    raw = json.dumps({"session_id": "cc", "hook_event_name": "PreToolUse", "tool_name": "Bash",
-                      "tool_input": {"command": "ls"}, "cwd": str(work)}).encode()  # fmt: skip
-    stdin = raw if "hook" in argv else None
+    raw = json.dumps(PAYLOADS[argv[2]]("ls", str(work))).encode() if "hook" in argv else None
+    stdin = raw
     done = run([sys.executable, "-X", "importtime", *argv], cwd=work, env=off, stdin=stdin)
     assert done.returncode == 0, done.stderr[-500:]
     assert served() == before + 1
@@ -438,7 +440,7 @@ def test_fields_encoded_once_are_sent_as_if_they_were_pairs() -> None:
 
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
     from guard.entry.agent_core import MAX_INPUT
-    from guard.entry.resident_client import MAX_HOOK_INPUT
+    from guard.entry.resident_hook import MAX_HOOK_INPUT
 
     assert MAX_HOOK_INPUT == MAX_INPUT
 
@@ -665,6 +667,24 @@ def test_claude_codes_hook_is_answered_by_the_checker_as_in_process(
     assert held.returncode == 0
 
 
+@pytest.mark.parametrize("agent", sorted(PAYLOADS))
+def test_every_agents_hook_is_answered_by_the_checker_as_in_process(
+    resident: str, work: Path, agent: str
+) -> None:
+    """As `guard setup` writes it (`--timeout 150`): what needs no human, the checker answers,
+    with the answer the hook gives alone; a call held for a human (here: denied at once, no
+    approver listens) comes back to the hook, which answers it in its own process."""
+    argv = [GUARD, "hook", agent, "--timeout", "150"]
+    for line in ("ls", "rm -rf /", "cat /etc/hosts", "echo x > .git/hooks/pre-commit"):
+        raw = json.dumps(PAYLOADS[agent](line, str(work))).encode()
+        before = served()
+        through = run(argv, cwd=work, stdin=raw)
+        assert served() == before + 1, line  # asked (a held call is then answered alone)
+        alone = run(argv, cwd=work, stdin=raw, env={"GUARD_RESIDENT": "0"})
+        assert (through.returncode, through.stdout) == (alone.returncode, alone.stdout), line
+        assert through.stdout.decode().strip() or agent in ("codex", "copilot"), line
+
+
 def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Path) -> None:
     """The checker asks before each answer whether its code changed (then it hands the line
     back and stops): a module written in place, touched, added, removed, or a new subpackage."""
@@ -698,3 +718,16 @@ def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Pat
         assert watch.changed()  # and it stays changed
         if not (package / "a.py").exists():
             (package / "a.py").write_text("A = 1\n")
+
+
+def test_the_fast_path_knows_every_agent_and_reads_the_hooks_arguments_as_argparse_does() -> None:
+    from guard.entry.agent_protocols import PROTOCOLS
+    from guard.entry.resident_hook import AGENTS, hook_arguments
+
+    assert frozenset(PROTOCOLS) == AGENTS
+    assert hook_arguments(["hook", "codex", "--timeout", "150"]) == ("codex", "150")
+    assert hook_arguments(["hook", "cline", "--timeout=30"]) == ("cline", "30")
+    assert hook_arguments(["hook", "gemini"]) == ("gemini", None)
+    for other in (["hook", "codex", "--timeout"], ["hook", "codex", "--timeout", "soon"],
+                  ["hook", "nobody"], ["hook", "codex", "-h"], ["hook"]):  # fmt: skip
+        assert hook_arguments(other) is None, other

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pexpect
 import pytest
+from shells import answer
 
 BIN = Path(sys.executable).parent
 SHIM = str(BIN / "guarded-bash")
@@ -303,7 +304,7 @@ def test_with_a_terminal_in_front_a_human_answers_for_the_line(
     child.delaybeforesend = None
     child.expect("needs your approval")
     child.expect("deny")
-    child.send(key)
+    answer(child, key)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == status
@@ -411,7 +412,7 @@ def test_a_login_shell_named_by_argv0_reads_the_profile_and_checks_lines(
     child.sendline("touch ../marker")
     child.expect("needs your approval")  # the policy asks; the human says no
     child.expect("deny")
-    child.send("n")
+    answer(child, "n")
     child.expect_exact("login$ ")
     child.sendline("exit")
     child.expect(pexpect.EOF)

@@ -202,10 +202,25 @@ def test_a_kept_ruleset_is_built_again_when_a_directory_it_listed_changes(tmp_pa
 
     def granted() -> set[str]:
         result = judge("true", cwd=str(ws), env=env, session=None, agent=True)
-        return {g.path for g in ruleset_for(result, env).grants}
+        # home's only: the temp dir's entries come and go with other processes' files
+        return {g.path for g in ruleset_for(result, env).grants if g.path.startswith(str(home))}
 
     first = granted()
     assert str(home / "notes") in first and str(home / ".ssh") not in first
     assert granted() == first  # unchanged: the kept one
     (home / "later").mkdir()
     assert str(home / "later") in granted()
+
+
+def test_the_version_managers_directories_are_granted_narrowly() -> None:
+    """Each tool's own shims or state, where its variable moves it too; a variable that names
+    home, above it, `/` or a system directory opens none of them."""
+    from guard.kernel.enforcement import tool_state_dirs
+
+    home = "/home/me"
+    found = tool_state_dirs({"PYENV_ROOT": "/opt/pyenv"}, home)
+    assert "/home/me/.pyenv/shims" in found and "/opt/pyenv/shims" in found
+    assert "/home/me/.local/state/mise" in found
+    for wide in ("/home/me", "/home", "/", "/usr", "relative/dir"):
+        assert tool_state_dirs({"MISE_STATE_DIR": wide}, home) == tool_state_dirs({}, home)
+    assert not any(p in ("/", "/home", home) or not p.startswith("/") for p in found)

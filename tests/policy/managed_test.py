@@ -287,6 +287,9 @@ def test_settings_the_managed_layer_sets_are_fixed(
          "write syslog = true"),
         ("[audit]\nsyslogg = true\n", "unknown key 'syslogg' in [audit]; write one of syslog, "
          "journald"),
+        ('[approver]\nnotify = "ntfy.example/guard"\n',
+         'approver.notify must be an http:// or https:// address ("https://ntfy.example/guard"); '
+         'write notify = "https://ntfy.example/guard"'),
     ],
 )
 def test_settings_in_the_wrong_file_or_of_the_wrong_type_are_problems(
@@ -500,3 +503,11 @@ def test_a_project_file_cannot_aim_the_audit_log_anywhere(workspace: Path) -> No
     (problem,) = load_policy(str(workspace)).problems
     assert problem == (f"{workspace}/.guard.toml:2: audit.syslog can only be set in the managed "
                        "policy or the user policy; remove it from this file")
+
+
+def test_a_user_may_name_the_approvers_webhook(workspace: Path) -> None:
+    write(user_file(), '[approver]\nnotify = "http://127.0.0.1:8090/guard"\n')
+    policy = load_policy(str(workspace))
+    assert policy.problems == ()
+    assert dict((k, v) for k, v, _ in policy.settings) == {
+        "approver.notify": "http://127.0.0.1:8090/guard"}

@@ -7,6 +7,9 @@ effects they must give, and the shipped policy's verdict on them.
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
 from guard.approvals.decide import decide
@@ -301,12 +304,132 @@ UNKNOWN_TOOLS = [
     ("mytool ./delete/me", ""),  # a path, not a verb
     ("mytool list --filter=delete", ""),
     ("pulumi stack rm dev", "destroy:pulumi"),
-    ("s3cmd del s3://b/k", ""),
+    ("s3cmd del s3://b/k", "destroy:s3cmd"),  # del deletes the objects
     ("nomad job purge web", "destroy:nomad"),
     ("supabase db reset", "destroy:supabase"),
     ("wrangler kv namespace delete --id x", "destroy:wrangler"),
     ("mytool force-delete x", "destroy:mytool"),
     ("mytool delete-bucket x", "destroy:mytool"),
+]
+
+# one verb model for every CLI with subcommands, known or not: a verb anywhere in the
+# subcommand path (guard/knowledge/verbs.py)
+VERB_MODEL = [
+    ("npm owner rm bob pkg", "destroy:npm"),
+    ("npm dist-tag rm pkg beta", "destroy:npm"),
+    ("npm deprecate pkg@1 'no longer kept'", "destroy:npm"),
+    ("npm token revoke 1234", "destroy:npm"),
+    ("npm access revoke @org:team pkg", "destroy:npm"),
+    ("pnpm unpublish pkg@1.0.0", "destroy:npm"),
+    ("yarn npm unpublish", "destroy:yarn"),
+    ("docker buildx rm builder", "destroy:docker"),
+    ("docker network rm net", "destroy:docker"),
+    ("docker context rm prod", "destroy:docker"),
+    ("docker swarm leave --force", "destroy:docker"),
+    ("docker service scale web=0", "destroy:docker"),
+    ("docker compose rm -s web", "destroy:docker"),
+    ("podman pod rm pod1", "destroy:podman"),
+    ("kubectl scale --replicas=0 deploy/web", "destroy:kubectl"),
+    ("kubectl scale deploy/web --replicas 0", "destroy:kubectl"),
+    ("kubectl -n prod scale statefulset db --replicas=0", "destroy:kubectl"),
+    ("kubectl rollout undo deploy/web", "destroy:kubectl"),
+    ("kubectl config delete-context prod", "destroy:kubectl"),
+    ("kubectl cordon node1 && kubectl drain node1", "destroy:kubernetes"),
+    ("helm rollback web 3", "destroy:helm"),
+    ("gh secret remove TOKEN", "destroy:gh"),
+    ("gh label delete bug", "destroy:github"),
+    ("gh auth logout && gh ssh-key delete 1", "destroy:github"),
+    ("gh extension remove x", "destroy:gh"),
+    ("aws s3api delete-bucket --bucket b", "destroy:aws"),
+    ("aws ecr batch-delete-image --repository-name r", "destroy:aws"),
+    ("gcloud beta compute instances delete vm", "destroy:gcloud"),
+    ("az group delete -n rg", "destroy:azure"),
+    ("terraform workspace delete dev", "destroy:terraform"),
+    ("terraform state rm aws_instance.web", "destroy:terraform"),
+    ("vault token revoke s.x", "destroy:vault"),
+    ("cargo owner --remove bob", ""),  # an option, not a subcommand word
+    ("rustup self uninstall", "destroy:rustup"),
+    ("go mod tidy", ""),
+    ("pip cache purge", ""),
+    ("glab repo delete grp/proj", "destroy:glab"),
+    ("fly scale count 0", "destroy:fly"),
+    ("heroku ps:scale web=0 -a app", "destroy:heroku"),
+    ("tailscale logout", ""),
+    ("alembic downgrade base", "destroy:alembic"),
+    ("prisma migrate reset --force", "destroy:prisma"),
+    ("kubeadm reset -f", "destroy:kubeadm"),
+    ("minikube delete --all", "destroy:minikube"),
+    ("virsh undefine vm && virsh destroy vm", "destroy:virsh"),
+]
+
+VERB_MODEL_QUIET = [
+    "npm uninstall left-pad",
+    "npm rm lodash",
+    "npm prune",
+    "npm cache clean --force",
+    "pnpm remove react",
+    "yarn remove react",
+    "pip uninstall -y requests",
+    "uv remove httpx",
+    "poetry remove requests",
+    "cargo remove serde",
+    "brew uninstall jq",
+    "go clean -cache",
+    "docker rm old-container",
+    "docker rmi app:old",
+    "kubectl get pod rm-worker",
+    "kubectl describe deploy delete-me",
+    "kubectl scale --replicas=3 deploy/web",
+    "kubectl logs job/cleanup-drop",
+    "docker run --rm alpine rm -rf build",
+    "docker compose run --rm web rm -rf tmp",
+    "npm run clean:rm",
+    "gh pr view 12",
+    "gh run list --workflow delete.yml",
+    "aws s3 ls s3://b/delete/",
+    "gcloud compute instances list --filter=name:delete",
+    "git rm src/old.py",
+    "git reset HEAD src/a.py",
+    "git remote remove upstream",
+    "helm list --uninstalled",
+    "terraform plan -destroy -out plan",
+]
+
+# read-only forms of destructive commands: help, manual pages, lookups (issue 27)
+READ_ONLY_FORMS = [
+    "terraform destroy -help",
+    "terraform destroy --help",
+    "tofu apply -destroy -help",
+    "kubectl delete -h",
+    "kubectl delete ns prod --help",
+    "kubectl rollout undo -h",
+    "aws s3 rm help",
+    "aws ec2 terminate-instances help",
+    "npm help uninstall",
+    "npm unpublish --help",
+    "npm owner rm -h",
+    "gh help repo delete",
+    "gh repo delete --help",
+    "helm uninstall -h",
+    "cargo help yank",
+    "mycli delete --help",
+    "mycli delete -h",
+    "vault kv destroy -help",
+    "man git-reset",
+    "man 1 rm",
+    "help cd",
+    "info coreutils rm",
+    "tldr docker-rm",
+    "tldr git-reset",
+    "tldr rm",
+    "cheat kubectl-delete",
+    "whatis shred",
+    "apropos delete",
+    "getent passwd root",
+    "getent group sudo",
+    "getent shadow bob",
+    "openssl passwd -6 secret",
+    "openssl passwd -1 -salt xyz secret",
 ]
 
 
@@ -316,7 +439,8 @@ def _table(*rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS),
+    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS)
+    + VERB_MODEL,
 )
 def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
     assert effects(line) == set(expected.split())
@@ -451,7 +575,7 @@ QUIET = [
 ]
 
 
-@pytest.mark.parametrize("line", QUIET)
+@pytest.mark.parametrize("line", QUIET + VERB_MODEL_QUIET + READ_ONLY_FORMS)
 def test_ordinary_lines_have_no_effect_and_are_allowed(shipped: Policy, line: str) -> None:
     assert effects(line) - {"publish:git-remote"} == set()
     assert verdict(shipped, line) == "allow"
@@ -623,3 +747,47 @@ def test_guard_check_asks_for_an_effect_and_not_for_a_message_that_names_one(
     assert check("git reset --ha") == 3
     assert check('git commit -m "explain git stash clear and push --force"') == 0
     assert check("git push") == 0
+
+
+# git checkout's operands: a path loses its uncommitted changes as with `--`, told from a
+# branch as git tells them (a word naming something in the worktree is a path)
+GIT_PATH_OPERANDS = [
+    ("git checkout README.md", "discard:git-worktree"),
+    ("git checkout src", "discard:git-worktree"),
+    ("git checkout src/app.py", "discard:git-worktree"),
+    ("git checkout HEAD src/app.py", "discard:git-worktree"),
+    ("git checkout HEAD~3 README.md docs", "discard:git-worktree"),
+    ("git checkout main nothing-here.txt", "discard:git-worktree"),  # REV then a pathspec
+    ("git checkout --theirs README.md", "discard:git-worktree"),
+    ("git checkout '*.md'", "discard:git-worktree"),
+    ("git checkout ':(glob)**/*.py'", "discard:git-worktree"),
+    ("cd src && git checkout app.py", "discard:git-worktree"),
+    ("git -C src checkout app.py", "discard:git-worktree"),
+    ("git checkout \"$F\"", "discard:git-worktree"),  # a word not known: it may be a path
+    ("git rm -f README.md", "discard:git-worktree"),
+    ("git checkout main", ""),
+    ("git checkout feature/login", ""),
+    ("git checkout -", ""),
+    ("git checkout v1.2.0", ""),
+    ("git checkout -b topic origin/topic", ""),
+    ("git checkout --detach HEAD~1", ""),
+    ("git -C src checkout main", ""),
+    ("git rm README.md", ""),
+]
+
+
+@pytest.mark.parametrize(("line", "expected"), GIT_PATH_OPERANDS)
+def test_git_checkout_tells_a_path_from_a_branch(
+    tmp_path: Path, line: str, expected: str
+) -> None:
+    from guard.approvals.workspace import build_context
+
+    ws = tmp_path / "proj"
+    (ws / "src").mkdir(parents=True)
+    (ws / "docs").mkdir()
+    (ws / "README.md").write_text("x")
+    (ws / "src" / "app.py").write_text("x")
+    subprocess.run(["git", "init", "-q", str(ws)], check=True)
+    ctx = build_context(str(ws), {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    found = {f"{r.kind}:{r.target}" for r in project(line, ctx).requests if r.surface == "effect"}
+    assert found == set(expected.split())

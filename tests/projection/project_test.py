@@ -487,7 +487,8 @@ BYPASSES = [
     ("ssh -o 'LocalCommand rm -rf /srv' host", ("external_directory", "/srv")),
     ("scp -S 'rm -rf /srv' a host:b", ("external_directory", "/srv")),
     ("zip -T -TT 'rm -rf /srv' a.zip src", ("external_directory", "/srv")),
-    ("parallel 'rm {}' ::: a b", ("dynamic", "code")),
+    ("parallel 'rm {}' ::: /srv/a b", ("external_directory", "/srv/a")),
+    ("ls | parallel 'rm {}; echo {}'", ("dynamic", "code")),
     # other languages that reach the shell or write files
     ("sed 's/.*/rm -rf ~/e' f", ("dynamic", "code")),
     ("sed -e '1e rm -rf ~' f", ("dynamic", "code")),

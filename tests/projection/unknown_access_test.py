@@ -105,6 +105,22 @@ EXTERNAL = [
     ("gh auth login", {(f"{H}/.config/gh", "write")}),
     ("kubectl get pods", set()),
     ("gh pr list", set()),
+    ("PYTHONPATH=/o/lib python3 x.py", {("/o/lib", "execute")}),
+    # a jq or yq filter is data, not a path; the files after it are read
+    ("yq '.key' /o/f.yaml", {("/o/f.yaml", "read")}),
+    ("yq e '.key' /o/f.yaml", {("/o/f.yaml", "read")}),
+    ("yq eval-all '. as $i' /o/a.yaml", {("/o/a.yaml", "read")}),
+    ("yq -i '.a = 1' /o/f.yaml", {("/o/f.yaml", "write")}),
+    ("gojq '.key' /o/f.json", {("/o/f.json", "read")}),
+    ("jaq '.id' /o/f.json", {("/o/f.json", "read")}),
+    ("openssl x509 -in /o/cert.pem -noout -text", {("/o/cert.pem", "read")}),
+    ("openssl req -new -keyout /o/k.pem -out x.csr", {("/o/k.pem", "write")}),
+    ("openssl passwd -6 secret", set()),
+    ("getent passwd root", set()),
+    ("NODE_OPTIONS='--max-old-space-size=4096 --redirect-warnings=/o/w.log' node a.js",
+     {("/o/w.log", "read")}),
+    ("JAVA_TOOL_OPTIONS=-Dlog4j.configurationFile=/o/log4j.xml java -jar a.jar",
+     {("/o/log4j.xml", "read")}),
 ]
 
 
@@ -123,6 +139,31 @@ DYNAMIC = [
     ("CURL_HOME=/o curl https://example.com", {"code"}),
     ("RUSTFLAGS='-C linker=/o/cc' cargo build", {"code"}),
     ("GIT_CONFIG_GLOBAL=/o/gitconfig git log", {"code"}),
+    # variables that carry options, read with the tool's own option table (issue 27)
+    ("NODE_OPTIONS='-r ./hook.js' npm test", {"code"}),
+    ("NODE_OPTIONS='--max-old-space-size=4096 --import=./reg.mjs' node a.js", {"code"}),
+    ("NODE_OPTIONS=--loader=ts-node/esm node a.ts", {"code"}),
+    ("NODE_OPTIONS=--experimental-loader=./l.mjs node a.js", {"code"}),
+    ("NODE_OPTIONS=--inspect=0.0.0.0:9229 node server.js", {"code"}),
+    ("export NODE_OPTIONS='--require ./x.js'", {"code"}),
+    ("JAVA_TOOL_OPTIONS='-Xmx2g -agentpath:/o/lib.so' mvn test", {"code"}),
+    ("MAVEN_OPTS=-javaagent:./agent.jar mvn verify", {"code"}),
+    ("_JAVA_OPTIONS='-XX:OnOutOfMemoryError=rm -rf ~' java -jar a.jar", {"code"}),
+    ("GRADLE_OPTS=@/o/args ./gradlew build", {"code"}),
+    ("RUSTFLAGS='-Clinker=./cc' cargo build", {"code"}),
+    ("RUSTFLAGS='-C link-args=-Wl,-rpath,/o' cargo build", {"code"}),
+    ("RUSTFLAGS='--codegen linker=/o/cc' cargo build", {"code"}),
+    ("CARGO_ENCODED_RUSTFLAGS=-Clinker=/o/cc cargo build", {"code"}),
+    ("GOFLAGS=-toolexec=/o/wrap go build ./...", {"code"}),
+    ("GOFLAGS='-mod=vendor -exec=./run' go test ./...", {"code"}),
+    ("GOFLAGS=--overlay=/o/overlay.json go build", {"code"}),
+    ("MAKEFLAGS='-j4 SHELL=/o/sh' make", {"code"}),
+    ("MAKEFLAGS=--eval=x make", {"code"}),
+    ("RUBYOPT=-rpry ruby x.rb", {"code"}),
+    ("PYTEST_ADDOPTS='-p evil_plugin' pytest", {"code"}),
+    ("TAR_OPTIONS=--to-command=sh tar xf a.tar", {"code"}),
+    ("NODE_OPTIONS=$OPTS npm test", {"code"}),
+    ("export PYTHONPATH=src", {"code"}),  # it stays for the guard of every later line
     # git settings not known to be harmless
     ("git -c commit.template=/o/t commit", {"code"}),
     ("git config blame.ignoreRevsFile /o/revs", {"code"}),
@@ -181,6 +222,32 @@ QUIET = [
     "LANG=C sort input.txt",
     "RUST_LOG=debug cargo run",
     "PYTHONDONTWRITEBYTECODE=1 pytest",
+    "yq '.key' config.yaml",
+    "yq '.env' config.yaml",
+    "yq e '.spec.template' deploy.yaml",
+    "jq '.key' package.json",
+    "gojq '.token' data.json",
+    "NODE_OPTIONS=--max-old-space-size=4096 npm run build",
+    "NODE_OPTIONS='--max-old-space-size=8192 --enable-source-maps' npm test",
+    "NODE_OPTIONS=--openssl-legacy-provider npm start",
+    "export NODE_OPTIONS=--max-old-space-size=4096",
+    "RUSTFLAGS='-C opt-level=3' cargo build",
+    "RUSTFLAGS='-C target-cpu=native -D warnings' cargo build",
+    "RUSTFLAGS=-Copt-level=2 cargo test",
+    "RUSTDOCFLAGS='--cfg docsrs' cargo doc",
+    "JAVA_TOOL_OPTIONS=-Xmx2g mvn test",
+    "JAVA_OPTS='-Xms512m -Xmx1g -Dspring.profiles.active=dev' ./gradlew bootRun",
+    "MAVEN_OPTS='-Xmx1g -XX:+UseG1GC' mvn package",
+    "GOFLAGS=-mod=vendor go build ./...",
+    "GOFLAGS='-mod=mod -trimpath' go test ./...",
+    "MAKEFLAGS=-j8 make",
+    "MAKEFLAGS='-j4 --no-print-directory' make all",
+    "PYTEST_ADDOPTS='-x -q --tb=short' pytest",
+    "PERL5OPT=-w perl x.pl",
+    "GZIP=-9 tar czf a.tgz src",
+    "PYTHONPATH=src python3 -m pytest",
+    "PYTHONPATH=.:src pytest -q",
+    "env PYTHONPATH=src python3 main.py",
     "git diff --name-only HEAD~1 | xargs wc -l",
     "GIT_AUTHOR_NAME='A B' git commit -m x",
     "x=/etc; echo $x",
@@ -266,3 +333,30 @@ def test_a_variable_nobody_described_is_a_read_of_what_exists(tmp_path: object) 
     assert not [r for r in quiet if r.surface == "external_directory"]
     named = project(f"APP_CONFIG={base}/not-there ./run", ctx).requests
     assert [r for r in named if r.surface == "external_directory"]
+
+
+@pytest.mark.parametrize(
+    ("module", "asks"),
+    [
+        ("sitecustomize.py", True),
+        ("usercustomize.py", True),
+        ("json.py", True),  # the standard library's, which guard imports
+        ("tree_sitter/__init__.py", True),
+        ("guard/__init__.py", True),
+        ("myapp/__init__.py", False),
+        ("helpers.py", False),
+    ],
+)
+def test_a_pythonpath_in_the_workspace_asks_only_when_it_shadows_what_guard_loads(
+    tmp_path: object, module: str, asks: bool
+) -> None:
+    from pathlib import Path
+
+    from guard.approvals.workspace import build_context
+
+    ws = Path(str(tmp_path)) / "proj"
+    (ws / "src" / module).parent.mkdir(parents=True, exist_ok=True)
+    (ws / "src" / module).write_text("")
+    ctx = build_context(str(ws), {"HOME": str(tmp_path), "PATH": "/usr/bin:/bin"})
+    roles = {r.role for r in project("PYTHONPATH=src python3 -m pytest", ctx).requests}
+    assert ("code" in roles) == asks

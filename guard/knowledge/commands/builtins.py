@@ -72,6 +72,8 @@ SPECS: dict[str, Spec] = {
             "whereis",
             "info",
             "apropos",
+            # what names, pages and entries say: their operands are names, never run
+            *("whatis", "tldr", "tealdeer", "cheat", "navi", "pinfo", "getent"),
         )
     },
     "date": Spec(operands="data", options={"-r": "read", "--reference": "read", "-f": "read"}),

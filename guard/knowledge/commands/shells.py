@@ -3,6 +3,8 @@ are given."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from guard.knowledge.commands.spec import Spec, opts
 
 WRAPPER = Spec(kind="wrapper", operands="command")
@@ -47,6 +49,41 @@ def is_shell(name: str) -> bool:
     """Whether a command name (or path) names a POSIX shell (`ksh93`, `bash5.2` too)."""
     base = name.rsplit("/", 1)[-1]
     return base in POSIX_SHELLS or base.rstrip("0123456789.") in POSIX_SHELLS
+
+
+class ParallelOptions(NamedTuple):
+    """GNU parallel's options, as guard/projection/parallel_jobs.py reads them."""
+
+    values: frozenset[str]  # options that take a value (attached or the next word)
+    remote: frozenset[str]  # jobs run on other machines
+    code: frozenset[str]  # values that are code (perl, a shell command) parallel runs
+    reads: frozenset[str]  # values that are files it reads (arguments, login lists)
+    writes: frozenset[str]  # values that are files or directories it writes
+    separators: frozenset[str]  # `:::` literal arguments, `::::` files of arguments
+
+
+PARALLEL = ParallelOptions(
+    values=opts(
+        *("-j", "--jobs", "-P", "--max-procs", "-n", "--max-args", "-N", "-L", "--max-lines"),
+        *("-l", "-I", "--replace", "-E", "--eof", "-d", "--delimiter", "--colsep", "-C"),
+        *("--tagstring", "--halt", "--halt-on-error", "--retries", "--timeout", "--delay"),
+        *("--block", "--block-size", "--header", "--memfree", "--load", "--nice", "--id"),
+        *("--semaphorename", "--jobs", "--termseq", "--shuf", "--seqreplace", "--env", "-s"),
+        *("--max-chars", "--progress-bar", "--bar-width", "--workdir", "--wd", "--tmpdir"),
+        *("--results", "--res", "--joblog", "--resume-failed", "-a", "--arg-file", "--argfile"),
+        *("-S", "--sshlogin", "--sshloginfile", "--slf", "--ssh", "--limit", "--rpl"),
+        *("--filter", "--transfer-file", "--tf", "--return", "--basefile", "--bf"),
+        *("--ctag", "--ctagstring", "--tmux", "--sqlmaster", "--sqlworker", "--sqlandworker"),
+    ),
+    remote=opts(
+        *("-S", "--sshlogin", "--sshloginfile", "--slf", "--onall", "--nonall", "--transfer"),
+        *("--transfer-file", "--tf", "--return", "--basefile", "--bf", "--trc"),
+    ),
+    code=opts("--ssh", "--limit", "--rpl", "--filter", "--shebang-wrap", "--tmux", "--sqlmaster"),
+    reads=opts("-a", "--arg-file", "--argfile"),
+    writes=opts("--results", "--res", "--joblog", "--tmpdir", "--workdir", "--wd"),
+    separators=opts(":::", "::::", ":::+", "::::+"),
+)
 
 
 SPECS: dict[str, Spec] = {

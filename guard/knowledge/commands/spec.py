@@ -89,6 +89,7 @@ class Spec(NamedTuple):  # a named tuple: hundreds are built on every start-up
     text: frozenset[str] = frozenset()  # options of `values` whose value is data on purpose
     ends_options: frozenset[str] = frozenset()  # after its value, every word is an operand
     skipped: Role = "path"  # wrappers: the role of the operands before the command
+    subcommand_words: frozenset[str] = frozenset()  # a first operand that names what to do
 
 
 # Options whose value is data on purpose (a message, a pattern, a format, a name) for every

@@ -13,6 +13,32 @@ SCHEDULER_READ_ONLY = frozenset({"-l", "-c", "-V", "--list"})  # crontab -l, at 
 
 
 SPECS: dict[str, Spec] = {
+    # openssl SUBCOMMAND: `openssl passwd` hashes a password it is given, nothing changes;
+    # the files are the values of -in, -out, -key …
+    "openssl": Spec(
+        operands="path",
+        subcommands=True,
+        values=opts(
+            *("-passin", "-passout", "-pass", "-subj", "-days", "-newkey", "-algorithm"),
+            *("-pkeyopt", "-digest", "-cipher", "-name", "-servername", "-connect", "-salt"),
+            *("-md", "-set_serial", "-addext", "-nameopt", "-certopt", "-inform", "-outform"),
+            *("-keyform", "-CAform", "-CAkeyform", "-engine", "-provider", "-propquery"),
+        ),
+        text=opts("-subj", "-connect", "-servername", "-name", "-salt", "-addext", "-passin"),
+        options={
+            **dict.fromkeys(("-out", "-keyout", "-CAserial", "-sess_out", "-msgfile"), "write"),
+            **dict.fromkeys(
+                (
+                    *("-in", "-key", "-inkey", "-signkey", "-CAfile", "-CA", "-CAkey", "-cert"),
+                    *("-certfile", "-config", "-extfile", "-CApath", "-sigfile", "-verify"),
+                    *("-prverify", "-peerkey", "-rand", "-writerand", "-sess_in", "-untrusted"),
+                    *("-chainCAfile", "-verifyCAfile", "-paramfile", "-dhparam", "-kdfopt"),
+                ),
+                "read",
+            ),
+            "-provider-path": "execute",
+        },
+    ),
     **dict.fromkeys(SCHEDULERS, Spec(kind="scheduler", operands="data")),
     "systemctl": Spec(operands="path"),
     "journalctl": Spec(operands="path"),

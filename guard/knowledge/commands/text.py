@@ -348,6 +348,34 @@ SPECS: dict[str, Spec] = {
         options={"-f": "read", "--from-file": "read", "-L": "read", "--library-path": "read"},
         pairs={"--arg": "data", "--argjson": "data", "--slurpfile": "read", "--rawfile": "read"},
     ),
+    # jq's kin: the first operand is a filter or query (data, even `.key`), then files
+    **dict.fromkeys(
+        ("gojq", "jaq", "xq", "tomlq", "jp"),
+        Spec(
+            operands="read",
+            first="data",
+            values=opts("--indent", "-o", "--output-format"),
+            options={"-f": "read", "--from-file": "read", "-L": "read"},
+            pairs={
+                **{"--arg": "data", "--argjson": "data"},
+                **{"--slurpfile": "read", "--rawfile": "read"},
+            },
+        ),
+    ),
+    "yq": Spec(  # yq [eval|e|eval-all|ea] EXPR FILE…; -i writes the files in place
+        operands="read",
+        first="data",
+        values=opts(
+            *("-o", "--output-format", "-p", "--input-format", "-I", "--indent"),
+            *("--expression", "--front-matter", "--split-exp", "-s", "--xml-attribute-prefix"),
+        ),
+        text=opts("--expression", "--split-exp", "-s"),
+        options={"--from-file": "read"},
+        flags={"-i": "write", "--inplace": "write", "--in-place": "write"},
+        first_drops=opts("--expression", "--from-file"),
+        subcommand_words=opts("eval", "e", "eval-all", "ea"),
+        pairs={"--arg": "data", "--argjson": "data", "--rawfile": "read"},
+    ),
     # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
     "csplit": Spec(
         operands="data",
