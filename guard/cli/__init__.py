@@ -29,7 +29,7 @@ COMMANDS = {
     "approvals": ("approvals", "list, grant, revoke or clear approvals"),
     "log": ("log", "the audit log, newest first"),
     "init": ("init", 'print the shell hook: eval "$(guard init bash)" in ~/.bashrc (or zsh, '
-             "~/.zshrc)"),
+             "~/.zshrc; guard init fish | source in config.fish)"),
     "doctor": ("doctor", "check the shell hook, policy files, store and terminal"),
     "serve": ("serve", "the resident checkers: the shell hooks' (not for use by hand), --user"),
     "hook": ("hook", "answer an agent's own permission hook"),

@@ -31,6 +31,12 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="REASON",
         help="ask even if the policy allows, for this reason (the hooks: checker timed out)",
     )
+    p.add_argument(
+        "--shell",
+        choices=("bash", "fish"),
+        default="bash",
+        help="the shell the line is for (fish: a line fish reads otherwise than bash asks)",
+    )
     p.add_argument("command", nargs="*", help="the command line (quote it, or put it after --)")
     p.set_defaults(run=run, error_status=DENY)
 
@@ -50,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
         as_json=args.json,
         prompt=not args.no_prompt,
         ask_because=args.ask_because,
+        shell=args.shell,
     )
 
 

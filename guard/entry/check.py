@@ -35,6 +35,7 @@ def check_line(
     stdin_code: bool = False,
     enforce: Callable[[Judgement], Mapping[str, object]] | None = None,
     ask_because: str = "",
+    shell: str = "bash",
 ) -> int:
     """Judge, ask if needed, record; the exit status for allow (0), deny (1) or ask (3).
 
@@ -46,7 +47,8 @@ def check_line(
     for an allowed line before the row is written: what it returns goes into the row's detail,
     and a GuardError from it refuses the line. With
     `ask_because` (the shell hooks, when their checker timed out) a line the policy allows
-    asks, with that reason."""
+    asks, with that reason. With `shell` "fish" (the fish hook), a line fish would read
+    otherwise than bash asks, with what differs (guard/projection/fish_lines.py)."""
     env = dict(os.environ)
     result = judge(
         command,
@@ -57,6 +59,10 @@ def check_line(
         arg0=arg0,
         stdin_code=stdin_code,
     )
+    if shell == "fish":
+        result = as_fish(result, env)
+        if result.verdict.decision != "allow" or result.warnings:
+            print(file=sys.stderr)  # the fish hook asks with the typed line still on its row
     if ask_because:
         result = forced_ask(result, ask_because)
     settled = settle(result, session=session, env=env, prompt=prompt, origin=origin)
@@ -128,6 +134,16 @@ def settle(
         print(denied(result.verdict.reasons), file=sys.stderr)
     status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
     return Settled(status, decision, how_decided(result))
+
+
+def as_fish(result: Judgement, env: Mapping[str, str]) -> Judgement:
+    """`result` of a line typed into fish: one more ask for each way fish reads it otherwise."""
+    from guard.projection.fish_lines import fish_problems
+
+    commands = [r.argv for r in result.projection.requests if r.surface == "command" and r.argv]
+    for problem in fish_problems(result.projection.command, commands, env):
+        result = forced_ask(result, f"fish reads this line otherwise than bash: {problem}")
+    return result
 
 
 def forced_ask(result: Judgement, reason: str) -> Judgement:

@@ -11,8 +11,9 @@ import sys
 
 from guard.errors import GuardError
 
-SHELLS = {"bash": "guard.bash", "zsh": "guard.zsh"}
+SHELLS = {"bash": "guard.bash", "zsh": "guard.zsh", "fish": "guard.fish"}
 BIN_LINE = "__guard_bin=guard "
+FISH_BIN_LINE = "set -g __guard_bin guard\n"
 
 
 def hook_text(shell: str) -> str:
@@ -30,12 +31,20 @@ def hook_text(shell: str) -> str:
 def render(shell: str, program: str) -> str:
     """The hook with `program` as the guard it runs."""
     lines = hook_text(shell).splitlines(keepends=True)
+    if shell == "fish" and FISH_BIN_LINE in lines:
+        lines[lines.index(FISH_BIN_LINE)] = f"set -g __guard_bin {fish_quote(program)}\n"
+        return "".join(lines)
     for i, line in enumerate(lines):
         head, found, _ = line.partition(BIN_LINE)
         if found and head in ("", "typeset -g "):
             lines[i] = f"{head}__guard_bin={shlex.quote(program)}\n"
             return "".join(lines)
     raise GuardError(f"guard: the shipped {shell} hook has no {BIN_LINE.strip()} line; reinstall")
+
+
+def fish_quote(text: str) -> str:
+    """`text` as one fish word: single quotes, in which fish reads \\ and \' as escapes."""
+    return "'" + text.replace("\\", "\\\\").replace("'", "\\'") + "'"
 
 
 def guard_program() -> str:

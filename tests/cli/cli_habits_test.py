@@ -289,7 +289,7 @@ def test_zsh_completion_completes_values_and_options(tmp_path: Path) -> None:
                f". {script}; echo READY")  # fmt: skip
     z.expect("READY")
     z.expect("% ")
-    for typed, shown in [("guard setup co", "codex"), ("guard init ", "bash  zsh"),
+    for typed, shown in [("guard setup co", "codex"), ("guard init ", "bash  fish  zsh"),
                          ("guard approvals revoke ", "guard approvals revoke 1 "),
                          ("guard setup codex --dr", "guard setup codex --dry-run ")]:  # fmt: skip
         z.send(typed + "\t")

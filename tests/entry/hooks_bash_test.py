@@ -337,7 +337,7 @@ def test_guard_init_prints_the_hook_with_the_programs_absolute_path(
 
 def test_guard_init_refuses_a_shell_it_has_no_hook_for(tmp_path: Path) -> None:
     done = subprocess.run(
-        [guard_program(tmp_path), "init", "fish"], capture_output=True, text=True, check=False
+        [guard_program(tmp_path), "init", "nu"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 2 and "invalid choice" in done.stderr
 
