@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -341,6 +342,36 @@ def test_through_the_resident_checker_the_answers_are_the_same(world: World) -> 
     assert told.startswith(f"{BLOCKED[world.agent.name]}guard: denied `touch {marker}`"), told
 
 
+def _on_screen(child: pexpect.spawn, texts: list[str], seconds: float) -> bool:
+    """Whether all of `texts` were drawn, in order, within `seconds`: compared without the
+    terminal's escapes, spaces and box lines, so a text wrapped or redrawn by the agent's screen
+    still counts (its width and redraws differ with the machine's speed)."""
+    wanted = [_bare(text) for text in texts]
+    seen = ""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            seen += child.read_nonblocking(65536, timeout=0.5)
+        except pexpect.TIMEOUT:
+            pass
+        except pexpect.EOF:
+            break
+        bare = _bare(seen)
+        at = 0
+        for text in wanted:
+            at = bare.find(text, at)
+            if at < 0:
+                break
+        else:
+            return True
+    return False
+
+
+def _bare(text: str) -> str:
+    text = re.sub(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b[@-_]", "", text)
+    return re.sub(r"[\s│╭╮╰╯─┃]+", "", text)
+
+
 def test_interactive_gemini_gets_guards_ask_at_its_own_prompt(world: World) -> None:
     """In a terminal, with no GUARD_APPROVER setting, Gemini CLI's own confirmation shows
     guard's reason, and the human's answer there decides (here: allow once, so it runs)."""
@@ -358,9 +389,9 @@ def test_interactive_gemini_gets_guards_ask_at_its_own_prompt(world: World) -> N
         encoding="utf-8", timeout=90, dimensions=(40, 150),
     )  # fmt: skip
     try:
-        child.expect_exact(f"guard asks: write {marker} (touch) is outside the workspace")
-        child.expect_exact("Allow once")  # Gemini's own confirmation
-        assert not marker.exists()
+        asks = f"guard asks: write {marker} (touch) is outside the workspace"
+        assert _on_screen(child, [asks, "Allow once"], 180), log.read_text() if log.exists() else ""
+        assert not marker.exists()  # Gemini's own confirmation shows guard's reason, and waits
         child.send("\r")
         deadline = time.monotonic() + 30
         while not marker.exists() and time.monotonic() < deadline:

@@ -254,13 +254,17 @@ def test_a_store_that_breaks_later_in_a_session_is_told_on_its_next_line(work: P
         assert time.monotonic() < deadline, "the forked child wrote no row"
         time.sleep(0.05)
     garbage(db)
-    assert guarded_bash("one", work, []) == (True, "", True)  # its row is lost, unseen
+    # The line that meets the damage may see it itself (when it opens the store before it runs)
+    # or lose its row in the forked child; either way the session is told once, by this line or
+    # by the next one at the latest.
+    allowed, first, ran = guarded_bash("one", work, [])
+    assert allowed and ran
     deadline = time.monotonic() + 10
-    while "failed" not in "".join(p.read_text() for p in _state_files()):
+    while not any(word in "".join(p.read_text() for p in _state_files()) for word in KNOWN):
         assert time.monotonic() < deadline, "the forked child did not record the failure"
         time.sleep(0.05)
-    allowed, said, ran = guarded_bash("one", work, [])
-    assert allowed and ran and said.count(WARNING) == 1
+    allowed, second, ran = guarded_bash("one", work, [])
+    assert allowed and ran and (first + second).count(WARNING) == 1
     db.unlink()  # moved aside: guard makes a new store, and the rows are written again
     assert guarded_bash("one", work, []) == (True, "", True)
     assert _rows(db) == ["echo ran"]
@@ -269,6 +273,9 @@ def test_a_store_that_breaks_later_in_a_session_is_told_on_its_next_line(work: P
 def _rows(db: Path) -> list[str]:
     with Store.open(db) as store:
         return [row.command for row in store.log()]
+
+
+KNOWN = ("failed\n", "told\n")  # the damage is known: to be said, or said
 
 
 def _state_files() -> list[Path]:
