@@ -22,7 +22,7 @@ FUNCTIONS = {
     "bash": "__guard_ps0 __guard_enter __guard_precmd __guard_stop __guard_relay __guard_send "
     "__guard_receive __guard_confirm __guard_fallback __guard_traps fc",
     "zsh": "__guard_preexec __guard_precmd __guard_send __guard_receive __guard_confirm "
-    "__guard_check_line fc r",
+    "__guard_check_line __guard_accept_line __guard_at_enter __guard_ask_at_enter fc r",
 }
 
 
