@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from guard.knowledge.effect_argv import Parsed, given
 from guard.knowledge.effect_knowledge import FIND_NARROWING, TOOLS, Effect, find_deleter
+from guard.languages.effect_argv import Parsed, given
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code
 from guard.projection.walk_records import Arg, Stdin
@@ -273,7 +273,7 @@ def _kill_all(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sql(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.sql_effects import destroying_statement
+    from guard.languages.sql_effects import destroying_statement
 
     values = c.parsed.values
     texts: list[str | None] = []
@@ -312,14 +312,14 @@ def _ssh(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _http_upload(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.network_effects import http_upload
+    from guard.languages.network_effects import http_upload
 
     target = http_upload(c.name, c.parsed)
     return None if target is None else Found(target)
 
 
 def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.network_effects import fed_to_host
+    from guard.languages.network_effects import fed_to_host
 
     fed = c.stdin is not None and c.stdin.kind != "terminal"
     target = fed_to_host(c.parsed, fed)
@@ -327,7 +327,7 @@ def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sftp_host(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.network_effects import sftp_host
+    from guard.languages.network_effects import sftp_host
 
     target = sftp_host(c.parsed)
     return None if target is None else Found(target)

@@ -16,7 +16,6 @@ from typing import NamedTuple
 
 from guard.knowledge.commands.interpreters import interpreter_for
 from guard.knowledge.commands.spec import Spec
-from guard.knowledge.effect_argv import Parsed, given, parse
 from guard.knowledge.effect_knowledge import ALIASES, TOOLS, Effect, Tool
 from guard.knowledge.verbs import (
     COMPOUND_LENGTH,
@@ -29,6 +28,7 @@ from guard.knowledge.verbs import (
     SCALE_VERBS,
     SUBCOMMAND_CLIS,
 )
+from guard.languages.effect_argv import Parsed, given, parse
 from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
 from guard.projection.interpreter_effects import inline_code

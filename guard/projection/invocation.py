@@ -10,10 +10,10 @@ from itertools import product
 
 from tree_sitter import Node
 
-from guard.knowledge.arguments import Reading
 from guard.knowledge.commands import spec_for
 from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
 from guard.knowledge.commands.spec import Spec
+from guard.languages.arguments import Reading
 from guard.projection import paths
 from guard.projection.accesses import SHOPT_REASON, access
 from guard.projection.code_kinds import CODE_KINDS

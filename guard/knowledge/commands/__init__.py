@@ -2,7 +2,7 @@
 
 Each `Spec` says which options take a value, what role operands play (a path read or written, a
 pattern, a message, shell code, a command to run), and which options name paths. The reader in
-`guard/knowledge/arguments.py` applies a spec to an argv. Add knowledge here, not `if`s in the
+`guard/languages/arguments.py` applies a spec to an argv. Add knowledge here, not `if`s in the
 walker.
 
 Roles: "read", "write", "execute", "chdir" are accesses; "data" is not a path, on purpose;

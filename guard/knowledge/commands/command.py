@@ -22,7 +22,7 @@ class Command(NamedTuple):
     """What guard knows of one command name (None: nothing of that kind)."""
 
     name: str  # the name the knowledge is filed under (`mkfs` for `mkfs.ext4`)
-    spec: Spec | None  # which words are paths, code, commands (guard/knowledge/arguments.py)
+    spec: Spec | None  # which words are paths, code, commands (guard/languages/arguments.py)
     effects: Tool | None  # what it destroys, discards, publishes … (guard/projection/effects.py)
     interpreter: Interpreter | None  # how it takes code (-c, -e, stdin)
     subcommands: bool  # a CLI with subcommands: the verb model reads its subcommand path

@@ -3,7 +3,7 @@
 One `Interpreter` record per program says how it takes code and in which language guard reads
 it; its argument `Spec` (which words are paths) is derived from the record. Python is read
 through `ast`, JavaScript, Ruby, Perl, PHP and AppleScript by a token scan
-(guard/knowledge/inline_code.py); code in any other language ("unread") cannot be seen through,
+(guard/languages/inline_code.py); code in any other language ("unread") cannot be seen through,
 so inline code or code on a pipe or heredoc asks. Shells whose code is bash-compatible are in
 shells.py (read as bash); the others (fish, nu, csh, pwsh …) are here, unread.
 
