@@ -10,7 +10,9 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from guard.knowledge.effect_knowledge import FIND_NARROWING, TOOLS, Effect, find_deleter
+from guard.knowledge.commands import command_for
+from guard.knowledge.commands.effect import Effect, Tool
+from guard.knowledge.effect_knowledge import FIND_NARROWING, find_deleter
 from guard.languages.effect_argv import Parsed, given
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code
@@ -77,7 +79,7 @@ def _git_cwd(c: EffectCall) -> str | None:
 
 
 def _git_restore_worktree(c: EffectCall, row: Effect) -> Found | None:
-    tool = TOOLS["git"]
+    tool = command_for("git").effects or Tool()
     staged = given(c.parsed, "-S", tool) or given(c.parsed, "--staged", tool)
     worktree = given(c.parsed, "-W", tool) or given(c.parsed, "--worktree", tool)
     if staged and not worktree:
@@ -207,7 +209,7 @@ def _http_delete(c: EffectCall, row: Effect) -> Found | None:
 
 def _raw_after(c: EffectCall, operands: int) -> list[Arg]:
     """The argv words after the first `operands` operands, as given (options included)."""
-    tool = TOOLS[c.name]
+    tool = command_for(c.name).effects or Tool()
     seen, i = 0, 1
     while i < len(c.argv) and seen < operands:
         value = c.argv[i].value

@@ -10,8 +10,8 @@ are kept, reported with the host (its paths are the other machine's).
 
 from __future__ import annotations
 
-from guard.knowledge.commands import spec_for
-from guard.knowledge.commands.interpreters import Interpreter
+from guard.knowledge.commands import command_for
+from guard.knowledge.commands.interpreter import Interpreter
 from guard.projection.accesses import access, add_effect
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg, Stdin
@@ -97,7 +97,7 @@ def _cluster(
         if opt == "-m" and record.language == "python":  # python -m twine upload: the module's
             module = arg._replace(value=rest) if rest else _next(argv, i)
             tool = [module, *argv[i + (0 if rest else 1) :]]
-            known = spec_for(module.value or "")
+            known = command_for(module.value or "").spec
             w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
             return None
     return 0
