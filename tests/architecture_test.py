@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[1] / "guard"
 STAGES = (
     "base",
     "knowledge",
+    "languages",
     "projection",
     "policy",
     "approvals",

@@ -138,5 +138,3 @@ def _sed_parts(s: str, i: int, parts: int, *, brackets: bool) -> int:
             return -1
         i += 1
     return i
-
-

@@ -1,4 +1,4 @@
-"""SQL is code: the token scan of guard/knowledge/sql.py, and what sqlite3, psql and mysql lines
+"""SQL is code: the token scan of guard/languages/sql.py, and what sqlite3, psql and mysql lines
 reach.
 
 Pure: a fixed context (workspace /w/proj, home /h/u); `/o/…` is any path outside it.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from guard.knowledge.sql import Dialect, sql_effects
+from guard.languages.sql import Dialect, sql_effects
 from guard.projection.project import project
 from guard.projection.scope import Context
 
@@ -76,7 +76,7 @@ LINES = [
     ("psql -c \"COPY t FROM '/o/passwd'\"", {("/o/passwd", "read")}, False),
     ("psql -f /o/x.sql", {("/o/x.sql", "read")}, False),
     ("psql -c '\\! id'", set(), True),
-    ("psql -c \"$QUERY\"", set(), True),
+    ('psql -c "$QUERY"', set(), True),
     ("mysql -e \"LOAD DATA INFILE '/o/passwd' INTO TABLE t\"", {("/o/passwd", "read")}, False),
     ("mysql -e \"SELECT 1 INTO OUTFILE '/o/out'\" db", {("/o/out", "write")}, False),
     ("echo '.shell id' | sqlite3 data.db", set(), True),

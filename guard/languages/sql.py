@@ -230,9 +230,7 @@ def _call_argument(tokens: list[str], start: int, index: int, what: str) -> Effe
     return ("code", None) if what == "execute" else ("path", None)  # not a literal
 
 
-_CLIENT_COPY = re.compile(
-    r"\b(from|to)\s+(program\s+)?('(?:[^']|'')*'|\S+)", re.IGNORECASE
-)
+_CLIENT_COPY = re.compile(r"\b(from|to)\s+(program\s+)?('(?:[^']|'')*'|\S+)", re.IGNORECASE)
 
 
 def _client_copy(rest: str) -> list[Effect]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from guard.knowledge.producers import printed_roots
+from guard.languages.printed_roots import printed_roots
 from guard.projection.project import project
 from guard.projection.scope import Context
 

@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from guard.knowledge.bash_argv import BashInvocation, login_from_argv0, parse_bash_argv
+from guard.languages.bash_argv import BashInvocation, login_from_argv0, parse_bash_argv
 
 BASH = shutil.which("bash") or "/bin/bash"
 PROBE = (
-    "printf '%s\\0' '<probe>' \"${BASH_EXECUTION_STRING-(none)}\" \"$0\" \"$-\" \"$#\" \"$@\";"
+    'printf \'%s\\0\' \'<probe>\' "${BASH_EXECUTION_STRING-(none)}" "$0" "$-" "$#" "$@";'
     " shopt -q login_shell && printf L; shopt -qo posix && printf P;"
     " shopt -q restricted_shell && printf R; exit 0\n"
 )
@@ -430,8 +430,8 @@ TOKENS = [
     "extglob", "nullglob", "w1", "w2", "x y", "", "echo hi", "a=b",
 ]  # fmt: skip
 HOOK = (
-    "printf '%s\\0' \"${BASH_EXECUTION_STRING-(none)}\" \"$0\" \"$#\" \"$@\" > \"$PROBE_OUT\";"
-    " shopt -q login_shell && printf L >> \"$PROBE_OUT\"; exit 0\n"
+    'printf \'%s\\0\' "${BASH_EXECUTION_STRING-(none)}" "$0" "$#" "$@" > "$PROBE_OUT";'
+    ' shopt -q login_shell && printf L >> "$PROBE_OUT"; exit 0\n'
 )
 
 

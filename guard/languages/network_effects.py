@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from guard.knowledge.effect_argv import Parsed
+from guard.languages.effect_argv import Parsed
 
 _CURL_SENDS = ("-d", "-F", "-T", "--json", "--upload-file", "--form", "--form-string")
 _WGET_SENDS = ("--post-data", "--post-file", "--body-data", "--body-file")
