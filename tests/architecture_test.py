@@ -22,6 +22,7 @@ STAGES = (
     "projection",
     "policy",
     "approvals",
+    "verdict",
     "asking",
     "kernel",
     "entry",
