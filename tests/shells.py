@@ -249,7 +249,7 @@ def wait_for_audit_row(command: str) -> None:
     """The checker writes a line's audit row just after answering; wait until it has."""
     import time
 
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:

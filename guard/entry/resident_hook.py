@@ -55,8 +55,8 @@ def hook_cli(agent: str, timeout: str | None) -> int:
     """`guard hook AGENT` through the checker; in this process when it does not answer (a call
     held for a human, no checker)."""
     raw = read_stdin(MAX_HOOK_INPUT + 1)
-    from guard.approvals.session import current_session
     from guard.entry.agent_prompt import prompt_reachable
+    from guard.verdict.store.session import current_session
 
     in_band = "1" if prompt_reachable(agent) else "0"  # seen from here: the agent is above
     pairs: list[tuple[str, str | bytes]] = [

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, MutableMapping, Sequence
     from typing import NoReturn
 
-    from guard.approvals.judgement import Judgement
+    from guard.verdict.judgement import Judgement
 
 REFUSED = 126
 INTERRUPTED = 130
@@ -140,8 +140,8 @@ def real_shell(env: Mapping[str, str], *, own: str) -> str:
 
 def allowed(text: str, inv: BashInvocation) -> bool:
     """Judge `text` run with `inv`'s `$0` and arguments; ask a human when the policy says so."""
-    from guard.approvals.session import current_session
     from guard.entry import resident_client
+    from guard.verdict.store.session import current_session
 
     session = current_session()
     stdin_code = inv.mode == "command" and stdin_may_carry_code()

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")

@@ -1,5 +1,5 @@
 """A line judged again by a long-lived process gets the verdict a fresh process would give:
-a kept projection (guard/approvals/kept_projections.py) is used only while everything its walk
+a kept projection (guard/verdict/cache/kept_projections.py) is used only while everything its walk
 saw of the world is as it was."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.judgement import Judgement, judge
-from guard.approvals.line_cache import LineCache
+from guard.verdict.cache.line_cache import LineCache
+from guard.verdict.judgement import Judgement, judge
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ holding three lines: the state, the store's path, the problem. The states:
 No state (no file yet, another store, a runtime directory guard cannot use) counts as not known:
 the row is written before the line runs. The file decides nothing but when a warning is shown
 and whether a row may be written late: where the managed policy keeps an audit log, every row
-is written before its line runs whatever it says (guard/approvals/audit.py).
+is written before its line runs whatever it says (guard/verdict/store/audit.py).
 """
 
 from __future__ import annotations

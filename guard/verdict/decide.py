@@ -34,7 +34,7 @@ from guard.projection.requests import (
 )
 
 if TYPE_CHECKING:
-    from guard.approvals.approval_index import ApprovalIndex, ApprovalLike
+    from guard.verdict.approval_index import ApprovalIndex, ApprovalLike
 
 
 ROLE_WORDS = {
@@ -48,7 +48,7 @@ ROLE_WORDS = {
 
 _Index = dict[Surface, tuple[Rule, ...]]
 _INDEXES: dict[tuple[int, str, bool], tuple[Policy, _Index]] = {}
-SCAN_APPROVALS = 32  # more approvals than this are indexed (guard/approvals/approval_index.py)
+SCAN_APPROVALS = 32  # more approvals than this are indexed (guard/verdict/approval_index.py)
 
 
 def decide(
@@ -64,7 +64,7 @@ def decide(
     agent's session is assumed when the caller does not say. `approvals` may be an
     `ApprovalIndex` a long-lived process keeps (built with this home)."""
     if isinstance(approvals, tuple) and len(approvals) > SCAN_APPROVALS:
-        from guard.approvals.approval_index import ApprovalIndex
+        from guard.verdict.approval_index import ApprovalIndex
 
         approvals = ApprovalIndex(approvals, home)
     kind = "agent" if agent else "interactive"

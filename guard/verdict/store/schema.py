@@ -110,7 +110,7 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # approvals bumps, so a long-lived process reads them again only when they changed.
         "CREATE INDEX IF NOT EXISTS approvals_lookup ON approvals (surface, session, scope)",
         # the literal start of the pattern cut at its last separator
-        # (guard/approvals/approval_index.py):
+        # (guard/verdict/approval_index.py):
         # a request reads only the approvals filed under one of its own prefixes
         "ALTER TABLE approvals ADD COLUMN lookup TEXT",
         "CREATE INDEX approvals_key ON approvals (surface, lookup)",

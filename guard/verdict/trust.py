@@ -33,7 +33,7 @@ def is_trusted(path: str) -> tuple[bool, str]:
     current = digest(path)
     if current is None:
         return True, ""  # nothing there to trust; a missing file loosens nothing
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     try:
         with Store.open() as store:
@@ -51,7 +51,7 @@ def is_trusted(path: str) -> tuple[bool, str]:
 
 def trust(path: str) -> str:
     """Trust the file at `path` as it is now; returns its hash."""
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     if os.path.islink(path):
         raise GuardError(f"guard: {path} is a symbolic link; make it a plain file to trust it")

@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals import system_log
-from guard.approvals.store import Store
-from guard.approvals.store_schema import AuditRow
+from guard.verdict.store import system_log
+from guard.verdict.store.schema import AuditRow
+from guard.verdict.store.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]
 MULTI_LINE = "printf '%s\\n' 'first line\nsecond line' > /etc/motd"
@@ -134,7 +134,7 @@ def test_a_missing_socket_warns_once_and_keeps_the_local_row(
     user_policy(f'[audit]\njournald = "{sockets / "gone.sock"}"\n')
     code = textwrap.dedent("""
         import time
-        from guard.approvals.store import Store
+        from guard.verdict.store.store import Store
         with Store.open() as store:
             for n in range(3):
                 store.record(time=time.time(), session="s", cwd="/", command=f"ls {n}",
@@ -198,7 +198,7 @@ def test_without_an_audit_setting_nothing_more_is_loaded(user_file: str) -> None
         user_policy(user_file)
     code = textwrap.dedent("""
         import sys, time
-        from guard.approvals.store import Store
+        from guard.verdict.store.store import Store
         with Store.open() as store:
             store.record(time=time.time(), session="s", cwd="/", command="ls",
                          decision="allow", reasons=(), how="rule")

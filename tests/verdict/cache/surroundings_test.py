@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.judgement import Judgement, judge
-from guard.approvals.line_cache import LineCache
+from guard.verdict.cache.line_cache import LineCache
+from guard.verdict.judgement import Judgement, judge
 
 SESSION = "surroundings-test"
 
@@ -176,7 +176,7 @@ def test_kept_surroundings_judge_every_line_as_a_fresh_process_would(
     three times over) and each by a fresh judge: the same verdicts and requests."""
     import sys
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
     from projection import MIX
 
     (workspace / ".env").write_text("KEY=x\n")

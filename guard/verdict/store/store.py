@@ -19,8 +19,9 @@ from contextlib import suppress
 from pathlib import Path
 from types import TracebackType
 
-from guard.approvals.store_approvals import ApprovalsTable
-from guard.approvals.store_file import (
+from guard.errors import GuardError
+from guard.verdict.store.approvals import ApprovalsTable
+from guard.verdict.store.file import (
     BUSY_SECONDS,
     FALLBACK,
     default_store_path,
@@ -28,14 +29,13 @@ from guard.approvals.store_file import (
     prepare_store_file,
     tighten_store_files,
 )
-from guard.approvals.store_schema import (
+from guard.verdict.store.schema import (
     IDLE_SECONDS,
     MIGRATIONS,
     SCHEMA_VERSION,
     AuditRow,
     SessionRow,
 )
-from guard.errors import GuardError
 
 _AUDIT_COLUMNS = "id, time, session, cwd, command, decision, reasons, how, detail"
 
@@ -197,7 +197,8 @@ class Store(ApprovalsTable):
         detail: Mapping[str, object] | None = None,
     ) -> int:
         """Append a verdict to the audit log and return its row id; also send it to the system
-        log when the policy says so (guard/approvals/system_log.py), even when the row failed."""
+        log when the policy says so (guard/verdict/store/system_log.py), even when the row
+        failed."""
         text = None if detail is None else json.dumps(detail, sort_keys=True, ensure_ascii=False)
         row = 0
         try:
@@ -309,7 +310,7 @@ def _to_system_log(
     row: int,
 ) -> None:
     """The audit row, to journald or syslog when configured: never raises."""
-    from guard.approvals import system_log
+    from guard.verdict.store import system_log
 
     try:
         to = system_log.configured_targets()
@@ -322,7 +323,7 @@ def _to_system_log(
               file=sys.stderr)
 def _file_approvals(con: sqlite3.Connection) -> None:
     """Give approvals stored before the lookup column their key (once, when upgrading)."""
-    from guard.approvals.approval_index import stored_key
+    from guard.verdict.approval_index import stored_key
 
     rows = con.execute("SELECT id, surface, pattern FROM approvals WHERE lookup IS NULL").fetchall()
     con.executemany(

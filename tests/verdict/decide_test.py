@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.decide import decide
-from guard.approvals.store_schema import Approval
 from guard.policy.files import load_policy
 from guard.policy.records import Policy, Rule
 from guard.projection.requests import Access, DynamicRole, Projection, Request
+from guard.verdict.decide import decide
+from guard.verdict.store.schema import Approval
 
 HOME = "/home/u"
 WS = "/home/u/src/app"

@@ -29,7 +29,7 @@ MAX_KEYS = 256  # a request with more separators than this looks in every bucket
 
 
 class ApprovalLike(Protocol):
-    """What decide needs of a stored approval (`guard.approvals.store_schema.Approval` has
+    """What decide needs of a stored approval (`guard.verdict.store.schema.Approval` has
     these)."""
 
     @property

@@ -17,9 +17,9 @@ import pytest
 from shells import Shell, answer, guard_program, have
 
 from guard.approvals.arity import approval_choices
-from guard.approvals.judgement import judge
-from guard.approvals.workspace import choose_workspace, too_wide
 from guard.projection.requests import Request
+from guard.verdict.judgement import judge
+from guard.verdict.workspace import choose_workspace, too_wide
 
 GUARD = [sys.executable, "-m", "guard"]
 ALLOW, DENY, ASK = 0, 1, 3

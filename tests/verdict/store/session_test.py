@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.session import process_stamp, session_id, stat_start_time
+from guard.verdict.store.session import process_stamp, session_id, stat_start_time
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 ON_PROC = os.path.isfile(f"/proc/{os.getpid()}/stat")
 
 
@@ -113,7 +113,7 @@ def test_without_a_proc_file_system_ps_tells_the_start_time(tmp_path: Path) -> N
 
 # -- real processes ---------------------------------------------------------------------------
 
-PRINT_SESSION = "from guard.approvals.session import current_session; print(current_session())"
+PRINT_SESSION = "from guard.verdict.store.session import current_session; print(current_session())"
 
 
 def session_of_child(*, env: dict[str, str] | None = None, via_shell: bool = False) -> str:
@@ -149,7 +149,7 @@ def test_guard_session_wins_over_the_parent() -> None:
 
 PARENT_WITH_A_STRANGE_NAME = """
 import os, subprocess, sys
-from guard.approvals.session import process_stamp
+from guard.verdict.store.session import process_stamp
 before = process_stamp(os.getpid())
 with open("/proc/self/comm", "w") as handle:
     handle.write("x) 1 2 (y z")

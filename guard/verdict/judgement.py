@@ -14,18 +14,6 @@ from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from guard.approvals.decide import decide
-from guard.approvals.session import idle_seconds
-from guard.approvals.surroundings import Surroundings
-from guard.approvals.trust import is_trusted
-from guard.approvals.web_port import reaching
-from guard.approvals.workspace import (
-    Workspace,
-    build_context,
-    choose_workspace,
-    current_dir,
-    is_agent,
-)
 from guard.errors import GuardError
 from guard.policy.files import load_policy
 from guard.policy.policy_settings import setting
@@ -34,9 +22,21 @@ from guard.projection.project import project
 from guard.projection.protected import ProtectedPath, ProtectedPaths
 from guard.projection.requests import Projection, Request, Verdict
 from guard.projection.scope import Context
+from guard.verdict.cache.surroundings import Surroundings
+from guard.verdict.decide import decide
+from guard.verdict.store.session import idle_seconds
+from guard.verdict.trust import is_trusted
+from guard.verdict.web_port import reaching
+from guard.verdict.workspace import (
+    Workspace,
+    build_context,
+    choose_workspace,
+    current_dir,
+    is_agent,
+)
 
 if TYPE_CHECKING:
-    from guard.approvals.line_cache import LineCache
+    from guard.verdict.cache.line_cache import LineCache
 
 
 class Judgement(NamedTuple):
@@ -272,7 +272,7 @@ def _terminal() -> bool:
 
 
 def _too_wide(root: str, home: str) -> bool:
-    from guard.approvals.workspace import too_wide
+    from guard.verdict.workspace import too_wide
 
     return too_wide(root, os.path.realpath(home))
 
@@ -298,7 +298,7 @@ def _workspace(
     )
     if not (fixed and session):
         return chosen, ""
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     decided = _stored_workspace(chosen.roots, chosen.why)
     try:
@@ -388,7 +388,7 @@ def _approvals(
     session: str, env: Mapping[str, str], asking: list[Request], home: str
 ) -> tuple[object, ...]:
     """The approvals that may cover what asks (a fresh process reads only those)."""
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     idle = idle_seconds(env)
     with Store.open() as store:

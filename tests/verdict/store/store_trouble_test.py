@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from guard.approvals import store_trouble as trouble
+from guard.verdict.store import trouble as trouble
 
 STORE = "/state/guard.db"
 

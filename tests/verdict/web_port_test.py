@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.judgement import judge
-from guard.approvals.web_port import listen_file
+from guard.verdict.judgement import judge
+from guard.verdict.web_port import listen_file
 
 PORT = 41873
 

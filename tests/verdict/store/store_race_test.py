@@ -10,16 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 ENV = {**os.environ, "PYTHONPATH": str(REPO)}
 T0 = 1_700_000_000.0
 
 GRANTER = """
 import sys
 from pathlib import Path
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 path, worker, count = Path(sys.argv[1]), sys.argv[2], int(sys.argv[3])
 sys.stdin.read(1)  # wait until every worker is ready, then all start at once
 with Store.open(path) as store:
@@ -148,7 +148,8 @@ def test_processes_creating_a_new_store_at_the_same_moment_all_open_it(tmp_path:
 
     for attempt in range(5):
         path = tmp_path / f"fresh{attempt}" / "guard.db"
-        code = ("import sys; from pathlib import Path; from guard.approvals.store import Store\n"
+        code = ("import sys; from pathlib import Path\n"
+                "from guard.verdict.store.store import Store\n"
                 f"Store.open(Path({str(path)!r})).close()\n")
         procs = [subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE)
                  for _ in range(6)]

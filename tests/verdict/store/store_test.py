@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import Store
-from guard.approvals.store_file import default_store_path
-from guard.approvals.store_schema import IDLE_SECONDS, SCHEMA_VERSION, Approval
 from guard.errors import GuardError
+from guard.verdict.store.file import default_store_path
+from guard.verdict.store.schema import IDLE_SECONDS, SCHEMA_VERSION, Approval
+from guard.verdict.store.store import Store
 
 T0 = 1_700_000_000.0
 
@@ -337,7 +337,7 @@ def test_an_audit_row_comes_back_as_it_was_written(store: Store) -> None:
 def test_a_later_version_upgrades_an_existing_store_in_place(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import guard.approvals.store as module
+    import guard.verdict.store.store as module
 
     path = tmp_path / "guard.db"
     with Store.open(path) as old:
@@ -356,9 +356,9 @@ def test_a_later_version_upgrades_an_existing_store_in_place(
 
 
 def test_opening_the_store_does_not_import_platformdirs_when_guard_state_dir_is_set() -> None:
-    code = ("import sys; from guard.approvals.store import Store; Store.open().close(); "
+    code = ("import sys; from guard.verdict.store.store import Store; Store.open().close(); "
             "print('platformdirs' in sys.modules)")
-    repo = Path(__file__).resolve().parents[2]
+    repo = Path(__file__).resolve().parents[3]
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, env={**os.environ, "PYTHONPATH": str(repo)}, timeout=60)
     assert done.stdout.strip() == "False"

@@ -15,8 +15,8 @@ import os
 import sys
 from typing import NamedTuple
 
-from guard.approvals.store_schema import AuditRow
 from guard.policy.policy_settings import Value, setting
+from guard.verdict.store.schema import AuditRow
 
 JOURNALD_SOCKET = "/run/systemd/journal/socket"
 SYSLOG_SOCKET = "/dev/log"

@@ -7,15 +7,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from guard.approvals.store_file import StoreConnection, explain
-from guard.approvals.store_schema import IDLE_SECONDS, SCOPES, Approval
 from guard.projection.requests import ACCESSES, SURFACES, Request
+from guard.verdict.store.file import StoreConnection, explain
+from guard.verdict.store.schema import IDLE_SECONDS, SCOPES, Approval
 
 _APPROVAL_COLUMNS = "id, session, scope, surface, pattern, access, granted_by, granted_at, command"
 
 
 class ApprovalsTable(StoreConnection):
-    """The approvals part of an open store (guard/approvals/store.py)."""
+    """The approvals part of an open store (guard/verdict/store/store.py)."""
 
     def grant(
         self,
@@ -55,7 +55,7 @@ class ApprovalsTable(StoreConnection):
             ).fetchone()
             if row is not None:
                 return int(row[0])
-            from guard.approvals.approval_index import stored_key
+            from guard.verdict.approval_index import stored_key
 
             cursor = con.execute(
                 f"INSERT INTO approvals ({_APPROVAL_COLUMNS}, lookup) "
@@ -101,7 +101,7 @@ class ApprovalsTable(StoreConnection):
         matching: Sequence[Request],
         home: str,
     ) -> tuple[Approval, ...]:
-        from guard.approvals.approval_index import request_keys
+        from guard.verdict.approval_index import request_keys
 
         wanted: dict[str, set[str] | None] = {}
         for request in matching:

@@ -12,13 +12,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.approvals.approval_index import ApprovalIndex, stored_key
-from guard.approvals.decide import _approved_by
-from guard.approvals.judgement import judge
-from guard.approvals.line_cache import LineCache
-from guard.approvals.store import Store
-from guard.approvals.store_schema import MIGRATIONS, SCHEMA_VERSION
 from guard.projection.requests import Request
+from guard.verdict.approval_index import ApprovalIndex, stored_key
+from guard.verdict.cache.line_cache import LineCache
+from guard.verdict.decide import _approved_by
+from guard.verdict.judgement import judge
+from guard.verdict.store.schema import MIGRATIONS, SCHEMA_VERSION
+from guard.verdict.store.store import Store
 
 HOME = "/h/u"
 

@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import Store
-from guard.approvals.store_schema import SCHEMA_VERSION
 from guard.errors import GuardError
+from guard.verdict.store.schema import SCHEMA_VERSION
+from guard.verdict.store.store import Store
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 T0 = 1_700_000_000.0
 
 
@@ -123,7 +123,7 @@ CHILD = """
 import sys
 from pathlib import Path
 from guard.errors import GuardError
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 try:
     Store.open(Path(sys.argv[1])).close()
 except GuardError as exc:
@@ -205,7 +205,7 @@ FULL_DISK_CHILD = """
 import json, sys
 from pathlib import Path
 from guard.errors import GuardError
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
 def fill(directory):
     with open(directory / "filler", "wb", buffering=0) as handle:

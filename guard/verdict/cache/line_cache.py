@@ -49,23 +49,23 @@ from collections.abc import Callable, Mapping
 from stat import S_ISLNK
 from typing import TYPE_CHECKING, Any
 
-from guard.approvals.decide import decide
-from guard.approvals.kept_projections import KeptProjections
-from guard.approvals.links import Links
-from guard.approvals.looks import RACY_NS, Answered, settled, stamp_of
-from guard.approvals.session import idle_seconds
-from guard.approvals.surroundings import Surroundings
-from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.requests import Projection, Verdict
 from guard.projection.scope import Context
+from guard.verdict.cache.kept_projections import KeptProjections
+from guard.verdict.cache.links import Links
+from guard.verdict.cache.looks import RACY_NS, Answered, settled, stamp_of
+from guard.verdict.cache.surroundings import Surroundings
+from guard.verdict.decide import decide
+from guard.verdict.store.session import idle_seconds
+from guard.verdict.workspace import build_context
 
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from guard.approvals.approval_index import ApprovalIndex
-    from guard.approvals.store import Store
+    from guard.verdict.approval_index import ApprovalIndex
+    from guard.verdict.store.store import Store
 
 # what build_context reads of the environment besides passing it on
 _CONTEXT_ENV = ("GUARD_WORKSPACE", "HOME", "PWD")
@@ -259,8 +259,8 @@ class LineCache:
 
     # -- trust ------------------------------------------------------------------------------
     def trusted(self, path: str) -> tuple[bool, str]:
-        """`guard.approvals.trust.is_trusted`, hashing the file only when it changed."""
-        from guard.approvals.trust import is_trusted
+        """`guard.verdict.trust.is_trusted`, hashing the file only when it changed."""
+        from guard.verdict.trust import is_trusted
 
         st = self.links.lstat(path)
         if isinstance(st, FileNotFoundError):
@@ -272,7 +272,7 @@ class LineCache:
         now = stamp_of(st)
         kept = self._digests.get(path)
         if kept is None or kept[0] != now:
-            from guard.approvals.trust import digest
+            from guard.verdict.trust import digest
 
             kept = (now, digest(path))
             if settled((now,)):  # else hashed again on the next line
@@ -302,14 +302,14 @@ class LineCache:
         names = (get("GUARD_STATE_DIR"), get("XDG_STATE_HOME"), get("HOME"))  # what it follows
         kept = self._store_path
         if kept is None or kept[0] != names:
-            from guard.approvals.store_file import default_store_path
+            from guard.verdict.store.file import default_store_path
 
             found = default_store_path()
             kept = self._store_path = (names, found, str(found))
         path = kept[2]
         key = (path, self._identity(path))
         if self._store is None or self._store_key != key:
-            from guard.approvals.store import Store
+            from guard.verdict.store.store import Store
 
             self.close()
             self._store = Store.open(kept[1])
@@ -351,7 +351,7 @@ class LineCache:
         kept = self._approvals.get(key)
         if kept is not None and kept[0] == state:
             return kept[1]
-        from guard.approvals.approval_index import ApprovalIndex
+        from guard.verdict.approval_index import ApprovalIndex
 
         index = ApprovalIndex(store.approvals(session, now, idle), home)
         if len(self._approvals) > 16:

@@ -5,7 +5,7 @@ Verdicts are recorded where they are given (guard/entry/check.py and the other e
 revoke, a clear or a trusted project file is recorded here. Every row goes through
 ``Store.record``, so whatever else reads the audit log sees these too. A row that cannot be
 written changes nothing that was decided or done — guard says so, once per session on every
-entry point (guard/approvals/store_trouble.py) — except where the managed policy sets `[audit]`:
+entry point (guard/verdict/store/trouble.py) — except where the managed policy sets `[audit]`:
 there an allowed line whose row cannot be written does not run (`refusal`).
 """
 
@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.approvals.store import Store
     from guard.policy.records import Policy
+    from guard.verdict.store.store import Store
 
 TRUST = "trust"  # the decision of a row that changes trust; `how` says which change
 _said: list[str] = []  # the warning, once it has been given in this process
@@ -40,7 +40,7 @@ def not_written_line(problem: GuardError | str, *, session: str = "") -> str:
     """The warning `not_written` prints, or "" when it was given already."""
     why = str(problem).removeprefix("guard: ")
     if session:
-        from guard.approvals import store_trouble
+        from guard.verdict.store import trouble as store_trouble
 
         if not store_trouble.tell(session, store_trouble.store_path_text(), why):
             return ""
@@ -87,8 +87,8 @@ def trust_changed(
     one. A failure is reported with :func:`not_written`, never raised."""
     import os
 
-    from guard.approvals.judgement import without_store
-    from guard.approvals.store import Store
+    from guard.verdict.judgement import without_store
+    from guard.verdict.store.store import Store
 
     if store is None and without_store(os.environ):
         return  # in a sandbox: the approver outside logs what it is asked
@@ -127,8 +127,8 @@ UNAUDITED = "unaudited"  # the `how` of a refusal sent to the system log alone
 def refusal_to_system_log(*, session: str, cwd: str, command: str, message: str) -> None:
     """The one record a line refused for want of its row can have: the system log the managed
     policy names (journald, syslog). Never raises; a socket that refuses it warns as usual."""
-    from guard.approvals import system_log
-    from guard.approvals.store_schema import AuditRow
+    from guard.verdict.store import system_log
+    from guard.verdict.store.schema import AuditRow
 
     try:
         targets = system_log.configured_targets()

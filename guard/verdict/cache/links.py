@@ -26,7 +26,9 @@ import posixpath
 import time
 from stat import S_ISLNK
 
-from guard.approvals.looks import (
+from guard.projection.bounded_glob import is_pattern
+from guard.projection.paths import normalise
+from guard.verdict.cache.looks import (
     EXISTS,
     GONE,
     IDENTITY,
@@ -48,9 +50,7 @@ from guard.approvals.looks import (
     pruned,
     stamp_of,
 )
-from guard.approvals.workspace import glob_matches
-from guard.projection.bounded_glob import is_pattern
-from guard.projection.paths import normalise
+from guard.verdict.workspace import glob_matches
 
 
 class Links:
