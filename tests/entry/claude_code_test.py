@@ -22,7 +22,7 @@ from shells import answer
 
 from guard.approvals.store import Store
 from guard.cli.hook import claude_code
-from guard.entry.agent_core import MAX_INPUT
+from guard.entry.agents.core import MAX_INPUT
 
 GUARD = [sys.executable, "-m", "guard"]
 

@@ -45,7 +45,7 @@ from guard.approvals.judgement import Judgement, judge
 from guard.approvals.line_cache import LineCache
 from guard.approvals.workspace import is_agent
 from guard.entry.check import may_write_late
-from guard.entry.shell_state import exported, history_entry
+from guard.entry.shell_hooks.state import exported, history_entry
 from guard.errors import GuardError
 
 VERSION = "1"
