@@ -84,6 +84,22 @@ def test_imports_point_down_the_pipeline(module: str) -> None:
     assert not later, f"{module} ({stage(module)}) imports a later stage: {later}"
 
 
+# guard/entry/: one subpackage per product; only what every product shares sits at its top
+ENTRY_PRODUCTS = frozenset({"shim", "shell_hooks", "resident", "agents"})
+ENTRY_SHARED = frozenset({"check", "judgement_json"})
+
+
+def test_entry_is_one_subpackage_per_product() -> None:
+    stray = sorted(
+        m
+        for m in MODULES
+        if m.startswith("guard.entry.") and m.split(".")[2] not in ENTRY_PRODUCTS | ENTRY_SHARED
+    )
+    assert not stray, (
+        f"put {stray} into its product's guard/entry/<product>/ ({sorted(ENTRY_PRODUCTS)})"
+    )
+
+
 def _circle() -> list[str] | None:
     state: dict[str, int] = {}
     path: list[str] = []

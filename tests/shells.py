@@ -49,7 +49,7 @@ def guard_program(tmp: Path) -> str:
 
 
 def hook(shell: str, program: str) -> str:
-    from guard.entry.shell_init import render
+    from guard.entry.shell_hooks.init import render
 
     return render(shell, program)
 

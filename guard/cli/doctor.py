@@ -110,7 +110,7 @@ def hook_findings(state: dict[str, str]) -> list[Finding]:
 
 def changed_functions(shell: str, seen: str) -> str:
     """Which of the hook's functions differ from the shipped hook's; "" when none."""
-    from guard.entry.shell_init import hook_text
+    from guard.entry.shell_hooks.init import hook_text
 
     names = FUNCTIONS[shell]
     if shell == "bash":
@@ -291,7 +291,7 @@ def agent_findings(cwd: str | None) -> list[Finding]:
     """For each agent found here: is guard's hook installed (yours or the project's), does it
     fail closed there, and (Codex) has the hook been trusted."""
     from guard.cli.setup import project_dir
-    from guard.entry import agent_setup
+    from guard.entry.agents import setup as agent_setup
 
     out = []
     here = cwd or os.getcwd()
@@ -324,7 +324,7 @@ def agent_findings(cwd: str | None) -> list[Finding]:
 
 def closed_by(agent: str) -> str:
     """What stops a call when guard cannot answer, in doctor's words."""
-    from guard.entry.agent_config import AGENTS
+    from guard.entry.agents.config import AGENTS
 
     option = AGENTS[agent].fail_closed
     if agent in ("cline", "opencode"):
@@ -337,8 +337,8 @@ def resident_finding() -> Finding:
     and lines served; or why every call checks in-process."""
     import time
 
-    from guard.entry import resident_protocol as wire
-    from guard.entry.resident_client import request
+    from guard.entry.resident import protocol as wire
+    from guard.entry.resident.client import request
 
     path = wire.socket_path(os.environ)
     if not wire.enabled(os.environ):

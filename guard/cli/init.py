@@ -2,7 +2,7 @@
 
 The hook is a real shell file shipped in the package (shell-hooks/); the one substitution is the
 absolute path of this guard program, so the hook keeps working whatever PATH the shell has
-(guard/entry/shell_init.py renders it).
+(guard/entry/shell_hooks/init.py renders it).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import os
 import sys
 
 from guard.cli import summary
-from guard.entry.shell_init import SHELLS, guard_program, render
+from guard.entry.shell_hooks.init import SHELLS, guard_program, render
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -289,8 +289,8 @@ def _state_files() -> list[Path]:
 @pytest.fixture
 def resident(monkeypatch: pytest.MonkeyPatch, work: Path) -> Iterator[Callable[[], int]]:
     """The per-user checker turned on and answering; `served()` counts its answers."""
-    from guard.entry import resident_protocol as wire
-    from guard.entry.resident_client import request
+    from guard.entry.resident import protocol as wire
+    from guard.entry.resident.client import request
 
     monkeypatch.delenv("GUARD_RESIDENT")
     monkeypatch.setenv("GUARD_RESIDENT_IDLE", "60")

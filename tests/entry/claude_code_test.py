@@ -21,7 +21,7 @@ import pytest
 from shells import answer
 
 from guard.cli.hook import claude_code
-from guard.entry.agent_core import MAX_INPUT
+from guard.entry.agents.core import MAX_INPUT
 from guard.verdict.store.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]

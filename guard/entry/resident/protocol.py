@@ -81,7 +81,7 @@ def decode(body: bytes) -> list[tuple[str, bytes]]:
 
 def package_dir() -> str:
     """The guard package this process runs: a checker answers only clients of the same one."""
-    return os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def text(value: bytes) -> str:

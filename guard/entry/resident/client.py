@@ -17,8 +17,8 @@ from __future__ import annotations
 import _socket
 import os
 
-from guard.entry import resident_protocol as wire
-from guard.entry.checker_start import start_later
+from guard.entry.resident import protocol as wire
+from guard.entry.resident.start import start_later
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -129,7 +129,7 @@ def apply_held() -> None:
 def fast_cli(argv: list[str]) -> int | None:
     """`guard check -- LINE` and `guard explain --json -- LINE` through the checker, before
     argparse is imported; None: run the command line as usual (nothing of it was done).
-    Agents' hooks: guard/entry/resident_hook.py."""
+    Agents' hooks: guard/entry/agents/resident_hook.py."""
     if not wire.enabled(os.environ):
         return None
     explaining = argv[:1] == ["explain"]

@@ -1,7 +1,7 @@
 """`guard hook AGENT [--timeout N]` through the resident checker, before argparse is imported.
 
 The client reads the hook's input, finds out whether a human sees the agent's own prompt
-(guard/entry/agent_prompt.py: only this process, below the agent, can), and sends both; the
+(guard/entry/agents/prompt.py: only this process, below the agent, can), and sends both; the
 checker answers every call that needs no human. A call it would hold for `guard watch` comes
 back, and this process answers it as `guard hook` does without a checker.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import os
 
-from guard.entry import resident_protocol as wire
-from guard.entry.resident_client import exchange, read_stdin, write_fd
+from guard.entry.resident import protocol as wire
+from guard.entry.resident.client import exchange, read_stdin, write_fd
 
 
 def fast_hook(argv: list[str]) -> int | None:
@@ -23,10 +23,10 @@ def fast_hook(argv: list[str]) -> int | None:
     return None if hooked is None else hook_cli(*hooked)
 
 
-MAX_HOOK_INPUT = 16 << 20  # guard.entry.agent_core.MAX_INPUT: bytes of hook input read
+MAX_HOOK_INPUT = 16 << 20  # guard.entry.agents.core.MAX_INPUT: bytes of hook input read
 
 
-# guard/entry/agent_protocols.py PROTOCOLS, named here so that this path need not import it
+# guard/entry/agents/protocols.py PROTOCOLS, named here so that this path need not import it
 AGENTS = frozenset({"claude-code", "codex", "cursor", "gemini", "copilot", "cline", "opencode"})
 
 
@@ -55,7 +55,7 @@ def hook_cli(agent: str, timeout: str | None) -> int:
     """`guard hook AGENT` through the checker; in this process when it does not answer (a call
     held for a human, no checker)."""
     raw = read_stdin(MAX_HOOK_INPUT + 1)
-    from guard.entry.agent_prompt import prompt_reachable
+    from guard.entry.agents.prompt import prompt_reachable
     from guard.verdict.store.session import current_session
 
     in_band = "1" if prompt_reachable(agent) else "0"  # seen from here: the agent is above
@@ -69,7 +69,7 @@ def hook_cli(agent: str, timeout: str | None) -> int:
     if answer is None:
         import argparse
 
-        from guard.entry.agent_hook import run
+        from guard.entry.agents.hook import run
 
         seconds = float(timeout) if timeout is not None else None
         return run(argparse.Namespace(agent=agent, timeout=seconds), raw, in_band=in_band == "1")

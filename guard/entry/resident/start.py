@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import sys
 
-from guard.entry import resident_protocol as wire
+from guard.entry.resident import protocol as wire
 
 # The checker waits a moment before it loads guard: the client that started it, and the
 # command it runs, should not share the CPU with the checker's start-up (~60 ms of imports).
 CHECKER_CODE = (
     "import sys, time; time.sleep(0.05); sys.path.insert(0, sys.argv[3]); "
-    "from guard.entry.resident_server import main; "
+    "from guard.entry.resident.server import main; "
     "raise SystemExit(main(sys.argv[1], float(sys.argv[2])))"
 )
 

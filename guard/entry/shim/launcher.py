@@ -90,8 +90,8 @@ def c_string(text: str) -> str:
 
 def native_source(target: str) -> str:
     """The launcher's source with the absolute path of guarded-bash built in."""
-    # the checker answers this install only: the guard package, as resident_protocol names it
-    package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    # the checker answers this install only: the guard package, as resident/protocol.py names it
+    package = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return (
         f"#define GUARD_TARGET {c_string(target)}\n#define GUARD_PACKAGE {c_string(package)}\n"
         + source_text()

@@ -4,7 +4,7 @@
 does not know, and copies the file to FILE.guard-backup before its first change. `uninstall`
 removes guard's entry only; when what is left is what the backup holds, the backup's bytes are
 put back, so a file nobody else touched is restored byte for byte (and a file guard created is
-removed, with the directories setup made for it). `status` (guard/entry/agent_status.py) says
+removed, with the directories setup made for it). `status` (guard/entry/agents/status.py) says
 whether guard's hook is there and fails closed; `detected` finds the agents here.
 """
 
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guard.entry.agent_config import AGENTS, config_path, handler, script
-from guard.entry.agent_status import (
+from guard.entry.agents.config import AGENTS, config_path, handler, script
+from guard.entry.agents.status import (
     Status,
     codex_trusted,
     command_of,

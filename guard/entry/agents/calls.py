@@ -1,6 +1,6 @@
 """An agent's shell call and guard's answer to it, and the hook protocol that reads the one
 from the agent's JSON and writes the other in the agent's form: what the agent adapters
-(guard/entry/agent_protocols.py) and the judging (guard/entry/agent_core.py) share.
+(guard/entry/agents/protocols.py) and the judging (guard/entry/agents/core.py) share.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ import argparse
 import os
 import sys
 
-from guard.entry.agent_core import MAX_INPUT, respond
-from guard.entry.agent_protocols import PROTOCOLS
+from guard.entry.agents.core import MAX_INPUT, respond
+from guard.entry.agents.protocols import PROTOCOLS
 
 
 def run(args: argparse.Namespace, raw: bytes | None = None, *, in_band: bool | None = None) -> int:
@@ -22,7 +22,7 @@ def run(args: argparse.Namespace, raw: bytes | None = None, *, in_band: bool | N
         raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
         text = respond(protocol, raw, os.environ, hook_timeout=args.timeout, in_band=in_band)
     except BaseException as exc:  # fail closed, whatever it was
-        from guard.entry.agent_core import refused
+        from guard.entry.agents.core import refused
 
         text = protocol.answer(refused(f"could not check the command ({exc!r})"))
     if text:

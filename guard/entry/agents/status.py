@@ -1,9 +1,9 @@
 """Whether guard's hook is in an agent's configuration, and whether it fails closed there.
 
-`status` reads the agent's file (guard/entry/agent_config.py says where) and finds guard's
+`status` reads the agent's file (guard/entry/agents/config.py says where) and finds guard's
 entries by their command; `fails_closed` says whether an entry keeps the call from running when
 guard cannot answer, and what this machine leaves open; `codex_trusted` whether Codex recorded
-trust for it. guard/entry/agent_setup.py writes the entries; `guard setup --detect` and `guard
+trust for it. guard/entry/agents/setup.py writes the entries; `guard setup --detect` and `guard
 doctor` report what this finds.
 """
 
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guard.entry.agent_config import AGENTS, FAIL_CLOSED_MARK, config_path
+from guard.entry.agents.config import AGENTS, FAIL_CLOSED_MARK, config_path
 from guard.errors import GuardError
 
 

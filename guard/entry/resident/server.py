@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from guard.entry import resident_protocol as wire
+from guard.entry.resident import protocol as wire
 from guard.errors import GuardError
 
 REQUEST_SECONDS = 2.0  # for a client to send its request, and to take its answer
@@ -33,7 +33,7 @@ class Checker:
     """The state one checker keeps between requests."""
 
     def __init__(self, path: str) -> None:
-        from guard.entry.resident_answers import FreshPolicies
+        from guard.entry.resident.answers import FreshPolicies
 
         self.path = path
         self.started = time.time()
@@ -43,7 +43,7 @@ class Checker:
         self.stopping = False
 
     def answer(self, pairs: Pairs) -> tuple[Answer, Callable[[], None] | None]:
-        from guard.entry import resident_answers as answers
+        from guard.entry.resident import answers as answers
 
         kind = wire.first(pairs, "kind")
         if kind == "status":
@@ -232,7 +232,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
 def _already(path: str) -> None:
     """Say that a checker serves ``path`` already (to a client that started this one, stderr
     is /dev/null; to a human who typed `guard serve --user`, it is the answer)."""
-    from guard.entry.resident_client import request
+    from guard.entry.resident.client import request
 
     answer = request([("kind", "status")])
     pid = wire.first(answer, "pid") if answer is not None else ""
@@ -248,7 +248,8 @@ def warm_up(checker: Checker, directory: str) -> None:
     checker: most likely the next one's) before the first request, so that it is as fast as the
     next ones; clients that come meanwhile wait. What it keeps is checked as always before use."""
     try:
-        from guard.entry import agent_core, agent_protocols, check, judgement_json  # noqa: F401
+        from guard.entry import check, judgement_json  # noqa: F401
+        from guard.entry.agents import core, protocols  # noqa: F401
         from guard.kernel.enforcer import probe, ruleset_for
         from guard.verdict.judgement import judge
 

@@ -1,6 +1,6 @@
 """Where each agent keeps its hook configuration, and the entry `guard setup` puts there.
 
-Data, one row per agent; guard/entry/agent_setup.py does the reading, merging and writing. The
+Data, one row per agent; guard/entry/agents/setup.py does the reading, merging and writing. The
 timeout written leaves room for a human at `guard watch` (its default is 120 s) before the
 agent's own timeout would fire; the hook is told the same number (`--timeout`), so a held call
 is denied a few seconds before it. Sources are cited in docs/agents.md.
@@ -216,7 +216,7 @@ def script(agent: str) -> str:
             f"{hook_command('cline')}\n"
         )
     if agent == "opencode":
-        from guard.entry.opencode_plugin import plugin_text
+        from guard.entry.agents.opencode_plugin import plugin_text
 
         return plugin_text(program, TIMEOUT)
     raise KeyError(agent)

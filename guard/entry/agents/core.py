@@ -1,7 +1,7 @@
 """What every agent adapter does: judge the call, hold it for a human where the agent has no
 real ask, and turn the outcome into one of three answers.
 
-An adapter (a row of `guard.entry.agent_protocols`) reads its agent's JSON into a `Call`; this
+An adapter (a row of `guard.entry.agents.protocols`) reads its agent's JSON into a `Call`; this
 module
 returns an `Answer` (allow, deny or ask, with one `guard:` line); the adapter writes it in the
 agent's own form. Nothing here ever answers allow unless guard allowed: a call the policy asks
@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from guard.entry.agent_calls import Answer, Call, Protocol, Unreadable
+from guard.entry.agents.calls import Answer, Call, Protocol, Unreadable
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
@@ -298,7 +298,7 @@ def respond(
 ) -> str | None:
     """The text to print for one hook input: never empty where empty would mean "run it"
     unless guard allowed, and the protocol's deny for anything that goes wrong. `in_band`:
-    whether a human answers the agent's own prompt (by default, what guard/entry/agent_prompt.py
+    whether a human answers the agent's own prompt (by default, what guard/entry/agents/prompt.py
     sees of the agent from this process). None only where `may_hold` is False and the call
     must be held: the caller then answers in the hook's own process."""
     try:
@@ -334,6 +334,6 @@ def respond(
 
 def prompt_for(agent: str) -> bool:
     """Whether a human answers `agent`'s own prompt for a hook's ask (seen from this process)."""
-    from guard.entry.agent_prompt import prompt_reachable
+    from guard.entry.agents.prompt import prompt_reachable
 
     return prompt_reachable(agent)

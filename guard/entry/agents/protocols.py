@@ -23,7 +23,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from guard.entry.agent_calls import Answer, Call, Protocol, Unreadable, absolute, session_for
+from guard.entry.agents.calls import Answer, Call, Protocol, Unreadable, absolute, session_for
 
 
 def _text(value: object, what: str) -> str:
@@ -218,7 +218,7 @@ def _cline_answer(answer: Answer) -> str:
     return _json({"cancel": True, "errorMessage": answer.reason})
 
 
-# OpenCode: guard's own plugin (guard/entry/agent_setup.py writes it) passes tool.execute.before
+# OpenCode: guard's own plugin (guard/entry/agents/setup.py writes it) passes tool.execute.before
 # here
 
 

@@ -14,7 +14,7 @@ import io
 import os
 from collections.abc import Callable
 
-from guard.entry import resident_protocol as wire
+from guard.entry.resident import protocol as wire
 from guard.kernel.enforcement import Ruleset
 from guard.policy.files import load_policy
 from guard.policy.policy_inputs import policy_inputs
@@ -189,14 +189,14 @@ def _grant_fields(ruleset: Ruleset) -> bytes:
 
 def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard hook AGENT`: the answer the hook would print, for every agent, where it needs no
-    human. A call that must be held for `guard watch` (guard/entry/agent_core.py `NeedsHold`),
+    human. A call that must be held for `guard watch` (guard/entry/agents/core.py `NeedsHold`),
     and input that names no session (or, Claude Code, no directory) and so would need the
     hook's own process, are answered by the hook itself. Whether a human sits at the agent's
-    own prompt only the client can see (guard/entry/agent_prompt.py): it says so in `in_band`."""
+    own prompt only the client can see (guard/entry/agents/prompt.py): it says so in `in_band`."""
     import json
 
-    from guard.entry.agent_core import respond
-    from guard.entry.agent_protocols import PROTOCOLS
+    from guard.entry.agents.core import respond
+    from guard.entry.agents.protocols import PROTOCOLS
 
     env = environment(pairs)
     adopt(env)

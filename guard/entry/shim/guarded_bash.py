@@ -21,8 +21,8 @@ import os
 import stat
 import sys
 
-from guard.entry.launcher import is_guard_shim, recovered_argv0
-from guard.entry.script_input import (
+from guard.entry.shim.launcher import is_guard_shim, recovered_argv0
+from guard.entry.shim.script_input import (
     fd_number,
     feed_fd,
     input_limit,
@@ -89,7 +89,7 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
         exec_shell(shell, args)
     if inv.mode == "command":
         assert inv.command is not None
-        from guard.entry.ssh_transfer import is_transfer_command, parent_is_sshd
+        from guard.entry.shim.ssh_transfer import is_transfer_command, parent_is_sshd
 
         if is_transfer_command(inv.command) and parent_is_sshd():
             exec_shell(shell, args)  # sshd's own file transfer for the user who logged in
@@ -111,7 +111,7 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
 
 def say_banner() -> None:
     """The one line an interactive guarded-bash starts with, unless GUARD_QUIET=1."""
-    from guard.entry.banner import banner, quiet
+    from guard.entry.shim.banner import banner, quiet
 
     if quiet(os.environ):
         return
@@ -140,7 +140,7 @@ def real_shell(env: Mapping[str, str], *, own: str) -> str:
 
 def allowed(text: str, inv: BashInvocation) -> bool:
     """Judge `text` run with `inv`'s `$0` and arguments; ask a human when the policy says so."""
-    from guard.entry import resident_client
+    from guard.entry.resident import client as resident_client
     from guard.verdict.store.session import current_session
 
     session = current_session()
@@ -339,7 +339,7 @@ def hook_text(own: str) -> str:
     unchecked (bash older than 4.4 has no PS0, and the hook declines to load there)."""
     import shlex
 
-    from guard.entry.shell_init import guard_program, render
+    from guard.entry.shell_hooks.init import guard_program, render
 
     guard = os.path.join(os.path.dirname(os.path.abspath(own)), "guard")
     if not os.access(guard, os.X_OK):
@@ -372,8 +372,8 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
             stream.flush()
         except (OSError, ValueError):
             pass
-    from guard.entry.checker_start import start_pending
-    from guard.entry.resident_client import apply_held
+    from guard.entry.resident.client import apply_held
+    from guard.entry.resident.start import start_pending
 
     # a resident checker this call found missing (exec runs no atexit): started before this
     # process is restricted, which it must not inherit

@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 from guard.entry.check import may_write_late
-from guard.entry.shell_state import exported, history_entry
+from guard.entry.shell_hooks.state import exported, history_entry
 from guard.errors import GuardError
 from guard.verdict.cache.line_cache import LineCache
 from guard.verdict.judgement import Judgement, judge
