@@ -10,7 +10,7 @@ four), and it ends at a word that only reads or that runs a command of its own (
 `logs`, `run`, `exec` …), so `kubectl get pod rm-worker` and `docker run img rm x` name no verb.
 
 Rows are exceptions, each with why: `OWN_ROWS` tools say everything in their effect rows
-(guard/knowledge/effect_knowledge.py), `QUIET` subcommands remove only what can be had again.
+(guard/knowledge/commands/ (its record)), `QUIET` subcommands remove only what can be had again.
 The reader is guard/projection/effects.py.
 """
 

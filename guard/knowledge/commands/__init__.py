@@ -31,9 +31,9 @@ from guard.knowledge.commands import (
     vcs,
 )
 from guard.knowledge.commands.command import Command
+from guard.knowledge.commands.effect_rows import ALIASES, TOOLS
 from guard.knowledge.commands.interpreter import Interpreter
 from guard.knowledge.commands.spec import Spec
-from guard.knowledge.effect_knowledge import ALIASES, TOOLS
 from guard.knowledge.verbs import HELP_LAST, OWN_ROWS, QUIET, SUBCOMMAND_CLIS
 
 # one table: a family listed later wins where two name the same command (an editor's spec in
