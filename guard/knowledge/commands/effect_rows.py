@@ -726,34 +726,6 @@ TOOLS: dict[str, Tool] = {
             E("destroy", "github", "archives a GitHub repository", sub=("repo", "archive")),
         ),
     ),
-    # cloud and cluster
-    "aws": Tool(
-        values=_v(
-            "--region",
-            "--profile",
-            "--output",
-            "--endpoint-url",
-            "--query",
-            "--exclude",
-            "--include",
-        ),
-        effects=(
-            E("destroy", "aws", "deletes objects from S3", sub=("s3", "rm|rb")),
-            E(
-                "destroy",
-                "aws",
-                "sync --delete removes objects from the destination",
-                sub=("s3", "sync"),
-                flags=("--delete",),
-            ),
-            E(
-                "destroy",
-                "aws",
-                "deletes cloud resources",
-                sub=("*", "delete-*|terminate-*|remove-*|deregister-*|purge-*"),
-            ),
-        ),
-    ),
     "rclone": Tool(
         values=spec_values(NETWORK_SPECS["rclone"]),
         effects=(
@@ -777,98 +749,6 @@ TOOLS: dict[str, Tool] = {
                 "move deletes the files it copied from the source",
                 sub=("move|moveto",),
                 without=("--dry-run", "-n"),
-            ),
-        ),
-    ),
-    "gcloud": Tool(
-        values=_v("--project", "--zone", "--region", "--format", "--account"),
-        effects=(
-            E(
-                "destroy",
-                "gcloud",
-                "deletes cloud resources",
-                word="delete|delete-*|remove|remove-*|purge|rm",
-            ),
-            E("remote", "gcloud", "runs commands on a cloud machine", word="ssh"),
-        ),
-    ),
-    "gsutil": Tool(
-        values=_v("-o", "-h", "-u"),
-        effects=(
-            E("destroy", "gcloud", "deletes objects from cloud storage", sub=("rm|rb",)),
-            E(
-                "destroy",
-                "gcloud",
-                "rsync -d removes objects from the destination",
-                sub=("rsync",),
-                flags=("-d",),
-            ),
-        ),
-    ),
-    "az": Tool(
-        values=_v(
-            "-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output", "--query"
-        ),
-        effects=(E("destroy", "azure", "deletes cloud resources", word="delete|purge|delete-*"),),
-    ),
-    "helm": Tool(
-        values=_v("-n", "--namespace", "--kube-context", "--kubeconfig"),
-        effects=(
-            E(
-                "destroy",
-                "helm",
-                "uninstalls a release and what it deployed",
-                sub=("uninstall|delete|del|un",),
-            ),
-        ),
-    ),
-    **dict.fromkeys(
-        ("terraform", "tofu", "terragrunt"),
-        Tool(
-            values=_v("-var", "-var-file", "-target", "-chdir", "-out", "-lock-timeout"),
-            single_dash_long=True,
-            effects=(
-                E(
-                    "destroy",
-                    "terraform",
-                    "terraform destroy removes the infrastructure it manages",
-                    sub=("destroy",),
-                ),
-                E(
-                    "destroy",
-                    "terraform",
-                    "apply -destroy removes the infrastructure it manages",
-                    sub=("apply",),
-                    flags=("-destroy", "--destroy"),
-                ),
-                E(
-                    "destroy",
-                    "terraform",
-                    "apply -auto-approve changes infrastructure unreviewed",
-                    sub=("apply",),
-                    flags=("-auto-approve", "--auto-approve"),
-                ),
-                E("destroy", "terraform", "removes resources from the state", sub=("state", "rm")),
-                E("destroy", "terraform", "deletes a workspace", sub=("workspace", "delete")),
-            ),
-        ),
-    ),
-    "vault": Tool(
-        values=_v("-address", "-namespace", "-mount", "-versions", "-format"),
-        single_dash_long=True,
-        effects=(
-            E("destroy", "vault", "deletes secrets", sub=("delete",)),
-            E(
-                "destroy",
-                "vault",
-                "deletes or destroys secrets",
-                sub=("kv", "delete|destroy|metadata"),
-            ),
-            E(
-                "destroy",
-                "vault",
-                "disables a secrets engine and its data",
-                sub=("secrets", "disable"),
             ),
         ),
     ),
