@@ -99,115 +99,160 @@ def _value_use(spec: Spec, name: str, at: int, value: str | None = None) -> Use 
     return Use(at, "path", value)
 
 
+class _Scan:
+    """Where reading an argv has got to: the word at `i`, the operands so far, and what the
+    options before it said of the operands (a flag's role, a dropped first operand)."""
+
+    __slots__ = (
+        "argv", "dropped_first", "end_options", "flag_role", "i", "operands", "out", "spec"
+    )
+
+    def __init__(self, spec: Spec, argv: Sequence[str | None]) -> None:
+        self.spec = spec
+        self.argv = argv
+        self.out = Reading()
+        self.operands: list[int] = []
+        self.flag_role: Role | None = None
+        self.dropped_first = False
+        self.end_options = False
+        self.i = 1
+
+    def option_seen(self, name: str) -> None:
+        """What any option says of the rest: it drops the first operand, or ends the options."""
+        self.dropped_first = self.dropped_first or name in self.spec.first_drops
+        self.end_options = self.end_options or name in self.spec.ends_options
+
+    def value_use(self, name: str, at: int, value: str | None = None) -> None:
+        found = _value_use(self.spec, name, at, value)
+        if found is not None:
+            self.out.uses.append(found)
+
+
 def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
     """Apply `spec` to `argv` (argv[0] is the command name)."""
-    out = Reading()
-    operands: list[int] = []
-    flag_role: Role | None = None
-    dropped_first = False
-    stops = spec.stop_at_operand
-    wrapper = spec.operands == "command"
-    end_options = False
-    i = 1
+    scan = _Scan(spec, argv)
     n = len(argv)
-    while i < n:
-        arg = argv[i]
-        if arg is None or end_options or arg == "-" or not arg.startswith("-"):
-            if wrapper and arg is not None and spec.assignments and _ASSIGNMENT.match(arg):
-                i += 1
-                continue
-            operands.append(i)
-            if wrapper and len(operands) > spec.skip:
-                out.run = i
+    while scan.i < n:
+        arg = argv[scan.i]
+        if arg is None or scan.end_options or arg == "-" or not arg.startswith("-"):
+            if _operand(scan, arg):
                 break
-            if wrapper:  # flock FILE, timeout DURATION: a path-shaped one is a read
-                out.uses.append(Use(i, spec.skipped))
-            if stops and operands:
-                end_options = True
-            i += 1
-            continue
-        if arg == "--":
-            end_options = True
-            i += 1
-            continue
-        if arg.startswith("--"):
-            name, eq, value = arg.partition("=")
-            role = spec.options.get(name)
-            takes = role is not None or name in spec.values
-            out.options[name] = value if eq else (_word(argv, i + 1) if takes else None)
-            end_options = end_options or name in spec.ends_options
-            if role is not None:
-                dropped_first = dropped_first or name in spec.first_drops
-                if eq:
-                    out.uses.append(Use(i, role, value))
-                else:
-                    out.uses.append(Use(i + 1, role))
-                    i += 1
-            elif name in spec.values:
-                found = _value_use(spec, name, i, value) if eq else _value_use(spec, name, i + 1)
-                if found is not None:
-                    out.uses.append(found)
-                if not eq:
-                    i += 1
-            elif name in spec.pairs and not eq:  # jq --rawfile NAME FILE
-                if spec.pairs[name] != "data":
-                    out.uses.append(Use(i + 2, spec.pairs[name]))
-                i += 2
-            elif name in spec.flags:
-                flag_role = spec.flags[name]
-            elif eq and path_part(value) is not None:  # an option guard does not know
-                out.uses.append(Use(i, _option_role(name), path_part(value)))
-            i += 1
-            continue
-        if arg in spec.options or arg in spec.values:  # a whole word: -TT, -exec-like names
-            out.options[arg] = _word(argv, i + 1)
-            role = spec.options.get(arg)
-            dropped_first = dropped_first or arg in spec.first_drops
-            end_options = end_options or arg in spec.ends_options
-            if role is not None:
-                out.uses.append(Use(i + 1, role))
-            else:
-                found = _value_use(spec, arg, i + 1)
-                if found is not None:
-                    out.uses.append(found)
-            i += 2
-            continue
-        # a cluster of short options: -xvf FILE, -n1, -C/dir
-        if spec.operands == "path" and not spec.options and not spec.values and "/" in arg[2:]:
+        elif arg == "--":
+            scan.end_options = True
+            scan.i += 1
+        elif arg.startswith("--"):
+            _long_option(scan, arg)
+        elif arg in spec.options or arg in spec.values:  # a whole word: -TT, -exec-like names
+            _whole_word_option(scan, arg)
+        elif spec.operands == "path" and not spec.options and not spec.values and "/" in arg[2:]:
             # a command guard does not know: `-o/out`, `-odata/out`, `-I../inc`, `-conf=x/y`,
             # `-r:x/y` most likely name a path: the whole remainder after the option
             for value in attached_values(arg):
                 if looks_like_path(value):
-                    out.uses.append(Use(i, "path", value))
+                    scan.out.uses.append(Use(scan.i, "path", value))
+            scan.i += 1
+        else:  # a cluster of short options: -xvf FILE, -n1, -C/dir
+            _short_options(scan, arg)
+    return _operands_read(scan)
+
+
+def _operand(scan: _Scan, arg: str | None) -> bool:
+    """An operand (or a wrapper's assignment); True when it starts the command a wrapper runs."""
+    spec, i = scan.spec, scan.i
+    wrapper = spec.operands == "command"
+    if wrapper and arg is not None and spec.assignments and _ASSIGNMENT.match(arg):
+        scan.i += 1
+        return False
+    scan.operands.append(i)
+    if wrapper and len(scan.operands) > spec.skip:
+        scan.out.run = i
+        return True
+    if wrapper:  # flock FILE, timeout DURATION: a path-shaped one is a read
+        scan.out.uses.append(Use(i, spec.skipped))
+    if spec.stop_at_operand:
+        scan.end_options = True
+    scan.i += 1
+    return False
+
+
+def _long_option(scan: _Scan, arg: str) -> None:
+    """`--name`, `--name=value`, `--name value`."""
+    spec, argv, out, i = scan.spec, scan.argv, scan.out, scan.i
+    name, eq, value = arg.partition("=")
+    role = spec.options.get(name)
+    takes = role is not None or name in spec.values
+    out.options[name] = value if eq else (_word(argv, i + 1) if takes else None)
+    scan.end_options = scan.end_options or name in spec.ends_options
+    if role is not None:
+        scan.dropped_first = scan.dropped_first or name in spec.first_drops
+        if eq:
+            out.uses.append(Use(i, role, value))
+        else:
+            out.uses.append(Use(i + 1, role))
             i += 1
-            continue
-        j = 1
-        while j < len(arg):
-            opt = "-" + arg[j]
-            role = spec.options.get(opt)
-            if role is not None or opt in spec.values:
-                dropped_first = dropped_first or opt in spec.first_drops
-                end_options = end_options or opt in spec.ends_options
-                rest = arg[j + 1 :]
-                out.options[opt] = rest or _word(argv, i + 1)
+    elif name in spec.values:
+        if eq:
+            scan.value_use(name, i, value)
+        else:
+            scan.value_use(name, i + 1)
+            i += 1
+    elif name in spec.pairs and not eq:  # jq --rawfile NAME FILE
+        if spec.pairs[name] != "data":
+            out.uses.append(Use(i + 2, spec.pairs[name]))
+        i += 2
+    elif name in spec.flags:
+        scan.flag_role = spec.flags[name]
+    elif eq and path_part(value) is not None:  # an option guard does not know
+        out.uses.append(Use(i, _option_role(name), path_part(value)))
+    scan.i = i + 1
+
+
+def _whole_word_option(scan: _Scan, arg: str) -> None:
+    """A single-dash option named whole (`-TT`, `-exec`), its value the next word."""
+    i = scan.i
+    scan.out.options[arg] = _word(scan.argv, i + 1)
+    role = scan.spec.options.get(arg)
+    scan.option_seen(arg)
+    if role is not None:
+        scan.out.uses.append(Use(i + 1, role))
+    else:
+        scan.value_use(arg, i + 1)
+    scan.i = i + 2
+
+
+def _short_options(scan: _Scan, arg: str) -> None:
+    """A cluster of short options (`-xvf FILE`, `-n1`, `-C/dir`): flags until one that takes a
+    value, which is the rest of the word or else the next word."""
+    spec, out, i = scan.spec, scan.out, scan.i
+    for j in range(1, len(arg)):
+        opt = "-" + arg[j]
+        role = spec.options.get(opt)
+        if role is not None or opt in spec.values:
+            scan.option_seen(opt)
+            rest = arg[j + 1 :]
+            out.options[opt] = rest or _word(scan.argv, i + 1)
+            if rest:
                 if role is None:
-                    found = _value_use(spec, opt, i, rest) if rest else _value_use(spec, opt, i + 1)
-                    if found is not None:
-                        out.uses.append(found)
-                    if not rest:
-                        i += 1
-                elif rest:
+                    scan.value_use(opt, i, rest)
+                else:
                     out.uses.append(Use(i, role, rest))
+            else:
+                if role is None:
+                    scan.value_use(opt, i + 1)
                 else:
                     out.uses.append(Use(i + 1, role))
-                    i += 1
-                break
-            out.options[opt] = None
-            if opt in spec.flags:
-                flag_role = spec.flags[opt]
-            j += 1
-        i += 1
-    if wrapper:
+                i += 1
+            break
+        out.options[opt] = None
+        if opt in spec.flags:
+            scan.flag_role = spec.flags[opt]
+    scan.i = i + 1
+
+
+def _operands_read(scan: _Scan) -> Reading:
+    """The roles of the operands, once the options are read."""
+    spec, argv, out, operands = scan.spec, scan.argv, scan.out, scan.operands
+    if spec.operands == "command":
         out.unknown_args = spec.kind == "xargs"
         return out
     if spec.subcommands and operands and looks_like_path(argv[operands[0]] or "-"):
@@ -218,7 +263,7 @@ def read_argv(spec: Spec, argv: Sequence[str | None]) -> Reading:
     if spec.subcommand_words and operands and argv[operands[0]] in spec.subcommand_words:
         out.uses.append(Use(operands[0], "data"))  # `yq eval EXPR FILE`: what to do
         operands = operands[1:]
-    _operand_roles(spec, operands, flag_role, dropped_first, out)
+    _operand_roles(spec, operands, scan.flag_role, scan.dropped_first, out)
     if spec.operands == "path" and not spec.options and not spec.values:
         _prefixed_paths(argv, operands, out)  # a command guard does not know
     return out
