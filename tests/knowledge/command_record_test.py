@@ -41,6 +41,7 @@ def test_a_versioned_interpreter_finds_its_record() -> None:
 def test_the_verb_models_exceptions_are_in_the_record() -> None:
     assert command_for("git").own_rows and not command_for("git").subcommands
     assert command_for("npm").quiet and command_for("aws").help_last
+    assert command_for("psql15").spec == command_for("psql").spec is not None
 
 
 def test_a_name_nobody_knows_has_no_knowledge() -> None:

@@ -45,7 +45,6 @@ SPECS: dict[str, Spec] = {
     **network.SPECS,
     **shells.SPECS,
     **text.SPECS,
-    **databases.SPECS,
     **files.SPECS,
     **archives.SPECS,
     **vcs.SPECS,
@@ -56,14 +55,14 @@ SPECS: dict[str, Spec] = {
 
 
 def _spec(base: str) -> Spec | None:
-    found = SPECS.get(base)
+    found = _ALL_SPECS.get(base)
     if found is not None:
         return found
     if base.startswith("mkfs."):  # mkfs.ext4, mkfs.vfat: before `ext4` loses its digit
-        return SPECS["mkfs"]
+        return _ALL_SPECS["mkfs"]
     stripped = base.rstrip("0123456789.")
     if stripped != base and stripped:
-        return SPECS.get(stripped)
+        return _ALL_SPECS.get(stripped)
     return None
 
 
@@ -76,7 +75,12 @@ def _interpreter(filed: str) -> Interpreter | None:
 
 
 # the families whose commands are records (the others still lend their tables, read below)
-FAMILIES: dict[str, Command] = {**cloud.COMMANDS}
+FAMILIES: dict[str, Command] = {**cloud.COMMANDS, **databases.COMMANDS}
+# every argument spec, for a versioned name (`psql15`) to find its command's
+_ALL_SPECS: dict[str, Spec] = {
+    **SPECS,
+    **{name: record.spec for name, record in FAMILIES.items() if record.spec is not None},
+}
 
 
 def _record(base: str) -> Command:

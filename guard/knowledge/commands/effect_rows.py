@@ -490,15 +490,6 @@ TOOLS: dict[str, Tool] = {
             E("system", "scheduled-jobs", "edits the scheduled jobs", flags=("-e",)),
         ),
     ),
-    **dict.fromkeys(
-        ("mongosh", "mongo"),
-        Tool(
-            values=_v(
-                "--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--file"
-            ),
-            effects=(E("destroy", "database", "drops or empties data", check="mongo-eval"),),
-        ),
-    ),
     "wipefs": Tool(
         effects=(E("destroy", "device", "wipefs erases filesystem signatures", check="operands"),)
     ),
@@ -789,53 +780,6 @@ TOOLS: dict[str, Tool] = {
             ),
         ),
     ),
-    # databases: SQL given on the command line or standard input
-    "psql": Tool(
-        values=_v(
-            "-c",
-            "--command",
-            "-h",
-            "--host",
-            "-p",
-            "--port",
-            "-U",
-            "--username",
-            "-d",
-            "--dbname",
-            "-f",
-            "--file",
-            "-v",
-            "--set",
-            "-o",
-            "--output",
-        ),
-        effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
-    ),
-    **dict.fromkeys(
-        ("mysql", "mariadb"),
-        Tool(
-            values=_v(
-                "-e",
-                "--execute",
-                "-h",
-                "--host",
-                "-P",
-                "--port",
-                "-u",
-                "--user",
-                "-D",
-                "--database",
-                "-S",
-                "--socket",
-            ),
-            effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
-        ),
-    ),
-    "sqlite3": Tool(
-        values=_v("-cmd", "-separator", "-nullvalue", "-newline"),
-        single_dash_long=True,
-        effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
-    ),
     # machine-wide state
     **dict.fromkeys(
         ("reboot", "shutdown", "poweroff", "halt"),
@@ -1033,17 +977,6 @@ TOOLS: dict[str, Tool] = {
                     "changes machine-wide settings",
                     sub=("set-*|enable|disable",),
                 ),
-            ),
-        ),
-    ),
-    "redis-cli": Tool(
-        values=_v("-h", "-p", "-a", "-n", "-u", "--user", "--pass"),
-        effects=(
-            E(
-                "destroy",
-                "database",
-                "deletes every key",
-                word="FLUSHALL|FLUSHDB|flushall|flushdb",
             ),
         ),
     ),
