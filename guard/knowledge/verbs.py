@@ -10,7 +10,7 @@ four), and it ends at a word that only reads or that runs a command of its own (
 `logs`, `run`, `exec` …), so `kubectl get pod rm-worker` and `docker run img rm x` name no verb.
 
 Rows are exceptions, each with why: `OWN_ROWS` tools say everything in their effect rows
-(guard/knowledge/effect_knowledge.py), `QUIET` subcommands remove only what can be had again.
+(guard/knowledge/commands/ (its record)), `QUIET` subcommands remove only what can be had again.
 The reader is guard/projection/effects.py.
 """
 
@@ -43,21 +43,18 @@ SCALE_VERBS = frozenset({"scale", "ps:scale", "resize"})  # with a count of 0: n
 PATH_LENGTH = 4  # leading operands that may be subcommand words
 COMPOUND_LENGTH = 3  # of those, where a word made of a verb (delete-bucket) counts
 
-# Known tools whose subcommands are words: the model applies to them as to tools guard does
-# not know (which are taken to have subcommands). Tools with a `sub` row in their effects and
-# specs with `subcommands` are CLIs with subcommands too.
+# Known tools whose subcommands are words, not yet in a family's records (a record says it with
+# `subcommands=True`): the model applies to them as to tools guard does not know (which are
+# taken to have subcommands). Tools with a `sub` row in their effects and specs with
+# `subcommands` are CLIs with subcommands too.
 SUBCOMMAND_CLIS = frozenset(
     {
-        *("docker", "podman", "nerdctl", "kubectl", "oc", "helm", "gh", "aws", "gcloud", "az"),
-        *("terraform", "tofu", "terragrunt", "vault", "npm", "pnpm", "yarn", "bun", "cargo"),
-        *("go", "pip", "pip3", "uv", "poetry", "pdm", "hatch", "gem", "bundle", "brew", "conda"),
-        *("mamba", "rustup", "snap", "flatpak", "gsutil", "rclone", "docker-compose", "deno"),
-        *("glab", "heroku", "fly", "flyctl", "vercel", "netlify", "firebase", "supabase"),
-        *("wrangler", "doctl", "hcloud", "linode-cli", "pulumi", "eksctl", "kind", "minikube"),
-        *("argocd", "flux", "istioctl", "stripe", "railway", "lxc", "incus", "multipass"),
-        *("vagrant", "virsh", "nomad", "consul", "packer", "tailscale", "ctr", "crictl"),
-        *("buildah", "skopeo", "crane", "kubeadm", "k3d", "openstack", "oci", "ibmcloud", "cf"),
-        *("bq", "mc", "s3cmd", "b2", "gcloud-beta", "composer", "dotnet", "apt", "apt-get"),
+        *("docker", "podman", "nerdctl", "kubectl", "oc", "gh", "npm", "pnpm"),
+        *("yarn", "bun", "cargo", "go", "pip", "pip3", "uv", "poetry"),
+        *("pdm", "hatch", "gem", "bundle", "brew", "conda", "mamba", "rustup"),
+        *("snap", "flatpak", "rclone", "docker-compose", "deno", "glab", "lxc", "incus"),
+        *("multipass", "vagrant", "virsh", "ctr", "crictl", "buildah", "skopeo", "crane"),
+        *("composer", "dotnet", "apt", "apt-get"),
     }
 )
 
@@ -134,9 +131,3 @@ QUIET: dict[str, tuple[tuple[tuple[str, ...], str], ...]] = {
         ),
     ),
 }
-
-# How a CLI with subcommands is asked for help, which describes an action without doing it:
-# `--help`, `-help` (single-dash tools: terraform, vault), `-h` where no option takes it as a
-# value, a first operand `help` (`npm help uninstall`, `gh help repo delete`), and for these
-# tools a last operand `help` (`aws s3 rm help`).
-HELP_LAST: dict[str, str] = {"aws": "aws prints the help of the command before its `help`"}

@@ -1,7 +1,7 @@
 """An argv split the way effects read it: every option given (bundled short options split,
 `--opt=value`, a value in the next word for the options a tool lists), the values, the operands
 in order and where `--` stood. The tools' lists of options that take a value are in
-guard/knowledge/effect_knowledge.py, built from the command specs of guard/knowledge/commands/
+guard/knowledge/commands/ (its record), built from the command specs of guard/knowledge/commands/
 where those exist.
 """
 

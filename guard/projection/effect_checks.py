@@ -1,6 +1,6 @@
 """Named checks for what words and options cannot say: SQL in an argument, a `+ref` in a
 push, the user `sudo -u` names, the command `docker exec` runs. A row of
-guard/knowledge/effect_knowledge.py names one in `check`; each returns the target (and a reason
+guard/knowledge/commands/ (its record) names one in `check`; each returns the target (and a reason
 when it knows a better one) or None.
 """
 
@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 from guard.knowledge.commands import command_for
 from guard.knowledge.commands.effect import Effect, Tool
-from guard.knowledge.effect_knowledge import FIND_NARROWING, find_deleter
+from guard.knowledge.commands.files import FIND_NARROWING, find_deleter
 from guard.languages.effect_argv import Parsed, given
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code

@@ -1,4 +1,4 @@
-"""The reader of guard/knowledge/effect_knowledge.py: what one command destroys, discards,
+"""The reader of guard/knowledge/commands/ (its record): what one command destroys, discards,
 publishes, runs
 elsewhere or escalates, as `effect` requests.
 

@@ -4,7 +4,7 @@ words after it, may be a command the tool runs (`entr rm -rf data`, `mywrap git 
 Those words are projected as a command it may run, with the reason "unknown tool may run NAME",
 so their effects and accesses are judged as if they ran. Only names guard has knowledge of
 count (a spec in guard/knowledge/commands/ or effect knowledge in
-guard/knowledge/effect_knowledge.py): any other
+guard/knowledge/commands/ (its record)): any other
 name run that way would be judged as a command nobody knows, which the unknown tool's own
 reading already covers (each path-shaped word is a read). Names of plain data builtins
 (`echo`, `true`, `test` …) are not looked at: running them changes nothing.

@@ -41,9 +41,26 @@ def test_a_versioned_interpreter_finds_its_record() -> None:
 def test_the_verb_models_exceptions_are_in_the_record() -> None:
     assert command_for("git").own_rows and not command_for("git").subcommands
     assert command_for("npm").quiet and command_for("aws").help_last
+    assert command_for("psql15").spec == command_for("psql").spec is not None
 
 
 def test_a_name_nobody_knows_has_no_knowledge() -> None:
     record = command_for("my-own-tool")
     assert (record.spec, record.effects, record.interpreter) == (None, None, None)
     assert not record.known
+
+
+def test_a_family_of_records_is_the_only_place_its_names_are_keys() -> None:
+    """A command moved into a family's records leaves no row behind in the older tables."""
+    from guard.knowledge.commands import FAMILIES, SPECS
+    from guard.knowledge.commands.effect_rows import ALIASES, TOOLS
+    from guard.knowledge.verbs import OWN_ROWS, QUIET, SUBCOMMAND_CLIS
+
+    older = {*SPECS, *TOOLS, *ALIASES, *INTERPRETERS, *OWN_ROWS, *QUIET, *SUBCOMMAND_CLIS}
+    assert sorted(set(FAMILIES) & older) == []
+
+
+@pytest.mark.parametrize("name", ["terraform", "pulumi", "doctl", "aws", "kubeadm"])
+def test_a_cloud_cli_is_read_by_the_verb_model(name: str) -> None:
+    record = command_for(name)
+    assert record.subcommands and record.name == name

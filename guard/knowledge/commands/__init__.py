@@ -20,6 +20,7 @@ from guard.knowledge.commands import (
     archives,
     build,
     builtins,
+    cloud,
     containers,
     databases,
     files,
@@ -31,10 +32,10 @@ from guard.knowledge.commands import (
     vcs,
 )
 from guard.knowledge.commands.command import Command
+from guard.knowledge.commands.effect_rows import ALIASES, TOOLS
 from guard.knowledge.commands.interpreter import Interpreter
 from guard.knowledge.commands.spec import Spec
-from guard.knowledge.effect_knowledge import ALIASES, TOOLS
-from guard.knowledge.verbs import HELP_LAST, OWN_ROWS, QUIET, SUBCOMMAND_CLIS
+from guard.knowledge.verbs import OWN_ROWS, QUIET, SUBCOMMAND_CLIS
 
 # one table: a family listed later wins where two name the same command (an editor's spec in
 # text.py wins over the one its interpreter record gives it)
@@ -44,7 +45,6 @@ SPECS: dict[str, Spec] = {
     **network.SPECS,
     **shells.SPECS,
     **text.SPECS,
-    **databases.SPECS,
     **files.SPECS,
     **archives.SPECS,
     **vcs.SPECS,
@@ -55,14 +55,14 @@ SPECS: dict[str, Spec] = {
 
 
 def _spec(base: str) -> Spec | None:
-    found = SPECS.get(base)
+    found = _ALL_SPECS.get(base)
     if found is not None:
         return found
     if base.startswith("mkfs."):  # mkfs.ext4, mkfs.vfat: before `ext4` loses its digit
-        return SPECS["mkfs"]
+        return _ALL_SPECS["mkfs"]
     stripped = base.rstrip("0123456789.")
     if stripped != base and stripped:
-        return SPECS.get(stripped)
+        return _ALL_SPECS.get(stripped)
     return None
 
 
@@ -74,12 +74,23 @@ def _interpreter(filed: str) -> Interpreter | None:
     return found
 
 
+# the families whose commands are records (the others still lend their tables, read below)
+FAMILIES: dict[str, Command] = {**cloud.COMMANDS, **databases.COMMANDS}
+# every argument spec, for a versioned name (`psql15`) to find its command's
+_ALL_SPECS: dict[str, Spec] = {
+    **SPECS,
+    **{name: record.spec for name, record in FAMILIES.items() if record.spec is not None},
+}
+
+
 def _record(base: str) -> Command:
     filed = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
-    spec = _spec(base)
-    effects = TOOLS.get(filed)
-    subcommands = filed not in OWN_ROWS and (
-        filed in SUBCOMMAND_CLIS
+    own = FAMILIES.get(filed)
+    spec = own.spec if own is not None and own.spec is not None else _spec(base)
+    effects = own.effects if own is not None else TOOLS.get(filed)
+    own_rows = OWN_ROWS.get(filed, "") if own is None else own.own_rows
+    subcommands = not own_rows and (
+        (own.subcommands if own is not None else filed in SUBCOMMAND_CLIS)
         or (spec is not None and spec.subcommands)
         or (effects is not None and any(row.sub for row in effects.effects))
     )
@@ -89,13 +100,13 @@ def _record(base: str) -> Command:
         effects=effects,
         interpreter=_interpreter(filed) if effects is None else None,
         subcommands=subcommands,
-        own_rows=OWN_ROWS.get(filed, ""),
-        quiet=QUIET.get(filed, ()),
-        help_last=HELP_LAST.get(filed, ""),
+        own_rows=own_rows,
+        quiet=QUIET.get(filed, ()) if own is None else own.quiet,
+        help_last="" if own is None else own.help_last,
     )
 
 
-_NAMES = (*SPECS, *TOOLS, *ALIASES, *interpreters.INTERPRETERS, *OWN_ROWS, *QUIET, *HELP_LAST)
+_NAMES = (*FAMILIES, *SPECS, *TOOLS, *ALIASES, *interpreters.INTERPRETERS, *OWN_ROWS, *QUIET)
 RECORDS: dict[str, Command] = {name: _record(name) for name in (*_NAMES, *SUBCOMMAND_CLIS)}
 
 

@@ -236,3 +236,26 @@ SPECS: dict[str, Spec] = {
     "dd": Spec(operands="data"),
     "find": Spec(kind="find"),
 }
+
+
+# `find … -exec CMD`: commands that delete the files find hands them
+FIND_DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
+# find's tests that pick some files by name, time, size or owner (`-type` alone picks a kind)
+FIND_NARROWING = frozenset(
+    {
+        "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+        "-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-newermt", "-mtime", "-mmin",
+        "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-uid",
+        "-gid", "-nouser", "-nogroup", "-perm", "-links", "-inum", "-samefile", "-used",
+    }
+)  # fmt: skip
+
+
+def find_deleter(words: list[str | None]) -> str | None:
+    """The deleting command `find … -exec CMD` runs on what it matches, if any."""
+    for i, word in enumerate(words[:-1]):
+        if word in ("-exec", "-execdir", "-ok", "-okdir"):
+            inner = (words[i + 1] or "").rsplit("/", 1)[-1]
+            if inner in FIND_DELETERS:
+                return inner
+    return None

@@ -361,29 +361,6 @@ _SUDO_QUIET = (
     "-V",
 )
 
-# `find … -exec CMD`: commands that delete the files find hands them
-FIND_DELETERS = frozenset({"rm", "shred", "unlink", "rmdir", "srm"})
-# find's tests that pick some files by name, time, size or owner (`-type` alone picks a kind)
-FIND_NARROWING = frozenset(
-    {
-        "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
-        "-lname", "-ilname", "-newer", "-anewer", "-cnewer", "-newermt", "-mtime", "-mmin",
-        "-atime", "-amin", "-ctime", "-cmin", "-size", "-empty", "-user", "-group", "-uid",
-        "-gid", "-nouser", "-nogroup", "-perm", "-links", "-inum", "-samefile", "-used",
-    }
-)  # fmt: skip
-
-
-def find_deleter(words: list[str | None]) -> str | None:
-    """The deleting command `find … -exec CMD` runs on what it matches, if any."""
-    for i, word in enumerate(words[:-1]):
-        if word in ("-exec", "-execdir", "-ok", "-okdir"):
-            inner = (words[i + 1] or "").rsplit("/", 1)[-1]
-            if inner in FIND_DELETERS:
-                return inner
-    return None
-
-
 TOOLS: dict[str, Tool] = {
     "git": GIT,
     **dict.fromkeys(("docker", "podman", "nerdctl"), _DOCKER),
@@ -511,15 +488,6 @@ TOOLS: dict[str, Tool] = {
                 without=("-l", "-r"),
             ),
             E("system", "scheduled-jobs", "edits the scheduled jobs", flags=("-e",)),
-        ),
-    ),
-    **dict.fromkeys(
-        ("mongosh", "mongo"),
-        Tool(
-            values=_v(
-                "--eval", "--host", "--port", "-u", "--username", "-p", "--password", "--file"
-            ),
-            effects=(E("destroy", "database", "drops or empties data", check="mongo-eval"),),
         ),
     ),
     "wipefs": Tool(
@@ -749,34 +717,6 @@ TOOLS: dict[str, Tool] = {
             E("destroy", "github", "archives a GitHub repository", sub=("repo", "archive")),
         ),
     ),
-    # cloud and cluster
-    "aws": Tool(
-        values=_v(
-            "--region",
-            "--profile",
-            "--output",
-            "--endpoint-url",
-            "--query",
-            "--exclude",
-            "--include",
-        ),
-        effects=(
-            E("destroy", "aws", "deletes objects from S3", sub=("s3", "rm|rb")),
-            E(
-                "destroy",
-                "aws",
-                "sync --delete removes objects from the destination",
-                sub=("s3", "sync"),
-                flags=("--delete",),
-            ),
-            E(
-                "destroy",
-                "aws",
-                "deletes cloud resources",
-                sub=("*", "delete-*|terminate-*|remove-*|deregister-*|purge-*"),
-            ),
-        ),
-    ),
     "rclone": Tool(
         values=spec_values(NETWORK_SPECS["rclone"]),
         effects=(
@@ -800,98 +740,6 @@ TOOLS: dict[str, Tool] = {
                 "move deletes the files it copied from the source",
                 sub=("move|moveto",),
                 without=("--dry-run", "-n"),
-            ),
-        ),
-    ),
-    "gcloud": Tool(
-        values=_v("--project", "--zone", "--region", "--format", "--account"),
-        effects=(
-            E(
-                "destroy",
-                "gcloud",
-                "deletes cloud resources",
-                word="delete|delete-*|remove|remove-*|purge|rm",
-            ),
-            E("remote", "gcloud", "runs commands on a cloud machine", word="ssh"),
-        ),
-    ),
-    "gsutil": Tool(
-        values=_v("-o", "-h", "-u"),
-        effects=(
-            E("destroy", "gcloud", "deletes objects from cloud storage", sub=("rm|rb",)),
-            E(
-                "destroy",
-                "gcloud",
-                "rsync -d removes objects from the destination",
-                sub=("rsync",),
-                flags=("-d",),
-            ),
-        ),
-    ),
-    "az": Tool(
-        values=_v(
-            "-g", "--resource-group", "-n", "--name", "--subscription", "-o", "--output", "--query"
-        ),
-        effects=(E("destroy", "azure", "deletes cloud resources", word="delete|purge|delete-*"),),
-    ),
-    "helm": Tool(
-        values=_v("-n", "--namespace", "--kube-context", "--kubeconfig"),
-        effects=(
-            E(
-                "destroy",
-                "helm",
-                "uninstalls a release and what it deployed",
-                sub=("uninstall|delete|del|un",),
-            ),
-        ),
-    ),
-    **dict.fromkeys(
-        ("terraform", "tofu", "terragrunt"),
-        Tool(
-            values=_v("-var", "-var-file", "-target", "-chdir", "-out", "-lock-timeout"),
-            single_dash_long=True,
-            effects=(
-                E(
-                    "destroy",
-                    "terraform",
-                    "terraform destroy removes the infrastructure it manages",
-                    sub=("destroy",),
-                ),
-                E(
-                    "destroy",
-                    "terraform",
-                    "apply -destroy removes the infrastructure it manages",
-                    sub=("apply",),
-                    flags=("-destroy", "--destroy"),
-                ),
-                E(
-                    "destroy",
-                    "terraform",
-                    "apply -auto-approve changes infrastructure unreviewed",
-                    sub=("apply",),
-                    flags=("-auto-approve", "--auto-approve"),
-                ),
-                E("destroy", "terraform", "removes resources from the state", sub=("state", "rm")),
-                E("destroy", "terraform", "deletes a workspace", sub=("workspace", "delete")),
-            ),
-        ),
-    ),
-    "vault": Tool(
-        values=_v("-address", "-namespace", "-mount", "-versions", "-format"),
-        single_dash_long=True,
-        effects=(
-            E("destroy", "vault", "deletes secrets", sub=("delete",)),
-            E(
-                "destroy",
-                "vault",
-                "deletes or destroys secrets",
-                sub=("kv", "delete|destroy|metadata"),
-            ),
-            E(
-                "destroy",
-                "vault",
-                "disables a secrets engine and its data",
-                sub=("secrets", "disable"),
             ),
         ),
     ),
@@ -931,53 +779,6 @@ TOOLS: dict[str, Tool] = {
                 E("publish", "http", "sends data to another machine", check="http-upload"),
             ),
         ),
-    ),
-    # databases: SQL given on the command line or standard input
-    "psql": Tool(
-        values=_v(
-            "-c",
-            "--command",
-            "-h",
-            "--host",
-            "-p",
-            "--port",
-            "-U",
-            "--username",
-            "-d",
-            "--dbname",
-            "-f",
-            "--file",
-            "-v",
-            "--set",
-            "-o",
-            "--output",
-        ),
-        effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
-    ),
-    **dict.fromkeys(
-        ("mysql", "mariadb"),
-        Tool(
-            values=_v(
-                "-e",
-                "--execute",
-                "-h",
-                "--host",
-                "-P",
-                "--port",
-                "-u",
-                "--user",
-                "-D",
-                "--database",
-                "-S",
-                "--socket",
-            ),
-            effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
-        ),
-    ),
-    "sqlite3": Tool(
-        values=_v("-cmd", "-separator", "-nullvalue", "-newline"),
-        single_dash_long=True,
-        effects=(E("destroy", "database", "SQL that drops or empties data", check="sql"),),
     ),
     # machine-wide state
     **dict.fromkeys(
@@ -1176,17 +977,6 @@ TOOLS: dict[str, Tool] = {
                     "changes machine-wide settings",
                     sub=("set-*|enable|disable",),
                 ),
-            ),
-        ),
-    ),
-    "redis-cli": Tool(
-        values=_v("-h", "-p", "-a", "-n", "-u", "--user", "--pass"),
-        effects=(
-            E(
-                "destroy",
-                "database",
-                "deletes every key",
-                word="FLUSHALL|FLUSHDB|flushall|flushdb",
             ),
         ),
     ),

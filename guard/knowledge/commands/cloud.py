@@ -1,0 +1,213 @@
+"""Cloud and infrastructure: providers' CLIs, infrastructure as code, cluster tools, one
+`Command` record each (guard/knowledge/commands/command.py).
+
+A CLI with subcommands is read by the verb model (guard/knowledge/verbs.py): `pulumi destroy`,
+`doctl compute droplet delete` ask without a row of their own; effect rows say what the model
+cannot (`terraform apply -auto-approve`, `aws s3 sync --delete`, options that take a value).
+"""
+
+from __future__ import annotations
+
+from guard.knowledge.commands.command import Command
+from guard.knowledge.commands.effect import E, Tool
+from guard.knowledge.commands.spec import opts
+
+_CLI = Command(subcommands=True)  # what it destroys is what the verb model reads
+
+COMMANDS: dict[str, Command] = {
+    "aws": Command(
+        effects=Tool(
+            values=opts(
+                "--region",
+                "--profile",
+                "--output",
+                "--endpoint-url",
+                "--query",
+                "--exclude",
+                "--include",
+            ),
+            effects=(
+                E("destroy", "aws", "deletes objects from S3", sub=("s3", "rm|rb")),
+                E(
+                    "destroy",
+                    "aws",
+                    "sync --delete removes objects from the destination",
+                    sub=("s3", "sync"),
+                    flags=("--delete",),
+                ),
+                E(
+                    "destroy",
+                    "aws",
+                    "deletes cloud resources",
+                    sub=("*", "delete-*|terminate-*|remove-*|deregister-*|purge-*"),
+                ),
+            ),
+        ),
+        subcommands=True,
+        help_last="aws prints the help of the command before its `help`",
+    ),
+    "gcloud": Command(
+        effects=Tool(
+            values=opts("--project", "--zone", "--region", "--format", "--account"),
+            effects=(
+                E(
+                    "destroy",
+                    "gcloud",
+                    "deletes cloud resources",
+                    word="delete|delete-*|remove|remove-*|purge|rm",
+                ),
+                E("remote", "gcloud", "runs commands on a cloud machine", word="ssh"),
+            ),
+        ),
+        subcommands=True,
+    ),
+    "gsutil": Command(
+        effects=Tool(
+            values=opts("-o", "-h", "-u"),
+            effects=(
+                E("destroy", "gcloud", "deletes objects from cloud storage", sub=("rm|rb",)),
+                E(
+                    "destroy",
+                    "gcloud",
+                    "rsync -d removes objects from the destination",
+                    sub=("rsync",),
+                    flags=("-d",),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
+    "az": Command(
+        effects=Tool(
+            values=opts(
+                "-g",
+                "--resource-group",
+                "-n",
+                "--name",
+                "--subscription",
+                "-o",
+                "--output",
+                "--query",
+            ),
+            effects=(
+                E("destroy", "azure", "deletes cloud resources", word="delete|purge|delete-*"),
+            ),
+        ),
+        subcommands=True,
+    ),
+    "helm": Command(
+        effects=Tool(
+            values=opts("-n", "--namespace", "--kube-context", "--kubeconfig"),
+            effects=(
+                E(
+                    "destroy",
+                    "helm",
+                    "uninstalls a release and what it deployed",
+                    sub=("uninstall|delete|del|un",),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
+    **dict.fromkeys(
+        ("terraform", "tofu", "terragrunt"),
+        Command(
+            effects=Tool(
+                values=opts("-var", "-var-file", "-target", "-chdir", "-out", "-lock-timeout"),
+                single_dash_long=True,
+                effects=(
+                    E(
+                        "destroy",
+                        "terraform",
+                        "terraform destroy removes the infrastructure it manages",
+                        sub=("destroy",),
+                    ),
+                    E(
+                        "destroy",
+                        "terraform",
+                        "apply -destroy removes the infrastructure it manages",
+                        sub=("apply",),
+                        flags=("-destroy", "--destroy"),
+                    ),
+                    E(
+                        "destroy",
+                        "terraform",
+                        "apply -auto-approve changes infrastructure unreviewed",
+                        sub=("apply",),
+                        flags=("-auto-approve", "--auto-approve"),
+                    ),
+                    E(
+                        "destroy",
+                        "terraform",
+                        "removes resources from the state",
+                        sub=("state", "rm"),
+                    ),
+                    E("destroy", "terraform", "deletes a workspace", sub=("workspace", "delete")),
+                ),
+            ),
+            subcommands=True,
+        ),
+    ),
+    "vault": Command(
+        effects=Tool(
+            values=opts("-address", "-namespace", "-mount", "-versions", "-format"),
+            single_dash_long=True,
+            effects=(
+                E("destroy", "vault", "deletes secrets", sub=("delete",)),
+                E(
+                    "destroy",
+                    "vault",
+                    "deletes or destroys secrets",
+                    sub=("kv", "delete|destroy|metadata"),
+                ),
+                E(
+                    "destroy",
+                    "vault",
+                    "disables a secrets engine and its data",
+                    sub=("secrets", "disable"),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
+    **dict.fromkeys(
+        (
+            "pulumi",
+            "eksctl",
+            "doctl",
+            "hcloud",
+            "linode-cli",
+            "heroku",
+            "fly",
+            "flyctl",
+            "vercel",
+            "netlify",
+            "firebase",
+            "supabase",
+            "wrangler",
+            "argocd",
+            "flux",
+            "istioctl",
+            "stripe",
+            "railway",
+            "openstack",
+            "oci",
+            "ibmcloud",
+            "cf",
+            "bq",
+            "mc",
+            "s3cmd",
+            "b2",
+            "gcloud-beta",
+            "nomad",
+            "consul",
+            "packer",
+            "tailscale",
+            "kind",
+            "minikube",
+            "k3d",
+            "kubeadm",
+        ),
+        _CLI,
+    ),
+}
