@@ -165,7 +165,7 @@ static int private_to_us(const char *path, int directory) {
     return S_ISSOCK(st.st_mode);
 }
 
-/* guard/approvals/session.py current_session: GUARD_SESSION, else the parent and when it started. */
+/* guard/verdict/store/session.py current_session: GUARD_SESSION, else the parent and when it started. */
 static void session_id(char *out, size_t size) {
     const char *given = env_or_empty("GUARD_SESSION");
     if (given[0]) {

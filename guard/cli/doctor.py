@@ -22,7 +22,7 @@ FUNCTIONS = {
     "bash": "__guard_ps0 __guard_enter __guard_precmd __guard_stop __guard_relay __guard_send "
     "__guard_receive __guard_confirm __guard_fallback __guard_traps fc",
     "zsh": "__guard_preexec __guard_precmd __guard_send __guard_receive __guard_confirm "
-    "__guard_check_line fc r",
+    "__guard_check_line __guard_accept_line __guard_at_enter __guard_ask_at_enter fc r",
 }
 
 
@@ -165,7 +165,7 @@ def rc_findings() -> list[Finding]:
 
 def workspace_findings(cwd: str | None) -> list[Finding]:
     """What the workspace rule gives for this directory; a warning when there is none."""
-    from guard.approvals.workspace import choose_workspace, current_dir
+    from guard.verdict.workspace import choose_workspace, current_dir
 
     env = dict(os.environ)
     here = cwd or current_dir(env)
@@ -184,10 +184,10 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 
 
 def policy_findings(cwd: str | None) -> list[Finding]:
-    from guard.approvals.trust import is_trusted
-    from guard.approvals.workspace import build_context
     from guard.policy.files import load_policy
     from guard.policy.records import PROJECT_FILE
+    from guard.verdict.trust import is_trusted
+    from guard.verdict.workspace import build_context
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -221,7 +221,7 @@ def managed_finding() -> Finding:
 
 
 def store_finding() -> Finding:
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     try:
         with Store.open() as store:
@@ -242,8 +242,8 @@ def store_finding() -> Finding:
 
 def _unaudited() -> str:
     """What a store guard cannot use means for the lines, here."""
-    from guard.approvals.audit import required_by
     from guard.policy.files import load_policy
+    from guard.verdict.store.audit import required_by
 
     try:
         where = required_by(load_policy(None))
@@ -277,9 +277,9 @@ def tiocsti_finding(path: str) -> Finding:
 
 def enforce_finding(cwd: str | None) -> Finding:
     """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
-    from guard.approvals.workspace import build_context
     from guard.kernel.enforcer import probe, status
     from guard.policy.files import load_policy
+    from guard.verdict.workspace import build_context
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None

@@ -9,8 +9,8 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from guard.approvals.judgement import Judgement
 from guard.projection.requests import Decided, Projection, Verdict
+from guard.verdict.judgement import Judgement
 
 
 def as_json(result: Judgement) -> dict[str, Any]:

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.approvals.store import Store
 from guard.entry.shell_hooks.server import BLINDS, HOOK_GONE, NOT_IN_HISTORY
 from guard.entry.shell_hooks.state import exported_variables, history_entry
+from guard.verdict.store.store import Store
 
 
 @pytest.mark.parametrize(

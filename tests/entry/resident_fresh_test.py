@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import Store
 from guard.entry.resident import protocol as wire
 from guard.entry.resident.client import request
+from guard.verdict.store.store import Store
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")

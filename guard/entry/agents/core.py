@@ -28,7 +28,7 @@ from guard.entry.agents.calls import Answer, Call, Unreadable
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.approvals.judgement import Judgement
+    from guard.verdict.judgement import Judgement
 
 NOT_RUN = "the command was not run"
 FORBIDDEN = " (the policy forbids it: do not try it another way; ask the user if it is needed)"
@@ -60,7 +60,7 @@ def verdict_for(
     workspace_dir: str | None,
 ) -> Judgement:
     """The judgement of one agent call: the single place an adapter asks guard's checker."""
-    from guard.approvals.judgement import judge
+    from guard.verdict.judgement import judge
 
     return judge(
         command, cwd=cwd, env=env, session=session, agent=True, workspace_dir=workspace_dir
@@ -204,7 +204,7 @@ def _protected_ask(judgement: Judgement) -> Judgement:
     protected = [d for d in verdict.decided if d.request.surface == "protected"]
     if verdict.decision != "allow" or not protected:
         return judgement
-    from guard.approvals.decide import describe
+    from guard.verdict.decide import describe
 
     home = judgement.context.home
     decided = tuple(
@@ -248,10 +248,10 @@ def _audit(
     session as active; the answer to give. A row that cannot be written is said once per
     session (on stderr and in the answer); where the managed policy keeps an audit log, an
     allowed call whose row cannot be written is refused instead."""
-    from guard.approvals import store_trouble
-    from guard.approvals.judgement import without_store
-    from guard.approvals.session import idle_seconds
-    from guard.approvals.store import Store
+    from guard.verdict.judgement import without_store
+    from guard.verdict.store import trouble as store_trouble
+    from guard.verdict.store.session import idle_seconds
+    from guard.verdict.store.store import Store
 
     if without_store(env):
         return answer
@@ -280,7 +280,7 @@ def _audit(
         if not message:
             return answer
         print(message, file=sys.stderr)
-        from guard.approvals.audit import required_by
+        from guard.verdict.store.audit import required_by
 
         if answer.decision == "allow" and required_by(judgement.policy):
             return Answer("deny", message)

@@ -14,13 +14,13 @@ import io
 import os
 from collections.abc import Callable
 
-from guard.approvals.judgement import Judgement, judge
-from guard.approvals.workspace import is_agent
 from guard.entry.resident import protocol as wire
 from guard.kernel.enforcement import Ruleset
 from guard.policy.files import load_policy
 from guard.policy.policy_inputs import policy_inputs
 from guard.policy.records import Policy
+from guard.verdict.judgement import Judgement, judge
+from guard.verdict.workspace import is_agent
 
 Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]

@@ -209,7 +209,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
                          "check the directory, or set GUARD_RESIDENT=0") from None
     ours = os.stat(path).st_ino
     checker = Checker(path)
-    from guard.approvals.store import keep_stores_open
+    from guard.verdict.store.store import keep_stores_open
 
     keep_stores_open()
     warm_up(checker, started_in)
@@ -248,10 +248,10 @@ def warm_up(checker: Checker, directory: str) -> None:
     checker: most likely the next one's) before the first request, so that it is as fast as the
     next ones; clients that come meanwhile wait. What it keeps is checked as always before use."""
     try:
-        from guard.approvals.judgement import judge
         from guard.entry import check, judgement_json  # noqa: F401
         from guard.entry.agents import core, protocols  # noqa: F401
         from guard.kernel.enforcer import probe, ruleset_for
+        from guard.verdict.judgement import judge
 
         result = judge("true", cwd=directory, session=None, use_store=False, agent=True,
                        policy_loader=checker.policies.load)  # fmt: skip

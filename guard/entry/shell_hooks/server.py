@@ -1,13 +1,12 @@
 """The resident checker behind the shell hooks: one per shell, started by the hook on its pipes.
 
 It judges every command line the hook sends and answers allow, deny or ask. It keeps policies,
-trust, an open store and the approvals in memory (`guard/approvals/line_cache.py`: each read again
-as soon
-as what it came from changes, so an approval granted in another terminal counts at once), and
-writes the audit row after it has answered — before, for a session's first row, after a row was
-lost, and where the managed policy keeps an audit log (guard/approvals/store_trouble.py).
-It never asks a human and never imports prompt_toolkit: on ask the hook runs `guard check`,
-which does.
+trust, an open store and the approvals in memory (`guard/verdict/cache/line_cache.py`: each read
+again as soon as what it came from changes, so an approval granted in another terminal counts at
+once), and writes the audit row after it has answered — before, for a session's first row, after
+a row was lost, and where the managed policy keeps an audit log
+(guard/verdict/store/trouble.py). It never asks a human and never imports prompt_toolkit: on ask
+the hook runs `guard check`, which does.
 
 Wire format, version 1. A request is NUL-terminated fields:
 
@@ -41,12 +40,12 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from guard.approvals.judgement import Judgement, judge
-from guard.approvals.line_cache import LineCache
-from guard.approvals.workspace import is_agent
 from guard.entry.check import may_write_late
 from guard.entry.shell_hooks.state import exported, history_entry
 from guard.errors import GuardError
+from guard.verdict.cache.line_cache import LineCache
+from guard.verdict.judgement import Judgement, judge
+from guard.verdict.workspace import is_agent
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -258,9 +257,9 @@ class AuditWriter:
 
 def _record(result: Judgement, session: str, decision: str, kept: LineCache) -> None:
     """One audit row, as `guard check` writes it, with origin "hook"."""
-    from guard.approvals.judgement import without_store
-    from guard.approvals.session import idle_seconds
     from guard.entry.check import how_decided
+    from guard.verdict.judgement import without_store
+    from guard.verdict.store.session import idle_seconds
 
     if without_store(os.environ):
         return
@@ -325,14 +324,14 @@ def _recorded_first(checker: Checker, request: Request, reply: Reply, result: Ju
         checker.cache.close()
         problem = GuardError(f"guard: the audit row failed ({type(exc).__name__}: {exc})")
     else:
-        from guard.approvals import store_trouble
+        from guard.verdict.store import trouble as store_trouble
 
         store_trouble.worked(request.session, store_trouble.store_path_text())
         return reply
     if request.mode == "typed":
         return Reply(reply.id, "pass", reply.relay, "")
-    from guard.approvals.audit import required_by
     from guard.printable import escaped
+    from guard.verdict.store.audit import required_by
 
     message = escaped(unwritten(result, request.session, reply.decision, problem))
     if reply.decision == "allow" and required_by(result.policy):

@@ -19,11 +19,11 @@ def quiet(env: Mapping[str, str]) -> bool:
 def banner(env: Mapping[str, str]) -> str:
     """``guard: guarded bash — workspace ~/src/app; policy: shipped default + ~/.config/…;
     questions: this terminal (no approver running)``."""
-    from guard.approvals.workspace import build_context
     from guard.asking.confirm import approver_mode
     from guard.policy.files import user_policy_path
     from guard.policy.records import PROJECT_FILE
     from guard.projection.paths import display
+    from guard.verdict.workspace import build_context
 
     ctx = build_context(None, env)
     home = ctx.home

@@ -1,6 +1,6 @@
 """`guarded-bash`: stands in for bash, has guard check what bash would run, then execs bash.
 
-It reads its argv as bash does (`guard.knowledge.bash_argv`), and by mode:
+It reads its argv as bash does (`guard.languages.bash_argv`), and by mode:
 - `command` (`-c`): the string is checked together with `$0` and its positional arguments, then
   the real bash is exec'ed with the original argv;
 - `script`: the file's contents are checked, after a line that runs the script (so a script
@@ -34,7 +34,7 @@ from guard.entry.shim.script_input import (
     write_all,
 )
 from guard.errors import GuardError
-from guard.knowledge.bash_argv import BashInvocation, parse_bash_argv
+from guard.languages.bash_argv import BashInvocation, parse_bash_argv
 from guard.printable import escaped
 
 # Every agent's `bash -c` line starts this module: what it imports on that path is kept to the
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, MutableMapping, Sequence
     from typing import NoReturn
 
-    from guard.approvals.judgement import Judgement
+    from guard.verdict.judgement import Judgement
 
 REFUSED = 126
 INTERRUPTED = 130
@@ -140,8 +140,8 @@ def real_shell(env: Mapping[str, str], *, own: str) -> str:
 
 def allowed(text: str, inv: BashInvocation) -> bool:
     """Judge `text` run with `inv`'s `$0` and arguments; ask a human when the policy says so."""
-    from guard.approvals.session import current_session
     from guard.entry.resident import client as resident_client
+    from guard.verdict.store.session import current_session
 
     session = current_session()
     stdin_code = inv.mode == "command" and stdin_may_carry_code()
