@@ -292,6 +292,7 @@ def agent_findings(cwd: str | None) -> list[Finding]:
     fail closed there, and (Codex) has the hook been trusted."""
     from guard.cli.setup import project_dir
     from guard.entry.agents import setup as agent_setup
+    from guard.entry.agents.config import AGENTS
 
     out = []
     here = cwd or os.getcwd()
@@ -315,9 +316,9 @@ def agent_findings(cwd: str | None) -> list[Finding]:
                 out.append(Finding("warning", "agents", f"{where}; {why}"))
             else:
                 out.append(Finding("ok", "agents", f"{where}; fails closed ({closed_by(agent)})"))
-            if agent == "codex" and not agent_setup.codex_trusted(s.path):
-                why = "codex: guard's hook is not trusted yet, and Codex skips it silently; "
-                out.append(Finding("warning", "agents", why + "open /hooks in codex, trust it"))
+            trusted = AGENTS[agent].trusted
+            if trusted is not None and not trusted(s.path):
+                out.append(Finding("warning", "agents", AGENTS[agent].untrusted_note))
     return out
 
 
@@ -327,7 +328,7 @@ def closed_by(agent: str) -> str:
     from guard.entry.agents.config import AGENTS
 
     option = AGENTS[agent].fail_closed
-    if agent in ("cline", "opencode"):
+    if AGENTS[agent].shape == "file":  # the agent runs guard's own file
         return option
     return f"the hook command denies; {option}" if option else "the hook command denies"
 

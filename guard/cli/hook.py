@@ -22,12 +22,12 @@ from collections.abc import Mapping
 from guard.cli import summary
 from guard.entry.agents.core import respond
 from guard.entry.agents.hook import run
-from guard.entry.agents.protocols import PROTOCOLS
+from guard.entry.agents.registry import NAMES
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("hook", help=summary("hook"))
-    p.add_argument("agent", choices=sorted(PROTOCOLS), help="whose hook protocol to speak")
+    p.add_argument("agent", choices=sorted(NAMES), help="whose hook protocol to speak")
     p.add_argument(
         "--timeout",
         type=float,
@@ -39,7 +39,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:
     """Claude Code's answer to one PreToolUse input; None for tools guard has no opinion on."""
-    text = respond(PROTOCOLS["claude-code"], raw, env)
+    from guard.entry.agents.claude_code import AGENT
+
+    text = respond(AGENT, raw, env)
     if not text:
         return None
     answer: dict[str, object] = json.loads(text)

@@ -75,8 +75,8 @@ def one_agent(args: argparse.Namespace) -> int:
     gap = agent_setup.status(args.agent, project=project).note
     if gap:
         print(f"  warning: {gap}")
-    if project is not None and args.agent == "claude-code":
-        print("  note: the agent can edit the project's own settings; your ~/.claude is safer")
+    if project is not None and cfg.project_note:
+        print(f"  note: {cfg.project_note}")
     for step in cfg.steps:
         print(f"  next: {step}")
     return 0

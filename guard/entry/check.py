@@ -114,8 +114,8 @@ def settle(
     result: Judgement, *, session: str, env: dict[str, str], prompt: bool, origin: str
 ) -> Settled:
     """Print the warnings, ask when the verdict is ask and `prompt`, say why on deny."""
-    for warning in result.warnings:
-        print(escaped(warning), file=sys.stderr)
+    for line in told(result):  # on deny, its reasons too: nothing else is printed then
+        print(line, file=sys.stderr)
     decision = result.verdict.decision
     if decision == "ask" and prompt:
         from guard.asking.confirm import confirm
@@ -130,10 +130,18 @@ def settle(
             outcome.choice,
             outcome.logged,
         )
-    if decision == "deny":
-        print(denied(result.verdict.reasons), file=sys.stderr)
     status = {"allow": ALLOW, "deny": DENY, "ask": ASK}[decision]
     return Settled(status, decision, how_decided(result))
+
+
+def told(result: Judgement) -> list[str]:
+    """What a judgement says to the person at the shell before the line runs or is asked
+    about, whichever entry point judged it: each warning, and on deny the one line of its
+    reasons; every line safe for a terminal."""
+    lines = [escaped(w) for w in result.warnings]
+    if result.verdict.decision == "deny":
+        lines.append(denied(result.verdict.reasons))
+    return lines
 
 
 def as_fish(result: Judgement, env: Mapping[str, str]) -> Judgement:

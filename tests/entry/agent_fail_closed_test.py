@@ -21,7 +21,6 @@ import pytest
 
 from guard.entry.agents.config import (
     AGENTS,
-    DENY_FORMS,
     config_path,
     guard_program,
     hook_command,
@@ -63,7 +62,9 @@ def installed(agent: str, program: Path) -> str:
 
 def denied(agent: str, done: subprocess.CompletedProcess[str]) -> str:
     """guard's reason, after checking that the agent reads the answer as a deny."""
-    form, status = DENY_FORMS[agent]
+    deny = AGENTS[agent].deny_form
+    assert deny is not None, f"{agent} runs no hook command"
+    form, status = deny
     assert done.returncode == status, done
     line = done.stderr.splitlines()[-1]
     assert line.startswith("guard: ") and line.endswith(NOT_RUN), done.stderr

@@ -367,6 +367,8 @@ def test_the_fast_path_imports_nothing_heavy(resident: str, work: Path, argv: li
     assert served() == before + 1
     imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
     assert not {m for m in imported if m.split(".")[0] in (*HEAVY, *LIGHT)}
+    agents = {m for m in imported if m.startswith("guard.entry.agents.")}
+    assert agents <= {"guard.entry.agents.registry", "guard.entry.agents.resident_hook"}, agents
 
 
 @pytest.mark.parametrize("enforce", ["landlock", "off"])

@@ -1,6 +1,5 @@
-"""An agent's shell call and guard's answer to it, and the hook protocol that reads the one
-from the agent's JSON and writes the other in the agent's form: what the agent adapters
-(guard/entry/agents/protocols.py) and the judging (guard/entry/agents/core.py) share.
+"""An agent's shell call and guard's answer to it: what the agents' records (one module per
+agent, guard/entry/agents/registry.py) and the judging (guard/entry/agents/core.py) share.
 """
 
 from __future__ import annotations
@@ -33,16 +32,6 @@ class Unreadable(Exception):
 
 
 Parse = Callable[[dict[str, Any], Mapping[str, str]], Call | None]
-
-
-@dataclass(frozen=True, slots=True)
-class Protocol:
-    agent: str
-    parse: Parse
-    answer: Callable[[Answer], str]  # the stdout text (JSON, or "" for no opinion)
-    no_opinion: str  # what to print for a call guard does not judge
-    in_band_ask: bool  # the agent shows its own prompt for a hook's ask
-    default_timeout: float  # the agent's own hook timeout, when setup did not say
 
 
 def session_for(agent: str, given: object) -> str:

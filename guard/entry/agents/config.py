@@ -1,6 +1,7 @@
 """Where each agent keeps its hook configuration, and the entry `guard setup` puts there.
 
-Data, one row per agent; guard/entry/agents/setup.py does the reading, merging and writing. The
+Read from each agent's record (guard/entry/agents/<agent>.py, registered in registry.py);
+guard/entry/agents/setup.py does the reading, merging and writing. The
 timeout written leaves room for a human at `guard watch` (its default is 120 s) before the
 agent's own timeout would fire; the hook is told the same number (`--timeout`), so a held call
 is denied a few seconds before it. Sources are cited in docs/agents.md.
@@ -12,108 +13,29 @@ import os
 import shlex
 import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-TIMEOUT = 150  # seconds: the approver's 120 s, the hook's margin and guard's own start
+from guard.entry.agents.agent import Agent
+from guard.entry.agents.registry import agent as record
+from guard.entry.agents.registry import agents
 
-Shape = str  # "grouped": hooks.EVENT[{matcher, hooks:[…]}]; "flat": hooks.EVENT[{…}]; "file"
-
-
-@dataclass(frozen=True, slots=True)
-class AgentConfig:
-    agent: str
-    user_path: tuple[str, str]  # (environment variable naming the base dir or "", path below)
-    project_path: str  # below the project directory
-    shape: Shape
-    event: str
-    matcher: str  # grouped shape only
-    fail_closed: str  # how it fails closed, or "" when the agent has no such option
-    steps: tuple[str, ...]  # what the user still does in the agent
-    binaries: tuple[str, ...]  # names on PATH that show the agent is installed
-
-
-WATCH = "start `guard watch` in a terminal of your own: it answers what guard asks about"
-
-AGENTS: dict[str, AgentConfig] = {
-    "claude-code": AgentConfig(
-        "claude-code", ("CLAUDE_CONFIG_DIR", ".claude"), ".claude/settings.json", "grouped",
-        "PreToolUse", "Bash", 'onFailure: "block"',
-        ("restart running Claude Code sessions; /hooks lists guard's hook",
-         "ask goes to Claude Code's own prompt; for headless runs (claude -p) set "
-         f"GUARD_APPROVER=always and {WATCH}"),
-        ("claude",),
-    ),
-    "codex": AgentConfig(
-        "codex", ("CODEX_HOME", ".codex"), ".codex/hooks.json", "grouped", "PreToolUse",
-        "^Bash$", "",
-        ("Codex skips a new or changed hook until you trust it: start codex, open /hooks and "
-         "trust guard's PreToolUse hook (non-interactive: codex exec "
-         "--dangerously-bypass-hook-trust, or a managed hook in /etc/codex/requirements.toml)",
-         f"Codex has no prompt for a hook's ask: {WATCH}"),
-        ("codex",),
-    ),
-    "cursor": AgentConfig(
-        "cursor", ("", ".cursor"), ".cursor/hooks.json", "flat", "beforeShellExecution", "",
-        "failClosed: true",
-        ("reload Cursor's window; Settings > Hooks lists guard's hook",
-         f"Cursor shows no prompt for a shell hook's ask: {WATCH}"),
-        ("cursor", "cursor-agent"),
-    ),
-    "gemini": AgentConfig(
-        "gemini", ("", ".gemini"), ".gemini/settings.json", "grouped", "BeforeTool",
-        "run_shell_command", "",
-        ("restart Gemini CLI; /hooks lists guard's hook",
-         "ask goes to Gemini CLI's own prompt in an interactive session; headless (gemini -p) "
-         f"guard holds the call instead: {WATCH}"),
-        ("gemini",),
-    ),
-    "copilot": AgentConfig(
-        "copilot", ("COPILOT_HOME", ".copilot"), ".github/hooks/guard.json", "flat",
-        "preToolUse", "", "",
-        ("Copilot CLI reads hooks when a session starts: start a new one",
-         f"with -p (no prompt) guard holds the call instead of asking: {WATCH}"),
-        ("copilot",),
-    ),
-    "cline": AgentConfig(
-        "cline", ("", "Documents/Cline"), ".clinerules/hooks/PreToolUse", "file", "PreToolUse",
-        "", "built in: a hook that fails or times out blocks",
-        ("turn hooks on in Cline (Settings > Features > Hooks; CLI: cline config set "
-         "hooks-enabled=true)",
-         f"Cline has no ask for hooks, and gives a hook 30 s: {WATCH}; a question nobody answers "
-         "within 25 s is denied"),
-        ("cline",),
-    ),
-    "opencode": AgentConfig(
-        "opencode", ("XDG_CONFIG_HOME", ".config"), ".opencode/plugins/guard.js", "file",
-        "tool.execute.before", "", "built in: the plugin throws on anything but allow",
-        ("restart opencode: it loads plugins at start",
-         f"opencode has no ask for plugins: {WATCH}"),
-        ("opencode",),
-    ),
-}  # fmt: skip
-
-USER_BELOW = {  # below the base directory of user_path
-    "claude-code": "settings.json",
-    "codex": "hooks.json",
-    "cursor": "hooks.json",
-    "gemini": "settings.json",
-    "copilot": "hooks/guard.json",
-    "cline": "Hooks/PreToolUse",
-    "opencode": "opencode/plugins/guard.js",
-}
+AGENTS: dict[str, Agent] = agents()
 
 
 def config_path(agent: str, *, project: str | None = None) -> Path:
     """The file guard's hook goes in: the user's, or the project's under `project`."""
-    cfg = AGENTS[agent]
+    cfg = record(agent)
     if project is not None:
         return Path(project) / cfg.project_path
-    variable, below = cfg.user_path
+    return user_base(agent) / cfg.user_below
+
+
+def user_base(agent: str) -> Path:
+    """The user's base directory of the agent's configuration (its `CODEX_HOME` …)."""
+    variable, below = record(agent).user_path
     base = os.environ.get(variable, "") if variable else ""
-    root = Path(base) if base else Path(os.path.expanduser("~")) / below
-    return root / USER_BELOW[agent]
+    return Path(base) if base else Path(os.path.expanduser("~")) / below
 
 
 def guard_program() -> str:
@@ -126,7 +48,7 @@ def guard_program() -> str:
 
 def hook_timeout(agent: str) -> int:
     """The agent's own timeout for guard's hook, in seconds (what setup writes)."""
-    return 30 if agent == "cline" else TIMEOUT  # Cline gives every hook 30 s
+    return record(agent).hook_timeout
 
 
 def guard_call(agent: str) -> str:
@@ -134,18 +56,6 @@ def guard_call(agent: str) -> str:
     return f"{shlex.quote(guard_program())} hook {agent} --timeout {hook_timeout(agent)}"
 
 
-# How each agent reads a hook that says no, when guard itself could not (docs/agents.md):
-# the JSON printed on stdout (REASON replaced) and the exit status. Codex, Claude Code and
-# Gemini CLI block on exit 2 and show its stderr; Copilot CLI skips a hook that exits non-zero,
-# so it gets JSON and 0; Cursor blocks on either; Cline shows errorMessage.
-DENY_FORMS: dict[str, tuple[str, int]] = {
-    "claude-code": ("", 2),
-    "codex": ("", 2),
-    "gemini": ("", 2),
-    "cursor": ('{"permission":"deny","user_message":"REASON","agent_message":"REASON"}', 2),
-    "copilot": ('{"permissionDecision":"deny","permissionDecisionReason":"REASON"}', 0),
-    "cline": ('{"cancel":true,"errorMessage":"REASON"}', 0),
-}
 WATCHDOG_MARGIN = 2  # seconds: the watchdog stops guard this long before the agent's timeout
 FAIL_CLOSED_MARK = "w=; command -v timeout"  # in every installed command that fails closed
 
@@ -156,7 +66,10 @@ def hook_command(agent: str) -> str:
     guard's answer only when guard exited 0. When guard cannot start, crashes, or is stopped,
     it prints a `guard:` line and answers with the agent's own deny, so the call never runs."""
     stop = hook_timeout(agent) - WATCHDOG_MARGIN
-    form, status = DENY_FORMS[agent]
+    deny = record(agent).deny_form
+    if deny is None:
+        raise KeyError(f"{agent} runs no hook command")
+    form, status = deny
     json_deny = ""
     if form:
         fmt = form.replace("REASON", "%s")
@@ -175,8 +88,8 @@ def hook_command(agent: str) -> str:
 
 def fail_closed_text(agent: str) -> str:
     """How guard's installed hook keeps a call from running when guard cannot answer."""
-    cfg = AGENTS[agent]
-    if agent == "opencode":
+    cfg = record(agent)
+    if cfg.deny_form is None:  # a plugin of its own, no hook command
         return f"yes, {cfg.fail_closed}"
     stop = hook_timeout(agent) - WATCHDOG_MARGIN
     how = (
@@ -188,35 +101,16 @@ def fail_closed_text(agent: str) -> str:
 
 def handler(agent: str) -> dict[str, Any]:
     """guard's hook entry in the agent's own words."""
-    command = hook_command(agent)
-    if agent == "claude-code":
-        return {"type": "command", "command": command, "timeout": TIMEOUT, "onFailure": "block"}
-    if agent == "codex":
-        return {"type": "command", "command": command, "timeout": TIMEOUT,
-                "statusMessage": "guard: checking the command"}  # fmt: skip
-    if agent == "gemini":
-        return {"type": "command", "name": "guard", "command": command, "timeout": TIMEOUT * 1000,
-                "description": "guard checks each shell command before it runs"}  # fmt: skip
-    if agent == "cursor":
-        return {"command": command, "timeout": TIMEOUT, "failClosed": True}
-    if agent == "copilot":
-        return {"type": "command", "bash": command, "timeoutSec": TIMEOUT}
-    raise KeyError(agent)
+    entry = record(agent).entry
+    if entry is None:
+        raise KeyError(agent)
+    return entry(hook_command(agent))
 
 
 def script(agent: str) -> str:
     """The whole file for agents whose hook is a file of its own (Cline, OpenCode)."""
-    program = guard_program()
-    if agent == "cline":
-        return (
-            "#!/bin/sh\n"
-            "# guard: written by `guard setup cline`; `guard setup cline --uninstall` removes it.\n"
-            '# guard answers {"cancel": …}; when it cannot start, crashes or is stopped, the\n'
-            "# line below cancels the call itself.\n"
-            f"{hook_command('cline')}\n"
-        )
-    if agent == "opencode":
-        from guard.entry.agents.opencode_plugin import plugin_text
-
-        return plugin_text(program, TIMEOUT)
-    raise KeyError(agent)
+    cfg = record(agent)
+    if cfg.file_text is None:
+        raise KeyError(agent)
+    command = hook_command(agent) if cfg.deny_form is not None else ""
+    return cfg.file_text(command, guard_program())

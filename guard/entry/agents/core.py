@@ -23,7 +23,8 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from guard.entry.agents.calls import Answer, Call, Protocol, Unreadable
+from guard.entry.agents.agent import Agent
+from guard.entry.agents.calls import Answer, Call, Unreadable
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
@@ -73,9 +74,11 @@ def decide(
     in_band_ask: bool,
     hook_timeout: float,
     may_hold: bool = True,
+    prompt_known: bool = True,
 ) -> Answer:
     """Judge `call`; ask the agent's prompt (`in_band_ask`) or hold it for the approver (or
-    raise `NeedsHold` where `may_hold` is False)."""
+    raise `NeedsHold` where `may_hold` is False, or where the line asks and `prompt_known` is
+    False: whether a human sees the agent's prompt is known only to the hook's process)."""
     if not call.command.strip():
         return refused("the call has an empty command")
     if len(call.command) > MAX_COMMAND:
@@ -94,6 +97,8 @@ def decide(
             judgement = _protected_ask(
                 verdict_for(call.command, call.cwd, call.session, env, call.workspace_dir)
             )
+            if judgement.verdict.decision == "ask" and not prompt_known:
+                raise NeedsHold
             answer, how, logged = _answer(
                 judgement, call, env, in_band_ask=in_band_ask, budget=budget, may_hold=may_hold
             )
@@ -288,19 +293,21 @@ MAX_INPUT = 16 << 20  # bytes of hook input read; more is refused, not cut
 
 
 def respond(
-    protocol: Protocol,
+    protocol: Agent,
     raw: bytes,
     env: Mapping[str, str],
     *,
     hook_timeout: float | None = None,
     in_band: bool | None = None,
     may_hold: bool = True,
+    prompt_known: bool = True,
 ) -> str | None:
     """The text to print for one hook input: never empty where empty would mean "run it"
     unless guard allowed, and the protocol's deny for anything that goes wrong. `in_band`:
     whether a human answers the agent's own prompt (by default, what guard/entry/agents/prompt.py
     sees of the agent from this process). None only where `may_hold` is False and the call
-    must be held: the caller then answers in the hook's own process."""
+    must be held, or `prompt_known` is False (whether a human sees the agent's prompt is not
+    known here) and the line asks: the caller then answers in the hook's own process."""
     try:
         if len(raw) > MAX_INPUT:
             return protocol.answer(refused(f"the hook input is over {MAX_INPUT} bytes"))
@@ -323,8 +330,9 @@ def respond(
             prompt_for(protocol.agent) if in_band is None else in_band
         )
         answer = decide(
-            call, env, in_band_ask=in_band, hook_timeout=timeout, may_hold=may_hold
-        )
+            call, env, in_band_ask=in_band, hook_timeout=timeout, may_hold=may_hold,
+            prompt_known=prompt_known,
+        )  # fmt: skip
         return protocol.answer(answer)
     except NeedsHold:
         return None

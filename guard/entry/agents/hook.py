@@ -11,13 +11,13 @@ import os
 import sys
 
 from guard.entry.agents.core import MAX_INPUT, respond
-from guard.entry.agents.protocols import PROTOCOLS
+from guard.entry.agents.registry import agent
 
 
 def run(args: argparse.Namespace, raw: bytes | None = None, *, in_band: bool | None = None) -> int:
     """`raw`: the hook's input, and `in_band`, whether a human answers the agent's own prompt,
     when the resident checker's client found them out already."""
-    protocol = PROTOCOLS[args.agent]
+    protocol = agent(args.agent)
     try:
         raw = sys.stdin.buffer.read(MAX_INPUT + 1) if raw is None else raw
         text = respond(protocol, raw, os.environ, hook_timeout=args.timeout, in_band=in_band)

@@ -16,48 +16,38 @@ from __future__ import annotations
 
 import os
 
-PROGRAMS = {  # basenames and package paths of each agent's program, as its argv shows it
-    "gemini": (("gemini", "gemini.js"), "/@google/gemini-cli/"),
-    "copilot": (("copilot", "copilot.js", "npm-loader.js"), "/@github/copilot/"),
-}
-# Options that take the next word as their value (Gemini CLI 0.61 `gemini --help`; Copilot
-# CLI's reference). A word after any other option may be a query: that is headless.
-VALUED = {
-    "gemini": frozenset({
-        "-m", "--model", "--approval-mode", "--policy", "--admin-policy",
-        "--allowed-mcp-server-names", "--allowed-tools", "-e", "--extensions", "--session-file",
-        "--session-id", "--include-directories", "-o", "--output-format",
-    }),
-    "copilot": frozenset({
-        "--model", "--agent", "--log-level", "--log-dir", "--add-dir", "--allow-tool",
-        "--deny-tool", "--config-dir",
-    }),
-}  # fmt: skip
+from guard.entry.agents.agent import Process
+from guard.entry.agents.registry import agent as record
+
+# what each agent's program looks like: its record's `process` (guard/entry/agents/<agent>.py)
 HEADLESS = frozenset({"-p", "--prompt", "--acp", "--experimental-acp"})
-INTERACTIVE = {"gemini": ("-i", "--prompt-interactive"), "copilot": ("-i", "--interactive")}
 DEPTH = 8  # ancestors looked at: the hook's shell, the agent (Gemini relaunches itself once) …
 
 
 def prompt_reachable(agent: str) -> bool:
     """Whether the agent shows its own prompt for a hook's ask to a human, so that guard may
     hand ask to it; False wherever that cannot be known."""
-    if agent == "claude-code":
+    if record(agent).prompt_always:
         return True
-    if agent not in PROGRAMS:
+    process = record(agent).process
+    if process is None:
         return False
     found = agent_process(agent)
     if found is None:
         return False
     pid, args = found
     environ = _environ(pid)
-    if environ is None or _ci(agent, environ):
+    if environ is None or _ci(process, environ):
         return False
     return _terminal(pid, 0) and _terminal(pid, 1) and interactive_args(agent, args)
 
 
 def agent_process(agent: str) -> tuple[int, list[str]] | None:
     """The nearest ancestor running `agent`'s program, and the arguments after the program."""
-    names, package = PROGRAMS[agent]
+    process = record(agent).process
+    if process is None:
+        return None
+    names, package = process.names, process.package
     pid = os.getppid()
     for _ in range(DEPTH):
         if pid <= 1:
@@ -74,7 +64,10 @@ def agent_process(agent: str) -> tuple[int, list[str]] | None:
 
 def interactive_args(agent: str, args: list[str]) -> bool:
     """Whether these arguments start the agent's interactive session (its TUI)."""
-    valued, interactive = VALUED[agent], INTERACTIVE[agent]
+    process = record(agent).process
+    if process is None:
+        return False
+    valued, interactive = process.valued, process.interactive
     words = iter(args)
     for word in words:
         name = word.split("=", 1)[0]
@@ -97,8 +90,9 @@ def interactive_args(agent: str, args: list[str]) -> bool:
     return True
 
 
-def _ci(agent: str, environ: dict[str, str]) -> bool:
-    if agent != "gemini" or environ.get("GEMINI_CLI_INTEGRATION_TEST") == "true":
+def _ci(process: Process, environ: dict[str, str]) -> bool:
+    variable, value = process.not_ci
+    if not process.headless_in_ci or (variable and environ.get(variable) == value):
         return False
     return environ.get("CI") == "true" or environ.get("GITHUB_ACTIONS") == "true"
 

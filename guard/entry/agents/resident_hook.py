@@ -1,15 +1,17 @@
 """`guard hook AGENT [--timeout N]` through the resident checker, before argparse is imported.
 
-The client reads the hook's input, finds out whether a human sees the agent's own prompt
-(guard/entry/agents/prompt.py: only this process, below the agent, can), and sends both; the
-checker answers every call that needs no human. A call it would hold for `guard watch` comes
-back, and this process answers it as `guard hook` does without a checker.
+The client reads the hook's input and sends it; the checker answers every call that needs no
+human. A call it would hold for `guard watch`, or an ask whose answer depends on whether a human
+sees the agent's own prompt (guard/entry/agents/prompt.py: only this process, below the agent,
+can tell), comes back, and this process answers it as `guard hook` does without a checker. So
+this path imports no agent's record: only the registry's names.
 """
 
 from __future__ import annotations
 
 import os
 
+from guard.entry.agents.registry import NAMES
 from guard.entry.resident import protocol as wire
 from guard.entry.resident.client import exchange, read_stdin, write_fd
 
@@ -26,8 +28,7 @@ def fast_hook(argv: list[str]) -> int | None:
 MAX_HOOK_INPUT = 16 << 20  # guard.entry.agents.core.MAX_INPUT: bytes of hook input read
 
 
-# guard/entry/agents/protocols.py PROTOCOLS, named here so that this path need not import it
-AGENTS = frozenset({"claude-code", "codex", "cursor", "gemini", "copilot", "cline", "opencode"})
+AGENTS = frozenset(NAMES)  # the registry's names: this path imports no agent's module
 
 
 def hook_arguments(argv: list[str]) -> tuple[str, str | None] | None:
@@ -55,13 +56,10 @@ def hook_cli(agent: str, timeout: str | None) -> int:
     """`guard hook AGENT` through the checker; in this process when it does not answer (a call
     held for a human, no checker)."""
     raw = read_stdin(MAX_HOOK_INPUT + 1)
-    from guard.entry.agents.prompt import prompt_reachable
     from guard.verdict.store.session import current_session
 
-    in_band = "1" if prompt_reachable(agent) else "0"  # seen from here: the agent is above
     pairs: list[tuple[str, str | bytes]] = [
         ("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session()),
-        ("in_band", in_band),
     ]  # fmt: skip
     if timeout is not None:
         pairs.append(("timeout", timeout))
@@ -72,7 +70,7 @@ def hook_cli(agent: str, timeout: str | None) -> int:
         from guard.entry.agents.hook import run
 
         seconds = float(timeout) if timeout is not None else None
-        return run(argparse.Namespace(agent=agent, timeout=seconds), raw, in_band=in_band == "1")
+        return run(argparse.Namespace(agent=agent, timeout=seconds), raw)
     write_fd(2, wire.first(answer, "stderr"))
     write_fd(1, wire.first(answer, "stdout"))
     return 0

@@ -18,10 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guard.entry.agents.config import AGENTS, config_path, handler, script
+from guard.entry.agents.config import AGENTS, config_path, handler, script, user_base
 from guard.entry.agents.status import (
     Status,
-    codex_trusted,
     command_of,
     is_guards,
     read_config,
@@ -29,7 +28,7 @@ from guard.entry.agents.status import (
 )
 from guard.errors import GuardError
 
-__all__ = ["Change", "Status", "codex_trusted", "is_guards", "status"]
+__all__ = ["Change", "Status", "is_guards", "status"]
 
 BACKUP = ".guard-backup"
 CREATED = "setup-created.json"  # in guard's state dir: the directories setup made, to take out
@@ -212,7 +211,7 @@ def apply(change: Change, agent: str) -> None:
             return
         temp = path.with_name(path.name + ".guard-new")
         temp.write_text(change.text, encoding="utf-8")
-        mode = 0o755 if agent == "cline" else None
+        mode = 0o755 if AGENTS[agent].executable else None
         if path.exists():
             shutil.copymode(path, temp)
         if mode is not None:
@@ -298,9 +297,7 @@ def detected(project: str | None = None) -> list[str]:
     `project`), or a program on PATH."""
     found = []
     for agent, cfg in AGENTS.items():
-        config_dir = config_path(agent).parent
-        if agent in ("copilot", "opencode", "cline"):
-            config_dir = config_dir.parent
+        config_dir = user_base(agent) / cfg.config_dir
         ours = project is not None and status(agent, project=project).installed
         made = str(config_dir) in _created()  # by guard setup: only what is in it counts
         there = status(agent).installed or (

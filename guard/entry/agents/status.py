@@ -2,15 +2,13 @@
 
 `status` reads the agent's file (guard/entry/agents/config.py says where) and finds guard's
 entries by their command; `fails_closed` says whether an entry keeps the call from running when
-guard cannot answer, and what this machine leaves open; `codex_trusted` whether Codex recorded
-trust for it. guard/entry/agents/setup.py writes the entries; `guard setup --detect` and `guard
-doctor` report what this finds.
+guard cannot answer, and what this machine leaves open. guard/entry/agents/setup.py writes the
+entries; `guard setup --detect` and `guard doctor` report what this finds.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 from dataclasses import dataclass
@@ -99,9 +97,8 @@ def status(agent: str, *, project: str | None = None) -> Status:
 def fails_closed(agent: str, entry: dict[str, Any]) -> tuple[bool, str]:
     """Whether an installed entry keeps the call from running when guard cannot answer
     (missing, not executable, crashing, hanging), and what this machine leaves open."""
-    option = (agent == "claude-code" and entry.get("onFailure") == "block") or (
-        agent == "cursor" and entry.get("failClosed") is True
-    )
+    turned_on = AGENTS[agent].fail_closed_option
+    option = turned_on is not None and _holds(entry, *turned_on)
     command = command_of(entry)
     wrapped = isinstance(command, str) and FAIL_CLOSED_MARK in command
     if not (wrapped or option):
@@ -117,31 +114,6 @@ def fails_closed(agent: str, entry: dict[str, Any]) -> tuple[bool, str]:
     return True, ""
 
 
-def codex_trusted(path: Path) -> bool:
-    """Whether Codex recorded trust for guard's hook in `path` (its config.toml keeps a
-    `[hooks.state."PATH:pre_tool_use:GROUP:HOOK"]` with a `trusted_hash`). Codex skips an
-    untrusted hook without a word; a changed hook needs trusting again, which guard cannot see."""
-    import tomllib
-
-    try:
-        _raw, data = read_config(path)
-    except GuardError:
-        return False
-    groups = (
-        data.get("hooks", {}).get("PreToolUse", []) if isinstance(data.get("hooks"), dict) else []
-    )
-    keys = [
-        f"{path}:pre_tool_use:{g}:{h}"
-        for g, group in enumerate(groups if isinstance(groups, list) else [])
-        for h, hook in enumerate(group.get("hooks", []) if isinstance(group, dict) else [])
-        if is_guards("codex", command_of(hook))
-    ]
-    variable = os.environ.get("CODEX_HOME", "")
-    config = Path(variable or os.path.expanduser("~/.codex")) / "config.toml"
-    try:
-        state = tomllib.loads(config.read_text(encoding="utf-8")).get("hooks", {}).get("state", {})
-    except (OSError, ValueError, AttributeError):
-        return False
-    return bool(keys) and all(
-        isinstance(state.get(k), dict) and state[k].get("trusted_hash") for k in keys
-    )
+def _holds(entry: dict[str, Any], key: str, value: object) -> bool:
+    """Whether `entry[key]` is `value`, of its type too (`True`, not 1)."""
+    return key in entry and type(entry[key]) is type(value) and entry[key] == value

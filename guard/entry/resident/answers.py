@@ -192,7 +192,9 @@ def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None
     human. A call that must be held for `guard watch` (guard/entry/agents/core.py `NeedsHold`),
     and input that names no session (or, Claude Code, no directory) and so would need the
     hook's own process, are answered by the hook itself. Whether a human sits at the agent's
-    own prompt only the client can see (guard/entry/agents/prompt.py): it says so in `in_band`."""
+    own prompt only the hook's process can see (guard/entry/agents/prompt.py): an ask of an
+    agent whose prompt that decides (its record's `process`) is answered by the hook itself,
+    unless the client says in `in_band` what it saw."""
     import json
 
     from guard.entry.agents.core import respond
@@ -210,20 +212,23 @@ def hook(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None
         return fallback("the input is not JSON: the hook says so itself"), None
     ids = ("session_id", "conversation_id", "sessionId", "taskId", "sessionID")
     named = isinstance(data, dict) and any(isinstance(data.get(k), str) for k in ids)
-    if not named or (protocol.agent == "claude-code" and "cwd" not in data):
+    if not named or (protocol.cwd_optional and "cwd" not in data):
         return fallback("the input names no directory or session"), None
     try:
         timeout = float(wire.first(pairs, "timeout")) if wire.first(pairs, "timeout") else None
     except ValueError:
         return fallback("a timeout that is not a number: the hook says so itself"), None
     err = io.StringIO()
-    in_band = wire.first(pairs, "in_band") == "1"  # the client sees the agent; this cannot
+    given = wire.first(pairs, "in_band")  # the client sees the agent; this cannot
+    known = bool(given) or protocol.process is None
+    in_band = given == "1" if given else protocol.prompt_always
     with contextlib.redirect_stderr(err):
         text = respond(
-            protocol, raw, env, hook_timeout=timeout, in_band=in_band, may_hold=False
-        )
+            protocol, raw, env, hook_timeout=timeout, in_band=in_band, may_hold=False,
+            prompt_known=known,
+        )  # fmt: skip
     if text is None:
-        return fallback("the human answers at guard watch: the hook waits for it"), None
+        return fallback("a human answers, at guard watch or the agent's prompt"), None
     out = text + "\n" if text else ""
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err.getvalue())], None
 

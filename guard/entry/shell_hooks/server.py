@@ -40,7 +40,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from guard.entry.check import may_write_late
+from guard.entry.check import may_write_late, told
 from guard.entry.shell_hooks.state import exported, history_entry
 from guard.errors import GuardError
 from guard.verdict.cache.line_cache import LineCache
@@ -170,25 +170,14 @@ class Checker:
         self._adopt(request.env)
         if request.shell == "bash" and HISTORY_OFF.search(line):
             return Reply(request.id, "deny", relay, BLINDS), None
-        result = judge(
-            line,
-            cwd=request.cwd or None,
-            env=request.env,
-            session=request.session,
-            cache=self.cache,
-            agent=is_agent(request.env, terminal=True),  # a person's shell, unless GUARD_AGENT=1
-        )
-        warnings += result.warnings
+        result = self._judged(request, line)
         decision = result.verdict.decision
         if decision == "ask":
             return Reply(request.id, "ask", relay, line), None
-        if decision == "deny":
-            from guard.printable import denied
+        from guard.printable import escaped
 
-            warnings.append(denied(result.verdict.reasons))
-        from guard.printable import escaped  # each warning one line, safe for the terminal
-
-        return Reply(request.id, decision, relay, "\n".join(map(escaped, warnings))), result
+        said = [*map(escaped, warnings), *told(result)]  # each one line, safe for the terminal
+        return Reply(request.id, decision, relay, "\n".join(said)), result
 
     def _typed(self, request: Request, relay: bool) -> tuple[Reply, Judgement | None]:
         """Allow (recorded) a line typed at Enter that the policy allows with nothing to say;
@@ -197,17 +186,21 @@ class Checker:
         line = request.text
         if request.shell == "bash" and HISTORY_OFF.search(line):
             return Reply(request.id, "pass", relay, ""), None
-        result = judge(
+        result = self._judged(request, line)
+        if result.verdict.decision != "allow" or result.warnings:
+            return Reply(request.id, "pass", relay, ""), None
+        return Reply(request.id, "allow", relay, ""), result
+
+    def _judged(self, request: Request, line: str) -> Judgement:
+        """`line` judged as a fresh `guard check` in the shell would judge it."""
+        return judge(
             line,
             cwd=request.cwd or None,
             env=request.env,
             session=request.session,
             cache=self.cache,
-            agent=is_agent(request.env, terminal=True),
+            agent=is_agent(request.env, terminal=True),  # a person's shell, unless GUARD_AGENT=1
         )
-        if result.verdict.decision != "allow" or result.warnings:
-            return Reply(request.id, "pass", relay, ""), None
-        return Reply(request.id, "allow", relay, ""), result
 
     def _adopt(self, env: Mapping[str, str]) -> None:
         """Make this process's environment the shell's, as a fresh `guard check` would see it:

@@ -4,10 +4,9 @@ stdin, the ssh transfers it lets through, the banner of an interactive shell."""
 from __future__ import annotations
 
 
-def __getattr__(name: str) -> object:
+def __getattr__(name: str) -> object:  # no typing: this is the per-line path
     """`from guard.entry.shim import main`, as a guarded-bash script installed before the
-    move reads it: loaded on demand, so that the launcher's modules stay light (no typing
-    import either: it costs every line the cheap path saves)."""
+    move reads it: loaded on demand, so that the launcher's modules stay light."""
     if name == "main":
         from guard.entry.shim.guarded_bash import main
 
