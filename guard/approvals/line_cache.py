@@ -56,6 +56,7 @@ from guard.approvals.looks import RACY_NS, Answered, settled, stamp_of
 from guard.approvals.session import idle_seconds
 from guard.approvals.surroundings import Surroundings
 from guard.approvals.workspace import build_context
+from guard.dirs import environ_get
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.requests import Projection, Verdict
@@ -210,7 +211,7 @@ class LineCache:
         )
         above = (
             managed,
-            os.environ.get("GUARD_MANAGED_OWNER", ""),  # whom it may belong to (tests' root)
+            environ_get("GUARD_MANAGED_OWNER"),  # whom it may belong to (tests' root)
             *(links.owners(d) for d in _managed_dirs(managed, links)),
         )
         kept = self._policies.get(key)
@@ -298,8 +299,9 @@ class LineCache:
         """The open store for this process's `GUARD_STATE_DIR`; raises GuardError."""
         if self._store_checked and self._store is not None:
             return self._store  # checked already in this line
-        get = os.environ.get
-        names = (get("GUARD_STATE_DIR"), get("XDG_STATE_HOME"), get("HOME"))  # what it follows
+        # what it follows (unset and empty are one to it; not to $HOME)
+        names = (environ_get("GUARD_STATE_DIR"), environ_get("XDG_STATE_HOME"),
+                 os.environ.get("HOME"))  # fmt: skip
         kept = self._store_path
         if kept is None or kept[0] != names:
             from guard.approvals.store_file import default_store_path
