@@ -90,6 +90,24 @@ def _environ() -> dict[Any, Any]:
     return data if isinstance(data, dict) else dict(os.environ)
 
 
+_LINES = [0]  # lines this process has judged with a LineCache
+_FREEZE_AT = frozenset({1, 16, 256})
+
+
+def _freeze() -> None:
+    """After a long-lived process's first lines: what it holds for its whole life (guard's
+    modules and those the first lines imported, the knowledge tables, compiled patterns, the
+    surroundings) is moved out of the garbage collector's sight, so that its collections walk
+    what later lines made, not all of that again each time (gc.freeze, after the 1st, 16th
+    and 256th line; collected first, so nothing is kept that is already garbage). What a
+    cache lets go of later is still freed by its count of references; three freezes bound
+    what a cycle among them could hold."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 class LineCache:
     """Policies, trust, a store connection and approvals, kept between lines (see above); one
     thread's, as its store connection is."""
@@ -123,6 +141,9 @@ class LineCache:
     def end_line(self) -> None:
         self.links.end()
         self._in_line = self._store_checked = False
+        _LINES[0] += 1
+        if _LINES[0] in _FREEZE_AT:
+            _freeze()
 
     # -- surroundings -----------------------------------------------------------------------
     def surroundings(
