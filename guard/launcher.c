@@ -23,7 +23,7 @@
 
 #ifdef __ELF__
 /* The mark guarded-bash and the launchers look for in a file's first 64 KiB to tell a guard
- * launcher (guard/launcher.py is_guard_shim): a static build keeps its strings far beyond
+ * launcher (guard/entry/shim/launcher.py is_guard_shim): a static build keeps its strings far beyond
  * that, so the mark is also an ELF note, which linkers put right after the headers. */
 static const struct {
     unsigned int namesz, descsz, type;

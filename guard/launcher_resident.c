@@ -1,9 +1,9 @@
 /* guard's shell launcher, fast path: `bash -c CMD [$0 ARGS…]` asked of the resident checker.
  *
  * Compiled in front of launcher.c by `guard install-shell`. When the per-user checker (`guard
- * serve --user`, guard/entry/resident_server.py) is running and allows the line, the launcher execs
+ * serve --user`, guard/entry/resident/server.py) is running and allows the line, the launcher execs
  * the real bash itself, with its argv unchanged, and no Python starts at all. It speaks the
- * checker's protocol (guard/entry/resident_protocol.py, version 1) and sends what guarded-bash would:
+ * checker's protocol (guard/entry/resident/protocol.py, version 1) and sends what guarded-bash would:
  * the text, $0 and the arguments, the directory, the session, the whole environment.
  *
  * Anything else — another form of argv, a login shell, GUARD_RESIDENT off, GUARD_REAL_SHELL
@@ -135,7 +135,7 @@ static int is_dir(const char *path) {
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* The socket's path as guard/entry/resident_protocol.py socket_path finds it; 0 when this launcher
+/* The socket's path as guard/entry/resident/protocol.py socket_path finds it; 0 when this launcher
  * cannot tell (the Python path then decides). */
 static int socket_path(char *out, size_t size) {
     const char *runtime = env_or_empty("XDG_RUNTIME_DIR");
@@ -165,7 +165,7 @@ static int private_to_us(const char *path, int directory) {
     return S_ISSOCK(st.st_mode);
 }
 
-/* guard/approvals/session.py current_session: GUARD_SESSION, else the parent and when it started. */
+/* guard/verdict/store/session.py current_session: GUARD_SESSION, else the parent and when it started. */
 static void session_id(char *out, size_t size) {
     const char *given = env_or_empty("GUARD_SESSION");
     if (given[0]) {
@@ -215,7 +215,7 @@ static void session_id(char *out, size_t size) {
     }
 }
 
-/* guard/entry/shim.py stdin_may_carry_code: not a terminal, not /dev/null, and there. */
+/* guard/entry/shim/guarded_bash.py stdin_may_carry_code: not a terminal, not /dev/null, and there. */
 static int stdin_may_carry_code(void) {
     struct stat st, null;
     if (fstat(0, &st) != 0 || isatty(0)) return 0;

@@ -27,7 +27,7 @@ typeset -g __guard_hook_version=1
 typeset -g __guard_session=${__guard_session:-${GUARD_SESSION:-shell-$$-${EPOCHSECONDS:-0}-$RANDOM}}
 typeset -g __guard_pid=${__guard_pid-} __guard_in=${__guard_in-} __guard_out=${__guard_out-}
 typeset -gi __guard_gen
-typeset -g __guard_passed= __guard_said= __guard_timed= __guard_next_accept=${__guard_next_accept-}
+typeset -g __guard_passed= __guard_pass_said= __guard_said= __guard_next_accept=${__guard_next_accept-}
 
 __guard_preexec() {
     # Runs in the shell itself, before any of the line in $1 runs (zsh passes an empty $1 when
@@ -37,14 +37,13 @@ __guard_preexec() {
     local line=${1:-$3} decision= relay= text= timed_out= id=$$.$RANDOM$RANDOM
     if [[ -n $__guard_passed && $line == "$__guard_passed" ]]; then
         __guard_passed= # checked at Enter (__guard_accept_line), this very text: once
+        [[ -z $__guard_pass_said ]] || print -ru2 -- $__guard_pass_said
+        __guard_pass_said=
         return 0
     fi
-    [[ -n $__guard_timed && $line == "$__guard_timed" ]] && timed_out=t
-    __guard_passed= __guard_timed=
+    __guard_passed=
     if [[ -z $line ]]; then
         print -ru2 -- "guard: zsh did not pass this line to its hook; it was not run"
-    elif [[ -n $timed_out ]]; then # the checker timed out at Enter for this line
-        __guard_confirm $line "guard: checker timed out" && return 0
     elif __guard_start && __guard_send line $line $id && __guard_receive $id; then
         case $decision in
         (allow)
@@ -91,47 +90,83 @@ __guard_status() {
 }
 
 __guard_accept_line() {
-    # Enter (the accept-line widget): check the line here, before zsh takes it. A line refused
-    # here ends the line editor (send-break), which leaves $? non-zero for the precmd hooks —
-    # prompt themes read it there — and the scheduled __guard_status makes it 130 after them.
-    # A line allowed here is passed to preexec as checked (__guard_passed, this exact text).
-    # What cannot be settled here goes on to preexec, which checks it as before: a line the
-    # policy asks about (the question is asked there: asked here, ZLE would redraw the line
-    # under it), a continuation line ($PREBUFFER), a heredoc (its body follows), history
-    # expansion (`!`: preexec sees other text), no checker. ^O and other accepting widgets go
-    # to preexec too.
+    # Enter (the accept-line widget): check the line here, before zsh takes it (__guard_at_enter
+    # decides). A line refused here ends the line editor (send-break), which leaves $? non-zero
+    # for the precmd hooks — prompt themes read it there — and the scheduled __guard_status
+    # makes it 130 after them. The editor's own commands run here, under the user's options,
+    # not guard's: a prompt drawn again after a question is expanded as the user's theme wants.
+    local __guard_enter=accept __guard_asked=
+    __guard_at_enter
+    # after a question the line is drawn again first: send-break would draw a prompt that
+    # needs expanding (prompt_subst) unexpanded
+    [[ -z $__guard_asked ]] || zle -R
+    if [[ $__guard_enter == drop ]]; then
+        zle .send-break
+    else
+        zle ${__guard_next_accept:-.accept-line}
+    fi
+}
+
+__guard_at_enter() {
+    # Decide at Enter whether line $BUFFER is accepted or dropped (the caller's __guard_enter).
+    # A line the policy asks about is asked about here too (__guard_ask_at_enter), so that a
+    # refusal at the question leaves $? non-zero for precmd as a denial does. A line allowed
+    # here is passed to preexec as checked (__guard_passed, this exact text, and the word to
+    # say with it). What cannot be settled here goes on to preexec, which checks it as before:
+    # a continuation line ($PREBUFFER), a heredoc (its body follows), history expansion (`!`:
+    # preexec sees other text), a line zsh cannot parse yet, no checker. ^O and other accepting
+    # widgets go to preexec too.
     emulate -L zsh
-    __guard_passed=
+    __guard_passed= __guard_pass_said=
     local decision= relay= text= timed_out= id=$$.$RANDOM$RANDOM line=$BUFFER
     [[ -z $PREBUFFER && $line == *[^[:space:]]* && $line != *['!']* && $line != *'<<'* ]] &&
-        __guard_start || { zle ${__guard_next_accept:-.accept-line}; return }
+        __guard_start || return 0
     # no prompt count (empty): preexec's request for this line is the one that counts prompts
     if () { local __guard_gen=; __guard_send line "$1" "$2" } $line $id &&
         __guard_receive $id; then
         case $decision in
         (allow)
-            [[ -n $text ]] || __guard_passed=$line # a word to say: preexec says it, under the line
+            __guard_passed=$line __guard_pass_said=$text # a word to say: preexec says it
             ;;
         (deny)
             __guard_said=$text # printed at the prompt: printed here, ZLE would redraw the line
             __guard_drop_at_enter $line
-            return 0
+            ;;
+        (*)
+            __guard_ask_at_enter $line
             ;;
         esac
     elif [[ -n $timed_out ]]; then
-        __guard_timed=$line # preexec asks at once, without waiting for another checker
+        __guard_ask_at_enter $line "guard: checker timed out"
     fi
-    zle ${__guard_next_accept:-.accept-line}
+    return 0
+}
+
+__guard_ask_at_enter() {
+    # The policy asks about line $1 (or the checker timed out, $2 the reason): ask here, below
+    # the line (zle -I hands the terminal over, as fzf's widgets do; zsh draws the line again
+    # after it). Allowed: preexec lets this exact text through; refused: dropped at Enter.
+    emulate -L zsh
+    # A line zsh cannot parse yet (a `for` awaiting its `do`, an open quote) is not run now:
+    # zsh reads on or says why, and preexec checks what it then runs.
+    command zsh -fn -c $1 2>/dev/null </dev/null || return 0
+    zle -I
+    __guard_asked=t
+    if __guard_confirm $1 $2 </dev/tty; then
+        __guard_passed=$1
+    else
+        __guard_drop_at_enter $1
+    fi
 }
 
 __guard_drop_at_enter() {
     # Drop line $1 at Enter: into the history as an accepted line would be, $? to 130 at the
-    # prompt, and the line editor ended without running it.
+    # prompt, and the line editor ended without running it (by __guard_accept_line).
     emulate -L zsh
     print -rs -- $1
     # an error in a widget would stop it before the line is dropped: nothing that can fail
     [[ ${(t)__guard_refused-} == *readonly* ]] || { __guard_refuse } always { TRY_BLOCK_ERROR=0 }
-    zle .send-break
+    __guard_enter=drop
 }
 
 # guard runs without the Python settings a shell may carry: PYTHONPATH and friends could make
@@ -209,7 +244,7 @@ __guard_precmd() {
     # zsh puts $? back after a hook; returning 0 keeps a ZERR trap from seeing the hook fail.
     emulate -L zsh
     __guard_gen+=1
-    __guard_passed= __guard_timed=
+    __guard_passed= __guard_pass_said=
     [[ -z $__guard_said ]] || { print -ru2 -- $__guard_said; __guard_said= }
     [[ ${preexec_functions[1]-} == __guard_preexec ]] ||
         preexec_functions=(__guard_preexec ${preexec_functions:#__guard_preexec})
@@ -299,7 +334,8 @@ __guard_state() {
         preexec_functions "${preexec_functions[*]}" precmd_functions "${precmd_functions[*]}" \
         checker "$__guard_pid" checker_alive $alive \
         functions "$(functions __guard_preexec __guard_precmd __guard_send __guard_receive \
-            __guard_confirm __guard_check_line fc r)"
+            __guard_confirm __guard_check_line __guard_accept_line __guard_at_enter \
+            __guard_ask_at_enter fc r)"
 }
 
 () {

@@ -8,6 +8,8 @@ for it and tell what a line printed and how it ended.
 bash runs on an xterm (TERM=xterm), where the hook binds Enter to check the line before readline
 accepts it (`bind -x`, which redraws the line after clearing it). bash's prompt therefore counts
 itself (`<STATUS>COUNT@@ `): a redrawn prompt repeats its count, the next one has a larger one.
+zsh's prompt counts the same way: its hook asks at Enter, below the line, which zsh then draws
+again (`zle -I`).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ def guard_program(tmp: Path) -> str:
 
 
 def hook(shell: str, program: str) -> str:
-    from guard.entry.shell_init import render
+    from guard.entry.shell_hooks.init import render
 
     return render(shell, program)
 
@@ -80,7 +82,9 @@ class Shell:
         prompt = (
             "__test_prompts=0 PS1='<$?>$((++__test_prompts))@@ '"
             if shell == "bash"
-            else "PS1='<%?>@@ '\nunsetopt prompt_sp\nzle_bracketed_paste=()"
+            else "setopt prompt_subst\n__test_prompts=0 PS1='<%?>${__test_prompts}@@ '"
+            "\nprecmd() { (( ++__test_prompts )) }"
+            "\nunsetopt prompt_sp\nzle_bracketed_paste=()"
         )
         loading = f'. "{hook_file}"\n' if load else ""
         rc.write_text(f"{prompt}\nPS2='> '\nunset PROMPT_COMMAND\n{before}\n{loading}{after}\n")
@@ -117,13 +121,19 @@ class Shell:
         self._next_prompt()
 
     def _next_prompt(self) -> None:
-        """Wait for a new prompt; skip a prompt bind -x drew again (bash: the same count)."""
+        """Wait for a new prompt; skip a prompt drawn again (the same count): bash's bind -x
+        redraws the line it cleared; zsh draws the line again after a question asked at Enter,
+        and what was printed before that counts as the line's output."""
+        said = ""
         while True:
             self.child.expect(PROMPT_RE)
             count = self.child.match.group(2)
             if not count or int(count) > self.count:
                 self.count = int(count or 0)
+                self.child.before = said + self.child.before
                 return
+            if self.shell == "zsh":
+                said += self.child.before
 
     def send(self, line: str) -> None:
         self.child.send(line + "\r")
@@ -239,7 +249,7 @@ def wait_for_audit_row(command: str) -> None:
     """The checker writes a line's audit row just after answering; wait until it has."""
     import time
 
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     deadline = time.monotonic() + 10
     while time.monotonic() < deadline:

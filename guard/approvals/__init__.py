@@ -1,2 +1,1 @@
-"""Approvals and the judged line: the store, sessions, trust, scopes, the decision and the
-judgement."""
+"""What an approval covers: the scopes a human may pick when a request asks (arity)."""

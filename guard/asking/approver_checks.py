@@ -14,8 +14,8 @@ from guard.errors import GuardError
 from guard.policy.records import Policy
 
 if TYPE_CHECKING:
-    from guard.approvals.line_cache import LineCache
-    from guard.approvals.store import Store
+    from guard.verdict.cache.line_cache import LineCache
+    from guard.verdict.store.store import Store
 
 
 def checked(ask: Ask) -> Ask:
@@ -36,8 +36,8 @@ def checked(ask: Ask) -> Ask:
     kept = tuple(c for c in ask.question.choices if c.scope not in drop)
     project = next((c for c in kept if c.target == "project"), None)
     if project is not None:
-        from guard.approvals.trust import is_trusted
         from guard.policy.policy_file import project_policy_path
+        from guard.verdict.trust import is_trusted
 
         if not (ask.workspace and is_trusted(project_policy_path(ask.workspace[0]))[0]):
             kept = tuple(c for c in kept if c is not project)
@@ -58,8 +58,8 @@ def _managed_asks(ask: Ask, policy: Policy) -> bool:
     """Whether the managed layer's deny or ask decides one of the requests that ask."""
     if not policy.managed_rules or not ask.asking:
         return False
-    from guard.approvals.decide import decide
     from guard.projection.requests import SURFACES, Projection
+    from guard.verdict.decide import decide
 
     only = Policy(rules=(), defaults=dict.fromkeys(SURFACES, "allow"), default_sources={},
                   managed_rules=policy.managed_rules)  # fmt: skip
@@ -78,9 +78,9 @@ def approved(
     """The id of a stored approval under which every asking request is allowed, or 0."""
     if not ask.approvable or not ask.asking:
         return 0
-    from guard.approvals.decide import decide
     from guard.policy.policy_settings import setting
     from guard.projection.requests import SURFACES, Projection
+    from guard.verdict.decide import decide
 
     try:  # indexed, and read again only when the approvals change (approvals/line_cache.py)
         approvals = cache.approvals(ask.session, env, time.time(), ask.home, store=store)

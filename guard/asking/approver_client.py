@@ -15,11 +15,11 @@ from collections.abc import Mapping
 from contextlib import suppress
 
 from guard.approvals import arity
-from guard.approvals.judgement import Judgement
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths
 from guard.asking.outcome import Outcome
 from guard.asking.prompt import Choice, Question
 from guard.errors import GuardError
+from guard.verdict.judgement import Judgement
 
 GRACE = 5.0  # seconds past the approver's own timeout before the requester gives up on it
 CONNECT_SECONDS = 2.0

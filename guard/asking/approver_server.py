@@ -19,7 +19,6 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from guard.approvals.line_cache import LineCache
 from guard.asking.approver import (
     REFUSED,
     SEND_SECONDS,
@@ -37,9 +36,10 @@ from guard.asking.approver_checks import approved, checked
 from guard.asking.approver_queue import Event, Waiting, waiting_summary
 from guard.asking.approver_sockets import listen_at, lock_socket, make_socket_dir
 from guard.errors import GuardError
+from guard.verdict.cache.line_cache import LineCache
 
 if TYPE_CHECKING:
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
 Kind = Literal["request", "control"]
 
@@ -91,7 +91,7 @@ class Approver:
     ) -> Approver:
         """Take the lock, replace stale socket files, listen. GuardError when another approver
         runs, a path is taken by something else, or the store cannot be opened."""
-        from guard.approvals.store import Store
+        from guard.verdict.store.store import Store
 
         for path in (where.request, where.control):
             make_socket_dir(os.path.dirname(path))

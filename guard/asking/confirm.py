@@ -14,7 +14,6 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from guard.approvals import arity
-from guard.approvals.judgement import Judgement
 from guard.asking.outcome import Outcome
 from guard.asking.prompt import Answer, Choice, Question
 from guard.errors import GuardError
@@ -22,9 +21,10 @@ from guard.policy.policy_settings import setting
 from guard.policy.records import Policy
 from guard.projection.paths import display
 from guard.projection.requests import Decided
+from guard.verdict.judgement import Judgement
 
 if TYPE_CHECKING:
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
 DEFAULT_TIMEOUT = 120.0
 # Denials the terminal prompt itself reports on the terminal: no second line on stderr.
@@ -302,7 +302,7 @@ def save_grant(
     problem; the caller decides where to show them (the line is still allowed once)."""
     problems: list[str] = []
     if choice.scope == "session":
-        from guard.approvals.store import Store
+        from guard.verdict.store.store import Store
 
         now = time.time()
         try:
@@ -331,7 +331,7 @@ def save_grant(
             append_rules(target, approvals, command=command)
             _audit_rules(target, approvals, granted_by, command, session)
             if choice.target == "project":
-                from guard.approvals.trust import trust
+                from guard.verdict.trust import trust
 
                 trust(target)  # it was trusted (or absent) before; the human added this rule
         except GuardError as exc:
@@ -344,7 +344,7 @@ def save_grant(
 def _audit_grant(
     store: Store, session: str, new: int, a: arity.Choice, by: str, command: str
 ) -> None:
-    from guard.approvals.audit import trust_changed
+    from guard.verdict.store.audit import trust_changed
 
     access = f" [{a.access}]" if a.access else ""
     trust_changed(store, how="grant", what=f"grant session {a.surface} {a.pattern}{access}",
@@ -357,7 +357,7 @@ def _audit_grant(
 def _audit_rules(
     target: str, approvals: Sequence[arity.Choice], by: str, command: str, session: str
 ) -> None:
-    from guard.approvals.audit import trust_changed
+    from guard.verdict.store.audit import trust_changed
 
     rules = [{"surface": a.surface, "pattern": a.pattern, "access": a.access} for a in approvals]
     shown = ", ".join(a.pattern for a in approvals)

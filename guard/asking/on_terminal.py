@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from guard.asking import terminal
 from guard.asking.prompt import (
@@ -33,8 +33,9 @@ from guard.asking.prompt import (
 )
 
 if TYPE_CHECKING:
+    from prompt_toolkit.application import Application
     from prompt_toolkit.formatted_text import StyleAndTextTuples
-    from prompt_toolkit.key_binding import KeyPressEvent
+    from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 
 NONINTERACTIVE = (
     "guard: denied without asking: GUARD_NONINTERACTIVE is set; unset it to be asked on the"
@@ -169,6 +170,117 @@ def _have_prompt_toolkit() -> bool:
     return True
 
 
+class _InApp:
+    """A question being asked in a prompt_toolkit application: the choice under the cursor, a
+    permanent answer waiting for its confirmation, when the question was shown, and the app."""
+
+    def __init__(self, fd: int, question: Question, *, no_color: bool) -> None:
+        self.fd, self.question, self.no_color = fd, question, no_color
+        self.choices = question.choices
+        self.current: int | None = _first_deny(self.choices)
+        self.moved = False  # the arrows moved the cursor: Enter picks by arrows
+        self.pending: Choice | None = None  # a permanent answer waiting for its confirmation
+        self.since = 0.0  # when `pending` was pressed
+        self.shown = 0.0  # when the question was first drawn
+        self.deadline = 0.0
+        self.ignored = False  # a key came before the question could be read
+        self.app: Application[Answer] | None = None
+
+    def in_grace(self) -> bool:
+        return time.monotonic() - self.shown < ANSWER_GRACE
+
+    def live(self, handler: Callable[[KeyPressEvent], None]) -> Callable[[KeyPressEvent], None]:
+        """``handler``, for keys that arrive once the question could be read."""
+
+        def guarded(event: KeyPressEvent) -> None:
+            if self.in_grace():
+                self.ignored = True  # typed before the question could be read
+                return
+            handler(event)
+
+        return guarded
+
+    def text(self) -> StyleAndTextTuples:
+        done = self.app is None or self.app.is_done
+        left = None if done else max(0.0, self.deadline - time.monotonic())
+        size = terminal.size(self.fd)
+        lines = render(
+            self.question, current=self.current, size=size, markers=self.no_color, left=left,
+            arrows=True,
+        )  # fmt: skip
+        if self.ignored and left is not None and not self.in_grace():
+            lines.append([("hint", IGNORED)])
+        if self.pending is not None and left is not None:
+            lines.append([("title", confirming(self.pending))])
+        out: StyleAndTextTuples = []
+        for i, line in enumerate(lines):
+            out.extend([("", "\n")] if i else [])
+            out.extend((f"class:{style}" if style else "", t) for style, t in line)
+        return out
+
+    def finish(self, answer: Answer) -> None:
+        if self.app is not None and not self.app.is_done:
+            # the first answer stands: a late key or the timeout changes nothing
+            self.current = self.choices.index(answer.choice) if answer.choice else None
+            self.app.exit(result=answer)
+
+    def on_key(self, make: Callable[[], Answer]) -> Callable[[KeyPressEvent], None]:
+        return lambda _: self.finish(make())
+
+    def move(self, step: int) -> Callable[[KeyPressEvent], None]:
+        def handler(_: KeyPressEvent) -> None:
+            self.pending = None
+            start = len(self.choices) if self.current is None else self.current
+            last = len(self.choices) - 1
+            self.current = min(last, max(0, start + step)) if self.choices else None
+            self.moved = True
+
+        return handler
+
+    def hold(self, choice: Choice) -> Callable[[KeyPressEvent], None]:
+        def handler(_: KeyPressEvent) -> None:
+            self.pending, self.since = choice, time.monotonic()
+            self.current = self.choices.index(choice)
+
+        return handler
+
+    def enter(self, _: KeyPressEvent) -> None:
+        pending = self.pending
+        if pending is None:
+            self.finish(_enter(self.choices, self.current, "arrows" if self.moved else "enter"))
+        elif time.monotonic() - self.since >= CONFIRM_GAP:
+            self.finish(Answer(pending, "key"))
+
+    def other(self, _: KeyPressEvent) -> None:
+        self.pending = None  # any other key: the permanent answer is not confirmed
+
+
+def _bindings(asking: _InApp) -> KeyBindings:
+    """One key each; a permanent answer held for its confirmation; ^C denies at any time."""
+    from prompt_toolkit.key_binding import KeyBindings
+    from prompt_toolkit.keys import Keys
+
+    def cancelled() -> Answer:
+        return Answer(None, "interrupt", INTERRUPTED)
+
+    bindings = KeyBindings()
+    bindings.add(Keys.Any)(asking.live(asking.other))
+    for key, choice in _key_map(asking.choices).items():
+        if needs_confirming(choice):
+            bindings.add(key)(asking.live(asking.hold(choice)))
+        else:
+            bindings.add(key)(asking.live(asking.on_key(partial(Answer, choice, "key"))))
+    for key in ("c-c", Keys.SIGINT):  # ^C denies at any time
+        bindings.add(key)(asking.on_key(cancelled))
+    for key in ("c-d", "escape"):
+        bindings.add(key)(asking.live(asking.on_key(cancelled)))
+    for key in ("enter", "c-j"):
+        bindings.add(key)(asking.live(asking.enter))
+    bindings.add("up")(asking.live(asking.move(-1)))
+    bindings.add("down")(asking.live(asking.move(+1)))
+    return bindings
+
+
 def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
     """The question as an inline prompt_toolkit application bound to the terminal ``fd``."""
     import asyncio
@@ -177,107 +289,17 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.input.typeahead import clear_typeahead
     from prompt_toolkit.input.vt100 import Vt100Input
-    from prompt_toolkit.key_binding import KeyBindings
-    from prompt_toolkit.keys import Keys
     from prompt_toolkit.layout import FormattedTextControl, Layout, Window
     from prompt_toolkit.output.color_depth import ColorDepth
     from prompt_toolkit.output.vt100 import Vt100_Output
     from prompt_toolkit.styles import Style
 
-    choices = question.choices
     no_color = bool(env.get("NO_COLOR"))
-    now: dict[str, Any] = {
-        "current": _first_deny(choices), "moved": False, "deadline": 0.0, "pending": None,
-        "since": 0.0, "shown": 0.0, "ignored": False,
-    }  # fmt: skip
-
-    def in_grace() -> bool:
-        return bool(time.monotonic() - now["shown"] < ANSWER_GRACE)
-
-    def live(handler: Callable[[KeyPressEvent], None]) -> Callable[[KeyPressEvent], None]:
-        """``handler``, for keys that arrive once the question could be read."""
-
-        def guarded(event: KeyPressEvent) -> None:
-            if in_grace():
-                now["ignored"] = True  # typed before the question could be read
-                return
-            handler(event)
-
-        return guarded
+    asking = _InApp(fd, question, no_color=no_color)
 
     def size() -> Size:
         rows, columns = terminal.size(fd)
         return Size(rows=rows, columns=columns)
-
-    def text() -> StyleAndTextTuples:
-        left = None if app.is_done else max(0.0, now["deadline"] - time.monotonic())
-        lines = render(
-            question,
-            current=now["current"],
-            size=terminal.size(fd),
-            markers=no_color,
-            left=left,
-            arrows=True,
-        )
-        if now["ignored"] and left is not None and not in_grace():
-            lines.append([("hint", IGNORED)])
-        if now["pending"] is not None and left is not None:
-            lines.append([("title", confirming(now["pending"]))])
-        out: StyleAndTextTuples = []
-        for i, line in enumerate(lines):
-            out.extend([("", "\n")] if i else [])
-            out.extend((f"class:{style}" if style else "", t) for style, t in line)
-        return out
-
-    def finish(answer: Answer) -> None:
-        if not app.is_done:  # the first answer stands: a late key or the timeout changes nothing
-            now["current"] = choices.index(answer.choice) if answer.choice else None
-            app.exit(result=answer)
-
-    def on_key(make: Callable[[], Answer]) -> Callable[[KeyPressEvent], None]:
-        return lambda _: finish(make())
-
-    def move(step: int) -> Callable[[KeyPressEvent], None]:
-        def handler(_: KeyPressEvent) -> None:
-            now["pending"] = None
-            start = len(choices) if now["current"] is None else now["current"]
-            now["current"] = min(len(choices) - 1, max(0, start + step)) if choices else None
-            now["moved"] = True
-
-        return handler
-
-    def hold(choice: Choice) -> Callable[[KeyPressEvent], None]:
-        def handler(_: KeyPressEvent) -> None:
-            now["pending"], now["since"] = choice, time.monotonic()
-            now["current"] = choices.index(choice)
-
-        return handler
-
-    def enter(_: KeyPressEvent) -> None:
-        pending = now["pending"]
-        if pending is None:
-            finish(_enter(choices, now["current"], "arrows" if now["moved"] else "enter"))
-        elif time.monotonic() - now["since"] >= CONFIRM_GAP:
-            finish(Answer(pending, "key"))
-
-    def other(_: KeyPressEvent) -> None:
-        now["pending"] = None  # any other key: the permanent answer is not confirmed
-
-    bindings = KeyBindings()
-    bindings.add(Keys.Any)(live(other))
-    for key, choice in _key_map(choices).items():
-        if needs_confirming(choice):
-            bindings.add(key)(live(hold(choice)))
-        else:
-            bindings.add(key)(live(on_key(partial(Answer, choice, "key"))))
-    for key in ("c-c", Keys.SIGINT):  # ^C denies at any time
-        bindings.add(key)(on_key(lambda: Answer(None, "interrupt", INTERRUPTED)))
-    for key in ("c-d", "escape"):
-        bindings.add(key)(live(on_key(lambda: Answer(None, "interrupt", INTERRUPTED))))
-    for key in ("enter", "c-j"):
-        bindings.add(key)(live(enter))
-    bindings.add("up")(live(move(-1)))
-    bindings.add("down")(live(move(+1)))
 
     with (
         open(fd, encoding="utf-8", errors="replace", closefd=False) as tty_in,
@@ -287,13 +309,13 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
         app: Application[Answer] = Application(
             layout=Layout(
                 Window(
-                    FormattedTextControl(text, focusable=True, show_cursor=False),
+                    FormattedTextControl(asking.text, focusable=True, show_cursor=False),
                     dont_extend_height=True,
                     wrap_lines=True,
                     always_hide_cursor=True,
                 )
             ),
-            key_bindings=bindings,
+            key_bindings=_bindings(asking),
             style=Style.from_dict(STYLE),
             full_screen=False,
             input=keyboard,
@@ -301,18 +323,19 @@ def _ask_in_app(fd: int, question: Question, env: Mapping[str, str]) -> Answer:
             color_depth=ColorDepth.DEPTH_1_BIT if no_color else ColorDepth.DEPTH_4_BIT,
             refresh_interval=0.5,
         )
+        asking.app = app
 
         async def expire() -> None:
             await asyncio.sleep(question.timeout)
-            finish(_timed_out(question))
+            asking.finish(_timed_out(question))
 
         def pre_run() -> None:
             # Right before the first drawing: keys typed before the question was visible are not
             # answers to it, neither in the terminal's queue nor in prompt_toolkit's own.
             terminal.discard_typeahead(fd)
             clear_typeahead(keyboard)
-            now["shown"] = time.monotonic()  # keys sooner than ANSWER_GRACE after it are ignored
-            now["deadline"] = now["shown"] + question.timeout
+            asking.shown = time.monotonic()  # keys sooner than ANSWER_GRACE after it are ignored
+            asking.deadline = asking.shown + question.timeout
             app.create_background_task(expire())
 
         main = threading.current_thread() is threading.main_thread()

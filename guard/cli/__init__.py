@@ -3,7 +3,7 @@
 Only the module of the subcommand asked for is imported: `guard check` runs on every line a
 shell hook or guarded-bash sees, and importing every subcommand would cost it time. `guard
 check -- LINE` and `guard explain --json -- LINE` first ask the
-resident checker, before argparse is imported (guard/entry/resident_client.py).
+resident checker, before argparse is imported (guard/entry/resident/client.py).
 """
 
 from __future__ import annotations
@@ -60,9 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _at_once(args_list)  # no subcommand: nothing to import, not even argparse
     if args_list[:1] in (["check"], ["hook"], ["explain"]):
         if args_list[0] == "hook":  # agents' hooks: the checker answers what needs no human
-            from guard.entry.resident_hook import fast_hook as fast_cli
+            from guard.entry.agents.resident_hook import fast_hook as fast_cli
         else:
-            from guard.entry.resident_client import fast_cli
+            from guard.entry.resident.client import fast_cli
 
         try:
             status = fast_cli(args_list)

@@ -73,7 +73,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _list(args: argparse.Namespace) -> int:
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     limit = args.limit if args.limit is not None else (0 if args.json or args.ids else PAGE)
     offset = max(args.offset, 0)
@@ -117,8 +117,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _grant(args: argparse.Namespace) -> int:
-    from guard.approvals.audit import trust_changed
-    from guard.approvals.store import Store
+    from guard.verdict.store.audit import trust_changed
+    from guard.verdict.store.store import Store
 
     if args.always and not _always_allowed():
         print("guard: the managed policy turns off lasting approvals ([approvals] always = "
@@ -221,8 +221,8 @@ def written_rules() -> tuple[AppendedRule, ...]:
 
 
 def _rule_files() -> list[str]:
-    from guard.approvals.workspace import find_workspace
     from guard.policy.policy_file import project_policy_path, user_policy_path
+    from guard.verdict.workspace import find_workspace
 
     files = [user_policy_path()]
     try:
@@ -237,9 +237,9 @@ def _rule_files() -> list[str]:
 def _revoke_rule(rule_id: str) -> int:
     """Take rule ``rule_id`` out of the policy file that holds it (a trusted project file stays
     trusted: only an allow rule went)."""
-    from guard.approvals.audit import trust_changed
-    from guard.approvals.trust import is_trusted, trust
     from guard.policy.policy_file import remove_appended
+    from guard.verdict.store.audit import trust_changed
+    from guard.verdict.trust import is_trusted, trust
 
     path = next((r.path for r in written_rules() if r.id == rule_id), None)
     if path is None:
@@ -262,8 +262,8 @@ def _revoke_rule(rule_id: str) -> int:
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    from guard.approvals.audit import trust_changed
-    from guard.approvals.store import Store
+    from guard.verdict.store.audit import trust_changed
+    from guard.verdict.store.store import Store
 
     if isinstance(args.id, str):
         return _revoke_rule(args.id)
@@ -283,8 +283,8 @@ def _revoke(args: argparse.Namespace) -> int:
 
 
 def _clear(args: argparse.Namespace) -> int:
-    from guard.approvals.audit import trust_changed
-    from guard.approvals.store import Store
+    from guard.verdict.store.audit import trust_changed
+    from guard.verdict.store.store import Store
 
     whose = f"session {escaped(args.session)}'s" if args.session else "all"
     if not args.yes:

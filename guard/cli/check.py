@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.approvals.session import current_session
+    from guard.verdict.store.session import current_session
 
     if not args.command:
         print("guard: check needs a command line: guard check -- 'COMMAND'", file=sys.stderr)

@@ -22,7 +22,7 @@ FUNCTIONS = {
     "bash": "__guard_ps0 __guard_enter __guard_precmd __guard_stop __guard_relay __guard_send "
     "__guard_receive __guard_confirm __guard_fallback __guard_traps fc",
     "zsh": "__guard_preexec __guard_precmd __guard_send __guard_receive __guard_confirm "
-    "__guard_check_line fc r",
+    "__guard_check_line __guard_accept_line __guard_at_enter __guard_ask_at_enter fc r",
 }
 
 
@@ -110,7 +110,7 @@ def hook_findings(state: dict[str, str]) -> list[Finding]:
 
 def changed_functions(shell: str, seen: str) -> str:
     """Which of the hook's functions differ from the shipped hook's; "" when none."""
-    from guard.entry.shell_init import hook_text
+    from guard.entry.shell_hooks.init import hook_text
 
     names = FUNCTIONS[shell]
     if shell == "bash":
@@ -165,7 +165,7 @@ def rc_findings() -> list[Finding]:
 
 def workspace_findings(cwd: str | None) -> list[Finding]:
     """What the workspace rule gives for this directory; a warning when there is none."""
-    from guard.approvals.workspace import choose_workspace, current_dir
+    from guard.verdict.workspace import choose_workspace, current_dir
 
     env = dict(os.environ)
     here = cwd or current_dir(env)
@@ -184,10 +184,10 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 
 
 def policy_findings(cwd: str | None) -> list[Finding]:
-    from guard.approvals.trust import is_trusted
-    from guard.approvals.workspace import build_context
     from guard.policy.files import load_policy
     from guard.policy.records import PROJECT_FILE
+    from guard.verdict.trust import is_trusted
+    from guard.verdict.workspace import build_context
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -221,7 +221,7 @@ def managed_finding() -> Finding:
 
 
 def store_finding() -> Finding:
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     try:
         with Store.open() as store:
@@ -242,8 +242,8 @@ def store_finding() -> Finding:
 
 def _unaudited() -> str:
     """What a store guard cannot use means for the lines, here."""
-    from guard.approvals.audit import required_by
     from guard.policy.files import load_policy
+    from guard.verdict.store.audit import required_by
 
     try:
         where = required_by(load_policy(None))
@@ -277,9 +277,9 @@ def tiocsti_finding(path: str) -> Finding:
 
 def enforce_finding(cwd: str | None) -> Finding:
     """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
-    from guard.approvals.workspace import build_context
     from guard.kernel.enforcer import probe, status
     from guard.policy.files import load_policy
+    from guard.verdict.workspace import build_context
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -291,7 +291,7 @@ def agent_findings(cwd: str | None) -> list[Finding]:
     """For each agent found here: is guard's hook installed (yours or the project's), does it
     fail closed there, and (Codex) has the hook been trusted."""
     from guard.cli.setup import project_dir
-    from guard.entry import agent_setup
+    from guard.entry.agents import setup as agent_setup
 
     out = []
     here = cwd or os.getcwd()
@@ -324,7 +324,7 @@ def agent_findings(cwd: str | None) -> list[Finding]:
 
 def closed_by(agent: str) -> str:
     """What stops a call when guard cannot answer, in doctor's words."""
-    from guard.entry.agent_config import AGENTS
+    from guard.entry.agents.config import AGENTS
 
     option = AGENTS[agent].fail_closed
     if agent in ("cline", "opencode"):
@@ -337,8 +337,8 @@ def resident_finding() -> Finding:
     and lines served; or why every call checks in-process."""
     import time
 
-    from guard.entry import resident_protocol as wire
-    from guard.entry.resident_client import request
+    from guard.entry.resident import protocol as wire
+    from guard.entry.resident.client import request
 
     path = wire.socket_path(os.environ)
     if not wire.enabled(os.environ):

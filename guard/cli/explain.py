@@ -10,12 +10,12 @@ import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from guard.approvals.judgement import Judgement, judge
 from guard.cli import summary
 from guard.entry.judgement_json import as_json
 from guard.errors import GuardError
 from guard.printable import escaped
 from guard.projection.paths import display
+from guard.verdict.judgement import Judgement, judge
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
 
@@ -106,7 +106,7 @@ def _own(word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.approvals.session import current_session
+    from guard.verdict.store.session import current_session
 
     session = args.session or current_session()
     if args.jsonl:
@@ -142,9 +142,9 @@ def run(args: argparse.Namespace) -> int:
 def _jsonl(args: argparse.Namespace, session: str) -> int:
     """One object per input line, in order, flushed as it is written: a line that is not a JSON
     string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
-    from guard.approvals.judgement import agent_session
-    from guard.approvals.line_cache import LineCache
     from guard.entry.judgement_json import JsonLines
+    from guard.verdict.cache.line_cache import LineCache
+    from guard.verdict.judgement import agent_session
 
     cache = LineCache()
     encoded = JsonLines()

@@ -1,7 +1,7 @@
 """`guard hook AGENT`: guard's verdict as the answer to an agent's own pre-tool hook.
 
 The agent runs the hook before each tool call with its JSON on stdin; guard judges shell calls
-and prints the answer in that agent's form (guard/entry/agent_protocols.py); other tools get no
+and prints the answer in that agent's form (guard/entry/agents/protocols.py); other tools get no
 opinion. Whatever goes wrong — bad or truncated JSON, a missing command, a crash — the answer
 is the agent's deny with a `guard:` reason, and the exit status is 0 so that the agent reads it
 (for most agents a hook that fails with another status lets the call through). Should anything
@@ -20,9 +20,9 @@ import json
 from collections.abc import Mapping
 
 from guard.cli import summary
-from guard.entry.agent_core import respond
-from guard.entry.agent_hook import run
-from guard.entry.agent_protocols import PROTOCOLS
+from guard.entry.agents.core import respond
+from guard.entry.agents.hook import run
+from guard.entry.agents.protocols import PROTOCOLS
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

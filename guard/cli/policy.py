@@ -29,8 +29,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _show(args: argparse.Namespace) -> int:
-    from guard.approvals.workspace import build_context
     from guard.policy.files import load_policy, render_policy
+    from guard.verdict.workspace import build_context
 
     ctx = build_context(args.cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -39,9 +39,9 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from guard.approvals.workspace import build_context
     from guard.policy.files import check_policy_file, user_policy_path
     from guard.policy.records import PROJECT_FILE
+    from guard.verdict.workspace import build_context
 
     if args.file:
         files = [args.file]
@@ -69,10 +69,10 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _trust(args: argparse.Namespace) -> int:
-    from guard.approvals.trust import trust
-    from guard.approvals.workspace import build_context
     from guard.policy.files import check_policy_file
     from guard.policy.records import PROJECT_FILE
+    from guard.verdict.trust import trust
+    from guard.verdict.workspace import build_context
 
     roots = build_context(args.cwd).workspace
     if not args.file and not roots:
@@ -100,7 +100,7 @@ def _trust(args: argparse.Namespace) -> int:
         for line in f:  # what a human reads before trusting it: nothing in it may hide a rule
             print(escaped(line.removesuffix("\n")))
     sha256 = trust(path)
-    from guard.approvals.audit import trust_changed
+    from guard.verdict.store.audit import trust_changed
 
     trust_changed(None, how="policy-trust", what=f"trust {path}",
                   detail={"path": os.path.realpath(path), "sha256": sha256})  # fmt: skip

@@ -1,6 +1,6 @@
-"""`guard serve`: the checker a shell hook starts on its pipes (guard/entry/hook_server.py), and
-with
-`--user` the per-user resident checker on a Unix socket (guard/entry/resident_server.py)."""
+"""`guard serve`: the checker a shell hook starts on its pipes (guard/entry/shell_hooks/server.py),
+and with `--user` the per-user resident checker on a Unix socket (guard/entry/resident/server.py).
+"""
 
 from __future__ import annotations
 
@@ -26,15 +26,15 @@ def run(args: argparse.Namespace) -> int:
         print("guard: --stop and --idle go with --user: guard serve --user --stop", file=sys.stderr)
         return 2
     if not args.user:
-        from guard.entry.hook_server import serve
+        from guard.entry.shell_hooks.server import serve
 
         return serve(0, 1)
-    from guard.entry import resident_protocol as wire
+    from guard.entry.resident import protocol as wire
 
     if args.stop:
         return stop()
     idle = args.idle if args.idle is not None else wire.DEFAULT_IDLE
-    from guard.entry.resident_server import main
+    from guard.entry.resident.server import main
 
     return main(wire.socket_path(os.environ), idle)
 
@@ -43,8 +43,8 @@ def stop() -> int:
     """Stop the checker that serves this user's socket, and wait until it has gone."""
     import time
 
-    from guard.entry import resident_protocol as wire
-    from guard.entry.resident_client import request
+    from guard.entry.resident import protocol as wire
+    from guard.entry.resident.client import request
 
     answer = request([("kind", "stop")])
     if answer is None or wire.first(answer, "action") != "done":

@@ -1,6 +1,6 @@
 """`guard setup AGENT|--all [--project] [--dry-run] [--uninstall]` and `guard setup --detect`.
 
-Writes guard's hook into the agent's configuration (guard/entry/agent_setup.py does the merging),
+Writes guard's hook into the agent's configuration (guard/entry/agents/setup.py does the merging),
 says what changed, and what is still to do in the agent itself. Exit 0 when done (or nothing
 was to do), 1 on a problem.
 """
@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from guard.cli import summary
-from guard.entry.agent_config import AGENTS, config_path, fail_closed_text, guard_call
+from guard.entry.agents.config import AGENTS, config_path, fail_closed_text, guard_call
 from guard.errors import GuardError
 
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def one_agent(args: argparse.Namespace) -> int:
-    from guard.entry import agent_setup
+    from guard.entry.agents import setup as agent_setup
 
     project = project_dir() if args.project else None
     if args.uninstall:
@@ -90,7 +90,7 @@ def every_agent(args: argparse.Namespace) -> int:
     import io
     import sys
 
-    from guard.entry import agent_setup
+    from guard.entry.agents import setup as agent_setup
 
     project = project_dir() if args.project else None
     if args.uninstall:
@@ -128,7 +128,7 @@ def every_agent(args: argparse.Namespace) -> int:
 def _outcome(agent: str, project: str | None, args: argparse.Namespace) -> tuple[str, bool]:
     """One line for the summary (where the hook is now, whether it fails closed), and whether
     that is as it should be."""
-    from guard.entry import agent_setup
+    from guard.entry.agents import setup as agent_setup
 
     path = config_path(agent, project=project)
     if args.dry_run:
@@ -158,7 +158,7 @@ def _verb(action: str, *, uninstall: bool) -> tuple[str, str]:
 
 
 def _detect(project: str | None) -> int:
-    from guard.entry import agent_setup
+    from guard.entry.agents import setup as agent_setup
 
     found = agent_setup.detected(project)
     if not found:

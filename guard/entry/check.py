@@ -13,10 +13,10 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from guard.approvals.judgement import Judgement, judge
-from guard.approvals.session import idle_seconds
 from guard.errors import GuardError
 from guard.printable import denied, escaped
+from guard.verdict.judgement import Judgement, judge
+from guard.verdict.store.session import idle_seconds
 
 ALLOW, DENY, ASK = 0, 1, 3
 
@@ -190,8 +190,8 @@ def may_write_late(result: Judgement, session: str) -> bool:
     """Whether the row of an allowed line may be written after it has started (guarded-bash's
     forked child, a checker's audit thread): only once a row of this session was written to
     this store, and never where the managed policy keeps an audit log."""
-    from guard.approvals import store_trouble
-    from guard.approvals.audit import required_by
+    from guard.verdict.store import trouble as store_trouble
+    from guard.verdict.store.audit import required_by
 
     if required_by(result.policy):
         return False
@@ -200,7 +200,7 @@ def may_write_late(result: Judgement, session: str) -> bool:
 
 def failed_late(session: str, problem: GuardError) -> None:
     """A row written late was lost: the session's next line writes its row first, and says."""
-    from guard.approvals import store_trouble
+    from guard.verdict.store import trouble as store_trouble
 
     why = str(problem).removeprefix("guard: ")
     store_trouble.failed(session, store_trouble.store_path_text(), why)
@@ -226,7 +226,7 @@ def audit_check(
     message = unwritten(result, session, decision, problem)
     if message:
         print(message, file=sys.stderr)
-    from guard.approvals.audit import required_by
+    from guard.verdict.store.audit import required_by
 
     return message if decision == "allow" and required_by(result.policy) else ""
 
@@ -234,11 +234,11 @@ def audit_check(
 def unwritten(result: Judgement, session: str, decision: str, problem: GuardError) -> str:
     """What to say of a row that could not be written: the refusal, where the managed policy
     requires the row of an allowed line; else the warning, once per session ("" after)."""
-    from guard.approvals.audit import not_written_line, refusal, required_by
+    from guard.verdict.store.audit import not_written_line, refusal, required_by
 
     where = required_by(result.policy)
     if where and decision == "allow":
-        from guard.approvals.audit import refusal_to_system_log
+        from guard.verdict.store.audit import refusal_to_system_log
 
         message = refusal(where, problem)
         refusal_to_system_log(
@@ -263,11 +263,11 @@ def write_row(
     row: bool = True,
 ) -> GuardError | None:
     """The line's audit row (unless ``row`` is False: the approver wrote it) and the session's
-    touch; the failure, if any. The session's store state (guard/approvals/store_trouble.py)
+    touch; the failure, if any. The session's store state (guard/verdict/store/trouble.py)
     learns that the store works."""
-    from guard.approvals import store_trouble
-    from guard.approvals.judgement import without_store
-    from guard.approvals.store import Store
+    from guard.verdict.judgement import without_store
+    from guard.verdict.store import trouble as store_trouble
+    from guard.verdict.store.store import Store
 
     if without_store(os.environ):
         return None  # in a sandbox: the approver outside logs what it is asked

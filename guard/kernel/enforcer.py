@@ -13,7 +13,6 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from guard.approvals.judgement import Judgement
 from guard.errors import GuardError
 from guard.kernel.enforcement import (
     DEFAULT_CACHES,
@@ -27,6 +26,7 @@ from guard.kernel.enforcement import (
 from guard.kernel.ruleset_looks import listing, resolve_link, seen, settled, there
 from guard.policy.enforce_policy import enforcement_mode
 from guard.policy.records import DEFAULT_SOURCE, Mode, Policy
+from guard.verdict.judgement import Judgement
 
 
 class Plan(NamedTuple):

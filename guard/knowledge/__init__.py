@@ -1,2 +1,2 @@
-"""What commands, environment variables and tools do, as data, and the readers that apply it to an
-argv."""
+"""What commands, environment variables and tools do, as data: tables, records and small pure
+lookups. The code that reads the languages they carry is guard/languages/."""

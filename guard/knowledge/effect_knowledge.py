@@ -21,61 +21,20 @@ Kinds:
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from guard.knowledge.commands import SPECS
 from guard.knowledge.commands.containers import CONTAINER
+from guard.knowledge.commands.effect import E, Tool, spec_values
+from guard.knowledge.commands.network import SPECS as NETWORK_SPECS
+from guard.knowledge.commands.shells import SPECS as SHELL_SPECS
 from guard.knowledge.commands.vcs import GIT_GLOBAL_VALUES, GIT_OTHER, GIT_SUBCOMMANDS
-
-EFFECT_KINDS = ("destroy", "discard", "publish", "remote", "privilege", "system")
-
-
-class Effect(NamedTuple):
-    """One effect a tool has when its argv matches.
-
-    `sub`: leading operands, one word pattern each (`drop|clear`, `delete-*`, `*` any word).
-    `word`: a word pattern that must be one of the operands (after `sub`), anywhere.
-    `flags`: alternatives; one must be given. `a+b` means both `a` and `b`.
-    `without`: none of these options may be given.
-    `check`: a named test in guard/projection/effect_checks.py for what words and options cannot
-    say.
-    """
-
-    kind: str
-    target: str
-    reason: str
-    sub: tuple[str, ...] = ()
-    word: str = ""
-    flags: tuple[str, ...] = ()
-    without: tuple[str, ...] = ()
-    check: str = ""
-
-
-class Tool(NamedTuple):
-    values: frozenset[str] = frozenset()  # options that take the next word as their value
-    effects: tuple[Effect, ...] = ()
-    ends_at_operand: bool = False  # options stop at the first operand (sudo CMD -x, ssh HOST)
-    abbreviations: bool = False  # long options may be abbreviated (git: --ha is --hard)
-    single_dash_long: bool = False  # -auto-approve is one option, not a cluster (terraform)
-    global_first: bool = False  # options before the subcommand are the tool's own (git -C)
 
 
 def _v(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _spec_values(*specs: object) -> frozenset[str]:
-    """The options the command specs (guard/knowledge/commands/) say take a value."""
-    out: set[str] = set()
-    for spec in specs:
-        out |= set(getattr(spec, "values", ())) | set(getattr(spec, "options", {}))
-    return frozenset(out)
-
-
-E = Effect
 _GIT_VALUES = (
     GIT_GLOBAL_VALUES
-    | _spec_values(GIT_OTHER, *GIT_SUBCOMMANDS.values())
+    | spec_values(GIT_OTHER, *GIT_SUBCOMMANDS.values())
     | _v("-c", "-C", "--source", "-s", "--pathspec-from-file", "--conflict", "--orphan")
 ) - _v("-f", "-F", "-d", "-D", "-S", "-W", "-x", "-n", "-u", "-p")
 _FORCE = ("-f", "--force")
@@ -255,7 +214,7 @@ GIT = Tool(
 
 _DOCKER = Tool(
     global_first=True,
-    values=_spec_values(CONTAINER)
+    values=spec_values(CONTAINER)
     | _v(
         "-H",
         "--host",
@@ -595,7 +554,7 @@ TOOLS: dict[str, Tool] = {
     # privilege
     "sudo": Tool(
         ends_at_operand=True,
-        values=_spec_values(SPECS["sudo"]),
+        values=spec_values(SHELL_SPECS["sudo"]),
         effects=(
             E(
                 "privilege",
@@ -819,7 +778,7 @@ TOOLS: dict[str, Tool] = {
         ),
     ),
     "rclone": Tool(
-        values=_spec_values(SPECS["rclone"]),
+        values=spec_values(NETWORK_SPECS["rclone"]),
         effects=(
             E(
                 "destroy",
@@ -937,14 +896,14 @@ TOOLS: dict[str, Tool] = {
         ),
     ),
     "curl": Tool(
-        values=_spec_values(SPECS["curl"]),
+        values=spec_values(NETWORK_SPECS["curl"]),
         effects=(
             E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),
             E("publish", "http", "sends data to another machine", check="http-upload"),
         ),
     ),
     "wget": Tool(
-        values=_spec_values(SPECS["wget"]) | _v("--method", "--body-data", "--body-file"),
+        values=spec_values(NETWORK_SPECS["wget"]) | _v("--method", "--body-data", "--body-file"),
         effects=(
             E("destroy", "http", "sends an HTTP DELETE", check="http-delete"),
             E("publish", "http", "sends data to another machine", check="http-upload"),
@@ -1356,36 +1315,10 @@ TOOLS: dict[str, Tool] = {
     ),
     "ssh": Tool(
         ends_at_operand=True,
-        values=_spec_values(SPECS["ssh"]),
+        values=spec_values(NETWORK_SPECS["ssh"]),
         effects=(E("remote", "ssh", "runs code on another machine", check="ssh"),),
     ),
 }
 
 # Names with more than one spelling: `mkfs.ext4` is mkfs, `mke2fs` too.
 ALIASES = {"mke2fs": "mkfs", "mkswap": "mkfs", "./gradlew": "gradlew", "./mvnw": "mvnw"}
-
-# Commands guard has no spec for, whose first three operands hold one of these words (or a
-# word made of it: delete-bucket, force-delete), destroy something of that tool's.
-DESTRUCTIVE_VERBS = frozenset(
-    {
-        "delete",
-        "destroy",
-        "drop",
-        "purge",
-        "remove",
-        "rm",
-        "rmi",
-        "terminate",
-        "wipe",
-        "truncate",
-        "prune",
-        "reset",
-        "erase",
-        "nuke",
-        "obliterate",
-        "deregister",
-        "decommission",
-        "teardown",
-        "force-delete",
-    }
-)

@@ -10,8 +10,10 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from guard.knowledge.effect_argv import Parsed, given
-from guard.knowledge.effect_knowledge import FIND_NARROWING, TOOLS, Effect, find_deleter
+from guard.knowledge.commands import command_for
+from guard.knowledge.commands.effect import Effect, Tool
+from guard.knowledge.effect_knowledge import FIND_NARROWING, find_deleter
+from guard.languages.effect_argv import Parsed, given
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code
 from guard.projection.walk_records import Arg, Stdin
@@ -77,7 +79,7 @@ def _git_cwd(c: EffectCall) -> str | None:
 
 
 def _git_restore_worktree(c: EffectCall, row: Effect) -> Found | None:
-    tool = TOOLS["git"]
+    tool = command_for("git").effects or Tool()
     staged = given(c.parsed, "-S", tool) or given(c.parsed, "--staged", tool)
     worktree = given(c.parsed, "-W", tool) or given(c.parsed, "--worktree", tool)
     if staged and not worktree:
@@ -207,7 +209,7 @@ def _http_delete(c: EffectCall, row: Effect) -> Found | None:
 
 def _raw_after(c: EffectCall, operands: int) -> list[Arg]:
     """The argv words after the first `operands` operands, as given (options included)."""
-    tool = TOOLS[c.name]
+    tool = command_for(c.name).effects or Tool()
     seen, i = 0, 1
     while i < len(c.argv) and seen < operands:
         value = c.argv[i].value
@@ -273,7 +275,7 @@ def _kill_all(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sql(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.sql_effects import destroying_statement
+    from guard.languages.sql_effects import destroying_statement
 
     values = c.parsed.values
     texts: list[str | None] = []
@@ -312,14 +314,14 @@ def _ssh(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _http_upload(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.network_effects import http_upload
+    from guard.languages.network_effects import http_upload
 
     target = http_upload(c.name, c.parsed)
     return None if target is None else Found(target)
 
 
 def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.network_effects import fed_to_host
+    from guard.languages.network_effects import fed_to_host
 
     fed = c.stdin is not None and c.stdin.kind != "terminal"
     target = fed_to_host(c.parsed, fed)
@@ -327,7 +329,7 @@ def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sftp_host(c: EffectCall, row: Effect) -> Found | None:
-    from guard.knowledge.network_effects import sftp_host
+    from guard.languages.network_effects import sftp_host
 
     target = sftp_host(c.parsed)
     return None if target is None else Found(target)

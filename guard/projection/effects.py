@@ -14,33 +14,24 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from guard.knowledge.commands.interpreters import interpreter_for
+from guard.knowledge.commands import command_for
+from guard.knowledge.commands.command import Command
+from guard.knowledge.commands.effect import Effect, Tool
 from guard.knowledge.commands.spec import Spec
-from guard.knowledge.effect_argv import Parsed, given, parse
-from guard.knowledge.effect_knowledge import ALIASES, TOOLS, Effect, Tool
 from guard.knowledge.verbs import (
     COMPOUND_LENGTH,
     DESTRUCTIVE_VERBS,
-    HELP_LAST,
-    OWN_ROWS,
     PATH_ENDS,
     PATH_LENGTH,
-    QUIET,
     SCALE_VERBS,
-    SUBCOMMAND_CLIS,
 )
+from guard.languages.effect_argv import Parsed, given, parse
 from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
 from guard.projection.interpreter_effects import inline_code
 from guard.projection.vital_targets import LOCAL_TARGETS
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Walker, dynamic
-
-
-def knows_effects(command: str) -> bool:
-    """Whether guard has effect knowledge of a command (aws, gcloud, gh … have no spec)."""
-    base = command.rsplit("/", 1)[-1]
-    return (ALIASES.get(base) or base) in TOOLS
 
 
 def command_effects(
@@ -55,31 +46,31 @@ def command_effects(
     base = (argv[0].value or "").rsplit("/", 1)[-1]
     if w.destroys:
         w.destroys.pop(base, None)  # a new command of that name: what it destroys is its own
-    name = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
-    tool = TOOLS.get(name)
+    record = command_for(base)
+    name = record.name
+    tool = record.effects
     if tool is None:
-        record = interpreter_for(name)
-        if record is not None:
-            inline_code(w, argv, record, stdin, depth)
-        elif spec is None and name not in w.functions and name not in OWN_ROWS:
+        if record.interpreter is not None:
+            inline_code(w, argv, record.interpreter, stdin, depth)
+        elif spec is None and name not in w.functions and not record.own_rows:
             parsed = parse([a.value for a in argv], _NO_VALUES)
-            if not _help(parsed, name, _NO_VALUES, subcommands=True):
-                _verbs(w, argv, name, span, parsed, unknown=True)
-        elif spec is not None and (spec.subcommands or name in SUBCOMMAND_CLIS):
+            if not _help(parsed, record, _NO_VALUES, subcommands=True):
+                _verbs(w, argv, record, span, parsed, unknown=True)
+        elif spec is not None and record.subcommands:
             values = [a.value for a in argv]
             if _may_name_verb(values):
                 tool = _spec_tool(name, spec)
                 parsed = parse(values, tool)
-                if not _help(parsed, name, tool, subcommands=True):
-                    _verbs(w, argv, name, span, parsed, unknown=False)
+                if not _help(parsed, record, tool, subcommands=True):
+                    _verbs(w, argv, record, span, parsed, unknown=False)
         return
     values = [a.value for a in argv]
     by_word, always = _index(name, tool)
-    verbs = _has_verbs(name, tool, spec) and _may_name_verb(values)
+    verbs = record.subcommands and _may_name_verb(values)
     if not verbs and not always and None not in values and not any(v in by_word for v in values):
         return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
-    if _help(parsed, name, tool, subcommands=verbs or _has_verbs(name, tool, spec)):
+    if _help(parsed, record, tool, subcommands=verbs or record.subcommands):
         return
     first = parsed.operands[0] if parsed.operands else None
     if first is None and parsed.operands and by_word:
@@ -102,10 +93,10 @@ def command_effects(
         if effect.kind == "destroy" and found.target in LOCAL_TARGETS and found.whole:
             w.destroys[base] = request  # the paths it touches are what it destroys
     if verbs and not any(kind in ("destroy", "discard") for kind, _ in seen):
-        _verbs(w, argv, name, span, parsed, unknown=False)
+        _verbs(w, argv, record, span, parsed, unknown=False)
 
 
-def _help(parsed: Parsed, name: str, tool: Tool, *, subcommands: bool) -> bool:
+def _help(parsed: Parsed, record: Command, tool: Tool, *, subcommands: bool) -> bool:
     """Whether the command only prints its help or version (guard/knowledge/verbs.py says how a
     CLI with subcommands is asked for help)."""
     options = parsed.options
@@ -118,7 +109,7 @@ def _help(parsed: Parsed, name: str, tool: Tool, *, subcommands: bool) -> bool:
     ops = parsed.operands[: parsed.dashdash]
     if ops and ops[0] == "help":
         return True
-    return name in HELP_LAST and len(ops) > 1 and ops[-1] == "help"
+    return bool(record.help_last) and len(ops) > 1 and ops[-1] == "help"
 
 
 class _Row(NamedTuple):
@@ -206,17 +197,6 @@ _SPEC_TOOLS: dict[str, Tool] = {}
 _VERB_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+")  # delete-bucket, db:drop
 
 
-def _has_verbs(name: str, tool: Tool, spec: Spec | None) -> bool:
-    """Whether a tool with effect rows is a CLI with subcommands the verb model reads."""
-    if name in OWN_ROWS:
-        return False
-    return (
-        name in SUBCOMMAND_CLIS
-        or (spec is not None and spec.subcommands)
-        or any(row.sub for row in tool.effects)
-    )
-
-
 def _spec_tool(name: str, spec: Spec) -> Tool:
     """The options a command spec says take a value, as effects read an argv."""
     tool = _SPEC_TOOLS.get(name)
@@ -236,7 +216,13 @@ def _may_name_verb(values: list[str | None]) -> bool:
 
 
 def _verbs(
-    w: Walker, argv: list[Arg], name: str, span: tuple[int, int], parsed: Parsed, *, unknown: bool
+    w: Walker,
+    argv: list[Arg],
+    record: Command,
+    span: tuple[int, int],
+    parsed: Parsed,
+    *,
+    unknown: bool,
 ) -> None:
     """`destroy:NAME` when a word of the subcommand path removes, revokes or undoes something
     of the tool's, or scales it to zero, unless the tool's quiet rows say why not. A tool
@@ -247,7 +233,7 @@ def _verbs(
         path = path[:3]
     else:
         path = [op for op in parsed.operands[: min(parsed.dashdash, PATH_LENGTH)]]
-    for pattern, _why in QUIET.get(name, ()):
+    for pattern, _why in record.quiet:
         if len(path) >= len(pattern) and all(
             word is not None and _word(p).fullmatch(word)
             for p, word in zip(pattern, path, strict=False)
@@ -255,7 +241,7 @@ def _verbs(
             return
     reason = _verb_reason(path, parsed, "unknown tool" if unknown else "subcommand")
     if reason is not None:
-        add_effect(w, span, "destroy", name, reason, tuple([a.shown for a in argv]))
+        add_effect(w, span, "destroy", record.name, reason, tuple([a.shown for a in argv]))
 
 
 def _verb_reason(path: Sequence[str | None], parsed: Parsed, who: str) -> str | None:

@@ -1,7 +1,7 @@
 """Code that a command carries to somewhere else: an interpreter's inline code (`python -c`,
 `node -e`, a heredoc on `python3`'s stdin) and the command `ssh HOST CMD` runs on HOST.
 
-Inline code is read by guard/knowledge/inline_code.py; what it finds is handed back here as the
+Inline code is read by guard/languages/inline_code.py; what it finds is handed back here as the
 walker's
 own requests: shell lines are walked as shell (as a `bash -c` string is), paths are accesses,
 what cannot be seen is `dynamic`. A remote command is walked as shell too, and only its effects
@@ -10,8 +10,8 @@ are kept, reported with the host (its paths are the other machine's).
 
 from __future__ import annotations
 
-from guard.knowledge.commands import spec_for
-from guard.knowledge.commands.interpreters import Interpreter
+from guard.knowledge.commands import command_for
+from guard.knowledge.commands.interpreter import Interpreter
 from guard.projection.accesses import access, add_effect
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg, Stdin
@@ -97,7 +97,7 @@ def _cluster(
         if opt == "-m" and record.language == "python":  # python -m twine upload: the module's
             module = arg._replace(value=rest) if rest else _next(argv, i)
             tool = [module, *argv[i + (0 if rest else 1) :]]
-            known = spec_for(module.value or "")
+            known = command_for(module.value or "").spec
             w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
             return None
     return 0
@@ -110,7 +110,7 @@ def _next(argv: list[Arg], i: int) -> Arg:
 
 
 def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, depth: int) -> None:
-    from guard.knowledge.inline_code import python_findings, script_findings, vim_findings
+    from guard.languages.inline_code import python_findings, script_findings, vim_findings
 
     if code.value is None:
         dynamic(w, code, "code", f"the code {via} runs is not known: {code.reason}")

@@ -10,14 +10,14 @@ from itertools import product
 
 from tree_sitter import Node
 
-from guard.knowledge.arguments import Reading
-from guard.knowledge.commands import spec_for
+from guard.knowledge.commands import command_for
 from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
 from guard.knowledge.commands.spec import Spec
+from guard.languages.arguments import Reading
 from guard.projection import paths
 from guard.projection.accesses import SHOPT_REASON, access
 from guard.projection.code_kinds import CODE_KINDS
-from guard.projection.effects import command_effects, knows_effects
+from guard.projection.effects import command_effects
 from guard.projection.invocation_kinds import KINDS as COMMAND_KINDS
 from guard.projection.pipe_input import produced_roots
 from guard.projection.plain_commands import listed_directories, plain
@@ -192,9 +192,10 @@ def run_argv(
     if effects is not None:  # a function defined in the line
         _call_function(w, name.value, effects, stdin, depth)
         return
-    known = spec_for(name.value)
+    record = command_for(name.value)
+    known = record.spec
     command_effects(w, argv, known, stdin, span, depth)
-    has_effects = known is None and knows_effects(name.value)
+    has_effects = known is None and record.effects is not None
     spec = known or _UNKNOWN_COMMAND
     if spec.kind == "plain" or spec.kind == "wrapper":
         plain(Call(w, spec, argv, stdin, span, depth, extra_unknown))

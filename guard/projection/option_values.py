@@ -4,7 +4,7 @@ languages that reach the shell or files, lists of files, URLs, and the like. Eac
 commands
 whose arguments no spec can describe (git's subcommands, watch, bwrap, compilers) have a kind
 handler in `guard/projection/tool_kinds.py`; sed programs are read by
-`guard/knowledge/sed_program.py`.
+`guard/languages/sed_program.py`.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from guard.knowledge.arguments import looks_like_path, path_part
 from guard.knowledge.commands.network import SSH_CODE_KEYS
 from guard.knowledge.commands.spec import Role
 from guard.knowledge.commands.vcs import GIT_CODE_KEYS, GIT_HARMLESS_KEYS
-from guard.knowledge.sed_program import sed_effects
+from guard.languages.arguments import looks_like_path, path_part
+from guard.languages.sed_program import sed_effects
 from guard.projection.accesses import access
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Call, Walker, dynamic, run_code
@@ -260,7 +260,7 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
 def sql_text(w: Walker, arg: Arg, text: str | None, depth: int, via: str) -> None:
     """SQL given to a database client: statements and client commands that reach files
     (`ATTACH`, `COPY … FROM 'f'`, `.output f`) are accesses; ones that run programs are code."""
-    from guard.knowledge.sql import DIALECTS, sql_effects
+    from guard.languages.sql import DIALECTS, sql_effects
 
     if text is None:
         dynamic(w, arg, "code", f"the SQL given to {via} is not known: {arg.reason}")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.arguments import ACCESS_ROLES, Reading, path_part, read_argv
 from guard.knowledge.commands.archives import CPIO_EXTRACTS
 from guard.knowledge.commands.containers import CONTAINER_COMMANDS, CONTAINER_HOST_POWERS
 from guard.knowledge.commands.files import (
@@ -17,6 +16,7 @@ from guard.knowledge.commands.files import (
     SUBCOMMAND_HOME_WRITES,
 )
 from guard.knowledge.commands.text import RECURSIVE_READS
+from guard.languages.arguments import ACCESS_ROLES, Reading, path_part, read_argv
 from guard.projection import paths
 from guard.projection.accesses import access
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value

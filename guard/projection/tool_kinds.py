@@ -4,7 +4,6 @@ bwrap, compilers read word by word, and tar. Each is a command kind added to
 
 from __future__ import annotations
 
-from guard.knowledge.arguments import looks_like_path
 from guard.knowledge.commands.build import COMPILER_LINKER, RUNNERS
 from guard.knowledge.commands.containers import BWRAP_OPTIONS
 from guard.knowledge.commands.shells import RUNUSER_AS_WRAPPER, SU
@@ -17,6 +16,7 @@ from guard.knowledge.commands.vcs import (
     GIT_OTHER,
     GIT_SUBCOMMANDS,
 )
+from guard.languages.arguments import looks_like_path
 from guard.projection.option_values import file_list, git_config, use
 from guard.projection.plain_commands import plain
 from guard.projection.walk_records import Arg

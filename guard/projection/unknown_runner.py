@@ -63,8 +63,7 @@ def may_run(
 ) -> None:
     """Project `argv[i:]` as a command, for the first operand `i` that names a known command
     and has words after it."""
-    from guard.knowledge.commands import spec_for
-    from guard.knowledge.effect_knowledge import TOOLS
+    from guard.knowledge.commands import command_for
 
     tool = (argv[0].value or "").rsplit("/", 1)[-1]
     looked = 0
@@ -79,7 +78,8 @@ def may_run(
             return  # the first command named is the one it would run: this one changes nothing
         if "/" in word:
             continue
-        if spec_for(word) is None and word not in TOOLS:
+        record = command_for(word)
+        if record.spec is None and record.effects is None:
             continue
         before = len(w.out)
         run(w, argv[i:], stdin, span, depth)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.arguments import path_part
 from guard.knowledge.environment import (
     ENVIRONMENT,
     GUARDS_MODULES,
@@ -21,6 +20,7 @@ from guard.knowledge.environment import (
     named,
     names_files,
 )
+from guard.languages.arguments import path_part
 from guard.projection.accesses import access
 from guard.projection.scope import Var
 from guard.projection.walk_records import Arg

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from guard.approvals.arity import Choice, approval_choices, command_pattern
-from guard.approvals.decide import decide
-from guard.approvals.store_schema import Approval
 from guard.policy.records import Policy
 from guard.projection.patterns import render_argv
 from guard.projection.requests import Access, DynamicRole, Projection, Request
+from guard.verdict.decide import decide
+from guard.verdict.store.schema import Approval
 
 HOME = "/home/u"
 

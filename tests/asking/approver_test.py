@@ -22,8 +22,6 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.judgement import Judgement, judge
-from guard.approvals.store import Store
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths, read_ask
 from guard.asking.approver_client import request_approval
 from guard.asking.approver_queue import Event
@@ -31,6 +29,8 @@ from guard.asking.approver_server import Approver
 from guard.asking.confirm import question_for
 from guard.asking.outcome import Outcome
 from guard.cli.decide_remote import control
+from guard.verdict.judgement import Judgement, judge
+from guard.verdict.store.store import Store
 
 
 @dataclass

@@ -25,7 +25,7 @@ import pexpect
 import pytest
 from shells import answer
 
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]
 SHOWN = r"\[n\] deny"  # the last key listed: the whole request is on the screen

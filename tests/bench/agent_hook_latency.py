@@ -62,7 +62,7 @@ def main(argv: list[str]) -> int:
         samples = timed(check, b"", env, calls)
         median = statistics.median(samples)
         print(f"{'guard check (baseline)':<24} median {median:6.1f} ms  (+{median - base:.1f} ms)")
-        from guard.entry.agent_config import hook_command
+        from guard.entry.agents.config import hook_command
 
         print(f"{'':<24} {'warm':>16} {'off':>16} {'installed, warm':>22}")
         for agent, payload in PAYLOADS.items():

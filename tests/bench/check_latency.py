@@ -38,7 +38,7 @@ def main() -> None:
               f"{statistics.median(times):.1f} ms, p95 {times[int(len(times) * 0.95) - 1]:.1f} ms"
               "   goal < 60 ms")
         os.environ.update(env)
-        from guard.approvals.judgement import judge
+        from guard.verdict.judgement import judge
 
         judge(LINE, cwd=tmp, session="bench")  # warm: imports, policy, compiled patterns
         inner = []
@@ -50,8 +50,8 @@ def main() -> None:
         inner.sort()
         print(f"in-process judgement (policy files read, store opened, decided): median "
               f"{statistics.median(inner):.2f} ms, p95 {inner[int(len(inner) * 0.95) - 1]:.2f} ms")
-        from guard.approvals.decide import decide
-        from guard.approvals.store import Store
+        from guard.verdict.decide import decide
+        from guard.verdict.store.store import Store
 
         with Store.open() as store:
             approvals = store.approvals("bench", time.time())

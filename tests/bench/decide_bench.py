@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
 from guard.policy.shipped_policy import default_layer
 from guard.projection import patterns
 from guard.projection.requests import Projection, Request
+from guard.verdict.decide import decide
 
 RUNS = 2000
 HOME = "/home/u"

@@ -46,7 +46,7 @@ def fake_home(home: Path) -> None:
 # then landlock imported, the ruleset built, handed to the kernel, and the process restricted.
 STEPS = """
 import os, sys, time
-from guard.approvals.judgement import judge
+from guard.verdict.judgement import judge
 from guard.kernel import enforcer
 judgement = judge("make test", cwd=os.environ["GUARD_WORKSPACE"], use_store=False)
 import gc; gc.disable()  # as enforcer.prepare() does: this process execs next

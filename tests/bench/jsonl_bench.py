@@ -9,8 +9,8 @@ in the same run, the projection alone, projection plus decision and tree-sitter'
 over the same mix in this process. Goal (issue 14): at least 20,000 lines/s; the process costs
 less than the projection does, since a line's surroundings (workspace, context, trust, policy,
 the protected list) are kept between lines while every question their building asked gets the
-same answer (guard/approvals/line_cache.py), and a line seen again is not walked again while
-nothing its walk saw has changed (guard/approvals/kept_projections.py): the mix repeats its 24
+same answer (guard/verdict/cache/line_cache.py), and a line seen again is not walked again while
+nothing its walk saw has changed (guard/verdict/cache/kept_projections.py): the mix repeats its 24
 lines, the new lines show what a line costs that was never seen. guard starts where the bench's
 temporary home is, with PWD saying so, as a shell would start it.
 """
@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from projection import MIX, rate
 
-from guard.approvals.decide import decide
-from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy
 from guard.projection.project import parser, project
+from guard.verdict.decide import decide
+from guard.verdict.workspace import build_context
 
 
 def piped(guard: str, data: bytes, env: dict[str, str], cwd: str) -> tuple[float, float]:

@@ -23,11 +23,11 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from guard.approvals.decide import decide
-from guard.approvals.workspace import build_context
 from guard.policy.files import load_policy
 from guard.projection.project import project
 from guard.projection.requests import Request
+from guard.verdict.decide import decide
+from guard.verdict.workspace import build_context
 
 HERE = Path(__file__).resolve().parent
 

@@ -14,10 +14,10 @@ import sys
 import tempfile
 import time
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
 from guard.projection.project import parser, project
 from guard.projection.scope import Context
+from guard.verdict.decide import decide
 
 MIX = [
     "git status", "ls -la", "cat src/main.py | grep -n foo", "npm test", "make -j4",

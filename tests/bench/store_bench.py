@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
 RUNS = 200
 SESSION = "ppid-4242-8675309-3f1c0a2b"
@@ -91,7 +91,7 @@ def fill_fast(path: Path, count: int) -> None:
     half commands, half directories."""
     with Store.open(path):
         pass
-    from guard.approvals.approval_index import stored_key
+    from guard.verdict.approval_index import stored_key
 
     rows = [("command", f"tool{n} run *", None) if n % 2
             else ("external_directory", f"/srv/d{n}/**", "read") for n in range(count)]
@@ -111,8 +111,8 @@ def many_approvals(base: Path, count: int = 100_000) -> None:
     as a fresh process does (open, read those that may match); against an empty store."""
     import os
 
-    from guard.approvals.judgement import judge
-    from guard.approvals.line_cache import LineCache
+    from guard.verdict.cache.line_cache import LineCache
+    from guard.verdict.judgement import judge
 
     policy = base / "policy.toml"
     policy.write_text('[[rules]]\nsurface = "command"\npattern = "tool*"\naction = "ask"\n')

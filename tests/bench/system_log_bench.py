@@ -34,7 +34,7 @@ def main() -> None:
     sink.bind(str(base / "s"))
     threading.Thread(target=lambda: [sink.recv(1 << 20) for _ in iter(int, 1)], daemon=True).start()
 
-    from guard.approvals.store import Store
+    from guard.verdict.store.store import Store
 
     cases = [
         ("no [audit], no policy file", None),

@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from guard.approvals.web_port import reaching
 from guard.projection.requests import Projection
+from guard.verdict.web_port import reaching
 
 RUNS = 20000
 LINE = "cd src && git push --force origin main 2>&1 | tee /tmp/log"

@@ -251,8 +251,8 @@ def test_explain_says_what_to_type_when_a_word_could_be_its_own(
 
 
 def test_bash_completion_completes_values(tmp_path: Path) -> None:
-    from guard.entry.agent_config import AGENTS
-    from guard.entry.shell_init import SHELLS
+    from guard.entry.agents.config import AGENTS
+    from guard.entry.shell_hooks.init import SHELLS
 
     for pattern in ("make *", "git push *"):
         guard("approvals", "grant", "--always", "--surface", "command", "--pattern", pattern,

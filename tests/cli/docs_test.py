@@ -14,9 +14,9 @@ from pathlib import Path
 
 from agent_payloads import PAYLOADS
 
-from guard.approvals.judgement import judge
 from guard.asking.confirm import question_for
 from guard.asking.prompt import needs_confirming
+from guard.verdict.judgement import judge
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

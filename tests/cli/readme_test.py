@@ -60,7 +60,8 @@ def test_the_quick_start_says_how_guard_gets_on_path() -> None:
 
 
 def test_the_readme_says_how_long_a_session_approval_lasts_as_the_code_does() -> None:
-    from guard.approvals import session, store_schema
+    from guard.verdict.store import schema as store_schema
+    from guard.verdict.store import session
 
     said = re.search(r"idle \(no command\s+checked\) for (\d+) hours \(`GUARD_SESSION_IDLE`",
                      README)  # fmt: skip

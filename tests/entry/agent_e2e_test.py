@@ -294,7 +294,7 @@ def installed_config(world: World) -> Path:
 def test_a_guard_that_cannot_answer_never_lets_the_call_run(world: World, broken: str) -> None:
     """The installed hook command itself denies when guard's program is gone, not executable,
     crashes, is killed, or hangs (stopped by the watchdog, here after 3 s rather than 148 s)."""
-    from guard.entry.agent_config import guard_program
+    from guard.entry.agents.config import guard_program
 
     text, mode = BROKEN[broken]
     program = world.root / "bin" / "guard"

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.entry.agent_config import (
+from guard.entry.agents.config import (
     AGENTS,
     DENY_FORMS,
     config_path,

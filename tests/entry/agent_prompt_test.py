@@ -20,8 +20,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from guard.entry.agent_config import hook_command
-from guard.entry.agent_prompt import interactive_args
+from guard.entry.agents.config import hook_command
+from guard.entry.agents.prompt import interactive_args
 
 AGENT = """\
 #!{python}

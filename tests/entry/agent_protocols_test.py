@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 from agent_payloads import PAYLOADS, Payload, allowed, codex, dumps, pretooluse
 
-from guard.entry.agent_core import MAX_COMMAND, respond
-from guard.entry.agent_protocols import PROTOCOLS
+from guard.entry.agents.core import MAX_COMMAND, respond
+from guard.entry.agents.protocols import PROTOCOLS
 
 GUARD = [sys.executable, "-m", "guard"]
 NOT_RUN = "the command was not run"
@@ -199,7 +199,7 @@ def test_the_hook_process_exits_0_with_its_answer_on_stdout(workspace: Path, age
 
 CRASH = """
 import sys
-import guard.entry.agent_core as core
+import guard.entry.agents.core as core
 def crash(*args, **kwargs):
     raise RuntimeError("the checker crashed")
 core.verdict_for = crash

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.entry.agent_config import AGENTS, config_path
+from guard.entry.agents.config import AGENTS, config_path
 
 GUARD = [sys.executable, "-m", "guard"]
 

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -289,8 +289,8 @@ def _state_files() -> list[Path]:
 @pytest.fixture
 def resident(monkeypatch: pytest.MonkeyPatch, work: Path) -> Iterator[Callable[[], int]]:
     """The per-user checker turned on and answering; `served()` counts its answers."""
-    from guard.entry import resident_protocol as wire
-    from guard.entry.resident_client import request
+    from guard.entry.resident import protocol as wire
+    from guard.entry.resident.client import request
 
     monkeypatch.delenv("GUARD_RESIDENT")
     monkeypatch.setenv("GUARD_RESIDENT_IDLE", "60")
@@ -377,12 +377,7 @@ def test_guard_doctor_names_the_broken_store_and_what_to_do(
 @pytest.mark.pty
 @pytest.mark.parametrize(
     "shell_name",
-    [
-        "bash",
-        pytest.param("zsh", marks=pytest.mark.xfail(strict=True, reason=(
-            "known gap: zsh's accept-line check (issue 26.9) does not yet print the checker's "
-            "once-a-session store warning"))),
-    ],
+    ["bash", "zsh"],
 )
 @pytest.mark.parametrize("form", ["garbage", "damaged-inside", "state-is-a-file"])
 def test_a_guarded_shell_is_told_once_and_refuses_under_a_managed_log(

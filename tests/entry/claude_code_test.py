@@ -20,9 +20,9 @@ import pexpect
 import pytest
 from shells import answer
 
-from guard.approvals.store import Store
 from guard.cli.hook import claude_code
-from guard.entry.agent_core import MAX_INPUT
+from guard.entry.agents.core import MAX_INPUT
+from guard.verdict.store.store import Store
 
 GUARD = [sys.executable, "-m", "guard"]
 

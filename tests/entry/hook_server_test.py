@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.approvals.store import Store
-from guard.entry.hook_server import BLINDS, HOOK_GONE, NOT_IN_HISTORY
-from guard.entry.shell_state import exported_variables, history_entry
+from guard.entry.shell_hooks.server import BLINDS, HOOK_GONE, NOT_IN_HISTORY
+from guard.entry.shell_hooks.state import exported_variables, history_entry
+from guard.verdict.store.store import Store
 
 
 @pytest.mark.parametrize(
@@ -291,7 +291,7 @@ def test_an_interrupt_at_the_prompt_does_not_stop_it(server: Server, workspace: 
 def test_it_never_loads_the_prompt(workspace: Path) -> None:
     code = (
         "import sys, os\n"
-        "from guard.entry.hook_server import Checker, Request\n"
+        "from guard.entry.shell_hooks.server import Checker, Request\n"
         f"r = Request('1', 'zsh', 's', {str(workspace)!r}, '', '1', '', 'line', "
         "'cat /etc/hosts', dict(os.environ))\n"
         "print(Checker().answer(r)[0].decision, 'prompt_toolkit' in sys.modules)\n"

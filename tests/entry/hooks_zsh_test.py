@@ -406,18 +406,39 @@ def test_precmd_sees_a_failure_after_a_line_guard_refused(workspace: Path) -> No
         shell.close()
 
 
-def test_after_a_refusal_at_the_question_only_the_prompt_sees_130(workspace: Path) -> None:
-    """The known gap (docs/shell-hooks.md): the question is asked in preexec, where zsh puts
-    $? back, so precmd still sees the status from before; the prompt and `echo $?` see 130."""
+@pytest.mark.parametrize("key", ["n", "\x03", ""])  # deny, ^C, no answer in time
+def test_precmd_sees_a_failure_after_a_refusal_at_the_question(workspace: Path, key: str) -> None:
+    """The question is asked at Enter, so a refusal there ends the line editor as a denial
+    does: precmd (where prompt themes read $?) sees a failure, the prompt and `echo $?` 130."""
     shell = start(workspace, after=PRECMD)
     try:
         assert "precmd-saw-0" in shell.run("true")[0]
         shell.send("cat /etc/hostname > marker")
         shell.expect("denies in")
-        answer(shell.child, "n")
+        answer(shell.child, key)
         out, status = shell.prompt()
-        assert status == 130 and "precmd-saw-0" in out
+        assert status == 130 and "precmd-saw-0" not in out and re.search(r"precmd-saw-[1-9]", out)
+        assert "@@" not in out  # the prompt drawn again under the question is expanded
         assert not (workspace / "marker").exists()
+        assert shell.run("echo $?")[0].splitlines()[0] == "130"
+        assert shell.run("fc -ln -2 -2")[0].splitlines()[0].strip() == "cat /etc/hostname > marker"
+    finally:
+        shell.close()
+
+
+def test_a_line_zsh_reads_on_is_asked_about_whole(workspace: Path) -> None:
+    """A line zsh cannot take yet (a `for` awaiting its `do`) is not asked about at its first
+    Enter: zsh reads on, and the whole of it is asked about once."""
+    shell = start(workspace, after=PRECMD)
+    try:
+        shell.send("for f in /etc/hostname")
+        shell.child.expect_exact("> ")
+        shell.send("do cat $f > marker; done")
+        shell.expect("denies in")
+        answer(shell.child, "y")
+        out, status = shell.prompt()
+        assert status == 0 and out.count("denies in") == 0
+        assert (workspace / "marker").exists()
     finally:
         shell.close()
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.entry.launcher import c_string, native_source
+from guard.entry.shim.launcher import c_string, native_source
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.judgement import judge
 from guard.entry.judgement_json import JsonLines, as_json
+from guard.verdict.judgement import judge
 
 
 @pytest.mark.parametrize(

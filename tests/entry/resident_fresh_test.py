@@ -23,9 +23,9 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.store import Store
-from guard.entry import resident_protocol as wire
-from guard.entry.resident_client import request
+from guard.entry.resident import protocol as wire
+from guard.entry.resident.client import request
+from guard.verdict.store.store import Store
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -58,7 +58,7 @@ def _checker_pids(path: str) -> list[int]:
                 zombie = handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
         except OSError:
             continue
-        ours = b"guard.entry.resident_server" in b" ".join(argv) and path.encode() in argv
+        ours = b"guard.entry.resident.server" in b" ".join(argv) and path.encode() in argv
         if ours and not zombie:
             found.append(int(entry))
     return found

@@ -23,9 +23,9 @@ from pathlib import Path
 import pytest
 from agent_payloads import PAYLOADS
 
-from guard.entry import resident_protocol as wire
-from guard.entry.resident_client import check_arguments, request
-from guard.entry.resident_server import CodeWatch, code_folders
+from guard.entry.resident import protocol as wire
+from guard.entry.resident.client import check_arguments, request
+from guard.entry.resident.server import CodeWatch, code_folders
 
 BIN = Path(sys.executable).parent
 GUARD = str(BIN / "guard")
@@ -64,7 +64,7 @@ def checker_pids(path: str) -> list[int]:
                 zombie = handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
         except OSError:
             continue
-        ours = b"guard.entry.resident_server" in b" ".join(argv) and path.encode() in argv
+        ours = b"guard.entry.resident.server" in b" ".join(argv) and path.encode() in argv
         if not zombie and ours:
             found.append(int(entry))
     return found
@@ -379,7 +379,7 @@ def test_the_installed_guarded_bash_answered_by_the_checker_imports_only_the_che
     assert (done.returncode, done.stdout) == (0, b"ran\n"), done.stderr[-500:]
     assert served() == before + 1  # the checker answered it
     imported = {line.split("|")[-1].strip() for line in done.stderr.decode().splitlines()}
-    assert "guard.entry.shim" in imported
+    assert "guard.entry.shim.guarded_bash" in imported
     assert not {m for m in imported if m.split(".")[0] in (*HEAVY, *LIGHT)}
 
 
@@ -439,8 +439,8 @@ def test_fields_encoded_once_are_sent_as_if_they_were_pairs() -> None:
 
 
 def test_the_hook_reads_as_much_input_as_the_hook_does() -> None:
-    from guard.entry.agent_core import MAX_INPUT
-    from guard.entry.resident_hook import MAX_HOOK_INPUT
+    from guard.entry.agents.core import MAX_INPUT
+    from guard.entry.agents.resident_hook import MAX_HOOK_INPUT
 
     assert MAX_HOOK_INPUT == MAX_INPUT
 
@@ -480,7 +480,7 @@ def test_the_native_launcher_asks_the_checker_itself_and_runs_bash_on_allow(
 def test_an_allowed_line_through_the_native_launcher_starts_no_python(
     resident: str, work: Path, tmp_path: Path
 ) -> None:
-    from guard.entry.launcher import native_source
+    from guard.entry.shim.launcher import native_source
 
     (tmp_path / "launcher.c").write_text(native_source(str(tmp_path / "no-guarded-bash")))
     launcher = str(tmp_path / "bash")
@@ -721,8 +721,8 @@ def test_a_change_of_guards_code_is_seen_by_the_very_next_question(tmp_path: Pat
 
 
 def test_the_fast_path_knows_every_agent_and_reads_the_hooks_arguments_as_argparse_does() -> None:
-    from guard.entry.agent_protocols import PROTOCOLS
-    from guard.entry.resident_hook import AGENTS, hook_arguments
+    from guard.entry.agents.protocols import PROTOCOLS
+    from guard.entry.agents.resident_hook import AGENTS, hook_arguments
 
     assert frozenset(PROTOCOLS) == AGENTS
     assert hook_arguments(["hook", "codex", "--timeout", "150"]) == ("codex", "150")

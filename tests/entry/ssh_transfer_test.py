@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.entry.ssh_transfer import is_transfer_command
+from guard.entry.shim.ssh_transfer import is_transfer_command
 
 
 @pytest.mark.parametrize(("command", "expected"), [
@@ -47,7 +47,7 @@ def _shim() -> str:
 
 
 def test_a_parent_running_sshd_from_a_system_directory_counts(tmp_path: Path) -> None:
-    from guard.entry.ssh_transfer import parent_is_sshd
+    from guard.entry.shim.ssh_transfer import parent_is_sshd
 
     for exe, expected in (("/usr/sbin/sshd", True), ("/usr/lib/openssh/sshd-session", True),
                           ("/usr/bin/python3.11", False), (str(tmp_path / "sshd"), False)):

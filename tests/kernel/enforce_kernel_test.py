@@ -20,7 +20,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from guard.approvals.store import Store
+from guard.verdict.store.store import Store
 
 BIN = Path(sys.executable).parent
 SHIM = str(BIN / "guarded-bash")

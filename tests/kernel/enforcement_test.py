@@ -174,7 +174,7 @@ def test_a_line_that_is_not_enforced_never_loads_the_syscall_layer(tmp_path: Pat
     code = (
         "import sys\n"
         "from guard.kernel import enforcer\n"
-        "from guard.approvals.judgement import judge\n"
+        "from guard.verdict.judgement import judge\n"
         f"j = judge('make', cwd={str(tmp_path)!r}, use_store=False)\n"
         "print(enforcer.plan(j, {'GUARD_ENFORCE': 'off'},"
         " agent=True).mode)\n"
@@ -190,8 +190,8 @@ def test_a_kept_ruleset_is_built_again_when_a_directory_it_listed_changes(tmp_pa
     cover lists, since home holds protected paths) must be granted on the very next line."""
     import os
 
-    from guard.approvals.judgement import judge
     from guard.kernel.enforcer import ruleset_for
+    from guard.verdict.judgement import judge
 
     home = Path(os.environ["HOME"])
     (home / ".ssh").mkdir()

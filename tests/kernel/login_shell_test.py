@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from guard.entry import resident_protocol as wire
-from guard.entry.resident_client import request
+from guard.entry.resident import protocol as wire
+from guard.entry.resident.client import request
 
 BIN = Path(sys.executable).parent
 SHIM = str(BIN / "guarded-bash")
@@ -152,7 +152,7 @@ def _checker_pids(path: str) -> list[int]:
                     argv = handle.read().split(b"\0")
             except OSError:
                 continue
-            if b"guard.entry.resident_server" in b" ".join(argv) and path.encode() in argv:
+            if b"guard.entry.resident.server" in b" ".join(argv) and path.encode() in argv:
                 found.append(int(entry))
     return found
 

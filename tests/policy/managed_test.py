@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.judgement import judge
-from guard.approvals.store import Store
-from guard.approvals.trust import trust
 from guard.asking.confirm import approver_mode, confirm, question_for
 from guard.policy import managed
 from guard.policy.files import load_policy, render_policy
+from guard.verdict.judgement import judge
+from guard.verdict.store.store import Store
+from guard.verdict.trust import trust
 
 GUARD = [sys.executable, "-m", "guard"]
 SESSION = "managed-test"
@@ -440,7 +440,7 @@ def test_policy_check_of_the_managed_file_by_name(managed_file: Path) -> None:
 def test_the_resident_checker_reads_a_changed_managed_file_again(
     managed_file: Path, workspace: Path
 ) -> None:
-    from guard.approvals.line_cache import LineCache
+    from guard.verdict.cache.line_cache import LineCache
 
     kept = LineCache()
     assert kept.policy(str(workspace)).managed_rules == ()

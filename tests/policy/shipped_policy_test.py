@@ -24,7 +24,7 @@ def test_the_layer_read_from_the_copy_is_the_parsed_one() -> None:
 
 
 def test_checking_a_line_does_not_parse_toml_when_there_are_no_policy_files() -> None:
-    code = ("import sys; from guard.approvals.judgement import judge; judge('ls', session='s'); "
+    code = ("import sys; from guard.verdict.judgement import judge; judge('ls', session='s'); "
             "print('tomllib' in sys.modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.stdout.strip() == "False", done.stderr

@@ -21,10 +21,10 @@ from hypothesis import strategies as st
 
 CHILD = r"""
 import json, resource, sys, time
-from guard.approvals.decide import decide
+from guard.verdict.decide import decide
 from guard.policy.files import load_policy
 from guard.projection.project import project
-from guard.approvals.workspace import build_context
+from guard.verdict.workspace import build_context
 
 cwd = sys.argv[1]
 ctx = build_context(cwd, {"HOME": sys.argv[2], "PATH": "/usr/bin:/bin"})

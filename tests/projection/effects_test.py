@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
 from guard.policy.records import Policy
 from guard.projection.project import project
 from guard.projection.scope import Context
+from guard.verdict.decide import decide
 
 W = "/w/proj"
 H = "/h/u"
@@ -674,7 +674,7 @@ def test_the_effect_default_can_be_set_in_a_policy_file() -> None:
 
 def test_a_session_approval_of_an_effect_covers_its_kind_and_target(shipped: Policy) -> None:
     from guard.approvals.arity import approval_choices
-    from guard.approvals.store_schema import Approval
+    from guard.verdict.store.schema import Approval
 
     (request,) = [r for r in project("git stash clear", CTX).requests if r.surface == "effect"]
     (choice,) = approval_choices(request, home=H)
@@ -780,7 +780,7 @@ GIT_PATH_OPERANDS = [
 def test_git_checkout_tells_a_path_from_a_branch(
     tmp_path: Path, line: str, expected: str
 ) -> None:
-    from guard.approvals.workspace import build_context
+    from guard.verdict.workspace import build_context
 
     ws = tmp_path / "proj"
     (ws / "src").mkdir(parents=True)

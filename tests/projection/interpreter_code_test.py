@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
 from guard.projection.project import project
 from guard.projection.scope import Context
+from guard.verdict.decide import decide
 
 W = "/w/proj"
 H = "/h/u"

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from projected import CTX, H, run
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
+from guard.verdict.decide import decide
 
 
 def seen(line: str) -> set[str]:

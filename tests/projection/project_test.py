@@ -694,7 +694,7 @@ def test_the_check_path_imports_no_heavy_modules() -> None:
     import sys
 
     code = (
-        "import sys, guard.approvals.judgement; "
+        "import sys, guard.verdict.judgement; "
         "from guard.projection.project import parser; parser(); "
         "print(sorted(m for m in ('dataclasses', 'importlib.resources', 'prompt_toolkit',"
         " 'platformdirs') if m in sys.modules))"

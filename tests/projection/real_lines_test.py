@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from projected import external, run
 
-from guard.approvals.judgement import judge
+from guard.verdict.judgement import judge
 
 
 @pytest.fixture(scope="module")
@@ -559,7 +559,7 @@ def test_ordinary_lines_are_allowed_for_an_agent(workspace: Path, line: str) -> 
 
 
 def test_a_tree_too_large_to_look_through_for_secrets_asks(tmp_path: Path) -> None:
-    from guard.approvals.workspace import BELOW_ENTRIES
+    from guard.verdict.workspace import BELOW_ENTRIES
 
     root = tmp_path / "proj"
     (root / "big").mkdir(parents=True)

@@ -11,9 +11,9 @@ import os
 import pytest
 from projected import CTX, H, dynamic_roles, external, run
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
 from guard.projection.project import project
+from guard.verdict.decide import decide
 
 
 def verdict(line: str) -> str:
@@ -283,7 +283,7 @@ def test_a_path_guard_may_not_follow_is_a_request_not_a_traceback(tmp_path: obje
 
 
 def test_a_deleted_directory_is_judged_where_the_shell_says_it_is(tmp_path: object) -> None:
-    from guard.approvals.workspace import build_context
+    from guard.verdict.workspace import build_context
 
     gone = os.path.join(str(tmp_path), "gone")
     os.mkdir(gone)
@@ -298,7 +298,7 @@ def test_a_deleted_directory_is_judged_where_the_shell_says_it_is(tmp_path: obje
 
 
 def test_a_bare_name_that_exists_is_a_path(tmp_path: object) -> None:
-    from guard.approvals.workspace import build_context
+    from guard.verdict.workspace import build_context
 
     root = str(tmp_path)
     ws, outside = os.path.join(root, "ws"), os.path.join(root, "outside")
@@ -321,7 +321,7 @@ def test_a_variable_nobody_described_is_a_read_of_what_exists(tmp_path: object) 
     variable's name says it names files."""
     from pathlib import Path
 
-    from guard.approvals.workspace import build_context
+    from guard.verdict.workspace import build_context
 
     base = Path(str(tmp_path))
     (base / "ws").mkdir()
@@ -352,7 +352,7 @@ def test_a_pythonpath_in_the_workspace_asks_only_when_it_shadows_what_guard_load
 ) -> None:
     from pathlib import Path
 
-    from guard.approvals.workspace import build_context
+    from guard.verdict.workspace import build_context
 
     ws = Path(str(tmp_path)) / "proj"
     (ws / "src" / module).parent.mkdir(parents=True, exist_ok=True)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import pytest
 
-from guard.approvals.decide import decide
 from guard.policy.files import load_policy
 from guard.policy.records import Policy
 from guard.projection.project import project
 from guard.projection.scope import Context
+from guard.verdict.decide import decide
 
 W = "/w/proj"
 H = "/h/u"

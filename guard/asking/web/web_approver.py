@@ -5,7 +5,7 @@ Ties the page's server (server.py) to the approver: binds the address, chooses H
 certificate's fingerprint, hands each new state to the page, gives the page's answers to the
 approver on its own thread, and says at the terminal what happened at the page (a browser
 paired, an answer refused). Writes the port beside the request socket
-(guard/approvals/web_port.py) so that an agent's line naming it asks.
+(guard/verdict/web_port.py) so that an agent's line naming it asks.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ import time
 from collections.abc import Callable, Mapping
 from contextlib import suppress
 
-from guard.approvals.web_port import listen_file
 from guard.asking.approver_queue import Event
 from guard.asking.approver_server import Approver
 from guard.asking.prompt import needs_confirming
@@ -29,6 +28,7 @@ from guard.asking.web.pairing import Pairing
 from guard.asking.web.server import WebServer
 from guard.asking.web.snapshot import snapshot
 from guard.errors import GuardError
+from guard.verdict.web_port import listen_file
 
 DEFAULT_LISTEN = "127.0.0.1:0"
 Say = Callable[..., None]  # prints lines at the terminal, on the approver's thread

@@ -6,7 +6,7 @@ from guard.knowledge.commands.spec import Spec, opts
 
 SPECS: dict[str, Spec] = {
     # SQL is code: statements and client commands that reach files and programs
-    # (guard/knowledge/sql.py)
+    # (guard/languages/sql.py)
     "sqlite3": Spec(
         kind="sql",
         operands="sql",

@@ -3,7 +3,7 @@
 One `Interpreter` record per program says how it takes code and in which language guard reads
 it; its argument `Spec` (which words are paths) is derived from the record. Python is read
 through `ast`, JavaScript, Ruby, Perl, PHP and AppleScript by a token scan
-(guard/knowledge/inline_code.py); code in any other language ("unread") cannot be seen through,
+(guard/languages/inline_code.py); code in any other language ("unread") cannot be seen through,
 so inline code or code on a pipe or heredoc asks. Shells whose code is bash-compatible are in
 shells.py (read as bash); the others (fish, nu, csh, pwsh …) are here, unread.
 
@@ -12,32 +12,8 @@ To teach guard an interpreter, add one row to `INTERPRETERS`.
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from guard.knowledge.commands.interpreter import Interpreter
 from guard.knowledge.commands.spec import Spec, opts
-
-
-class Interpreter(NamedTuple):
-    """How one program takes code.
-
-    `code`: options whose value is code (`-c`, `-e`, `--eval`), given apart or attached.
-    `scripts`: options whose value is a file of code it runs (`-f FILE`, `--load FILE`).
-    `values`: other options that take a value (not code).
-    `quiet`: options with which it runs nothing unless code is also given (`--version`).
-    `code_words`: a first operand after which the next operand is code (`deno eval CODE`).
-    `stdin`: with no script and no code option, it runs code read from standard input.
-    `any_option`: every option may carry code (PowerShell abbreviates and folds case).
-    """
-
-    language: str  # python, js, ruby, perl, php, applescript, vim; "unread": guard cannot read it
-    code: frozenset[str] = frozenset()
-    scripts: frozenset[str] = frozenset()
-    values: frozenset[str] = frozenset()
-    quiet: frozenset[str] = opts("--version", "-V", "--help", "-h")
-    code_words: frozenset[str] = frozenset()
-    stdin: bool = True
-    any_option: bool = False
-
 
 _PYTHON = Interpreter("python", code=opts("-c"), values=opts("-W", "-X", "-Q"))
 _NODE = Interpreter(
@@ -189,16 +165,6 @@ INTERPRETERS: dict[str, Interpreter] = {
         ("pwsh", "powershell", "pwsh-preview"), Interpreter("unread", any_option=True, quiet=opts())
     ),
 }
-
-
-def interpreter_for(name: str) -> Interpreter | None:
-    """The record of a program that runs code (a path's basename; `lua5.4` is `lua`)."""
-    base = name.rsplit("/", 1)[-1]
-    found = INTERPRETERS.get(base)
-    if found is None:
-        stripped = base.rstrip("0123456789.-")
-        found = INTERPRETERS.get(stripped) if stripped and stripped != base else None
-    return found
 
 
 def _spec(record: Interpreter) -> Spec:

@@ -1,0 +1,29 @@
+"""What an interpreter record says: how one program takes code (the rows are in interpreters.py)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from guard.knowledge.commands.spec import opts
+
+
+class Interpreter(NamedTuple):
+    """How one program takes code.
+
+    `code`: options whose value is code (`-c`, `-e`, `--eval`), given apart or attached.
+    `scripts`: options whose value is a file of code it runs (`-f FILE`, `--load FILE`).
+    `values`: other options that take a value (not code).
+    `quiet`: options with which it runs nothing unless code is also given (`--version`).
+    `code_words`: a first operand after which the next operand is code (`deno eval CODE`).
+    `stdin`: with no script and no code option, it runs code read from standard input.
+    `any_option`: every option may carry code (PowerShell abbreviates and folds case).
+    """
+
+    language: str  # python, js, ruby, perl, php, applescript, vim; "unread": guard cannot read it
+    code: frozenset[str] = frozenset()
+    scripts: frozenset[str] = frozenset()
+    values: frozenset[str] = frozenset()
+    quiet: frozenset[str] = opts("--version", "-V", "--help", "-h")
+    code_words: frozenset[str] = frozenset()
+    stdin: bool = True
+    any_option: bool = False

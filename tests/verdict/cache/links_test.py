@@ -1,0 +1,136 @@
+"""A long-lived process's realpath (guard/verdict/cache/links.py) answers as os.path.realpath does,
+on the first line and on every later one, whatever changed on disk in between."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from guard.verdict.cache.line_cache import LineCache
+from guard.verdict.cache.links import Links
+from guard.verdict.judgement import judge
+
+
+def tree(root: Path) -> list[str]:
+    """A directory with links of every kind, and the paths to ask about in it."""
+    (root / "real" / "sub").mkdir(parents=True)
+    (root / "real" / "file").write_text("x")
+    (root / "abs").symlink_to(root / "real")
+    (root / "rel").symlink_to("real/sub")
+    (root / "up").symlink_to("real/sub/..")
+    (root / "chain").symlink_to("abs")
+    (root / "dangling").symlink_to("nowhere/deeper")
+    (root / "loop1").symlink_to("loop2")
+    (root / "loop2").symlink_to("loop1")
+    (root / "real" / "back").symlink_to("../rel")
+    names = [
+        "real", "real/sub", "real/file", "real/file/below", "abs", "abs/sub", "abs/../x",
+        "rel", "rel/..", "rel/../file", "up", "up/sub", "chain/sub", "chain/back/x", "dangling",
+        "dangling/more", "loop1", "loop1/x", "missing", "missing/a/b", "real/missing/a",
+        "real/./sub//x/", "real/back/../..", ".", "",
+    ]  # fmt: skip
+    return [str(root / name) if name else str(root) + "/" for name in names]
+
+
+def changes(root: Path) -> list[Callable[[], None]]:
+    """Edits that change where some of tree()'s paths lead."""
+
+    def retarget() -> None:
+        (root / "abs").unlink()
+        (root / "abs").symlink_to(root / "real" / "sub")
+
+    def dir_to_link() -> None:
+        (root / "real").rename(root / "moved")
+        (root / "real").symlink_to("moved/sub")
+
+    def missing_appears() -> None:
+        (root / "missing").symlink_to("real")
+
+    def dangling_lands() -> None:
+        (root / "nowhere").symlink_to("real")
+
+    def loop_breaks() -> None:
+        (root / "loop2").unlink()
+        (root / "loop2").mkdir()
+
+    def file_in_the_way() -> None:  # real/missing/a: not there, and now cannot be
+        (root / "moved" / "sub" / "missing").write_text("x")
+
+    return [retarget, dir_to_link, missing_appears, dangling_lands, loop_breaks, file_in_the_way]
+
+
+@pytest.mark.parametrize("in_line", [True, False])
+def test_every_answer_is_realpaths_before_and_after_each_change(
+    tmp_path: Path, in_line: bool
+) -> None:
+    paths = tree(tmp_path)
+    links = Links()
+
+    def ask() -> None:
+        for _ in range(2):  # the first asking keeps the answer, the second uses it
+            if in_line:
+                links.begin()
+            try:
+                for path in paths:
+                    assert links.realpath(path) == os.path.realpath(path), path
+            finally:
+                links.end()
+
+    ask()
+    for change in changes(tmp_path):
+        change()
+        ask()
+
+
+def test_a_link_retargeted_between_two_lines_moves_the_next_lines_access(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ws = tmp_path / "ws"
+    ws.mkdir()
+    (tmp_path / "outside").mkdir()
+    (ws / "notes").mkdir()
+    (ws / "here").symlink_to(ws / "notes")
+    monkeypatch.setenv("GUARD_WORKSPACE", str(ws))
+    cache = LineCache()
+
+    def outside() -> list[str]:
+        result = judge("cat here/a.txt", cwd=str(ws), cache=cache, use_store=False)
+        return [d.request.path for d in result.verdict.decided if d.request.path]
+
+    assert outside() == []
+    assert outside() == []  # kept
+    (ws / "here").unlink()
+    (ws / "here").symlink_to(tmp_path / "outside")
+    assert outside() == [str(tmp_path / "outside" / "a.txt")]
+    (ws / "here").unlink()
+    (ws / "here").mkdir()
+    assert outside() == []
+
+
+def test_each_kind_of_question_is_asked_again_by_its_own_look(tmp_path: Path) -> None:
+    """A question kept with its answer must get the same kind of answer when asked again."""
+    from guard.verdict.cache import looks
+
+    plain = tmp_path / "f"
+    plain.write_text("x")
+    links = Links()
+    links.begin()
+    try:
+        asked = {
+            looks.LSTAT: looks.stamp_of(os.lstat(plain)),
+            looks.STAT: looks.stamp_of(os.stat(plain)),
+            looks.NODE: looks.PLAIN,
+            looks.GONE: False,
+            looks.IDENTITY: (os.stat(plain).st_dev, os.stat(plain).st_ino),
+            looks.EXISTS: True,
+            looks.NO_STAT: False,
+            looks.ENTRIES: looks.stamp_of(os.lstat(plain)),
+            looks.OWNERS: looks.owners_of(os.stat(plain)),
+        }
+        assert len(asked) == len(links._asks)
+        assert links.still(tuple((kind, str(plain), a) for kind, a in asked.items()))
+    finally:
+        links.end()
