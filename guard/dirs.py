@@ -15,9 +15,26 @@ from pathlib import Path
 STORE_FALLBACK = "verdicts use the policy alone until then"
 
 
+def environ_get(name: str, default: str = "") -> str:
+    """`os.environ.get(name, default)` without its cost for a name that is not set: that
+    raises and catches a KeyError inside os (some 5 µs, on every line a long-lived checker
+    judges). Asked of the mapping os.environ reads itself, with its own key and value codecs."""
+    env = os.environ
+    data = getattr(env, "_data", None)
+    encode = getattr(env, "encodekey", None)
+    decode = getattr(env, "decodevalue", None)
+    if not isinstance(data, dict) or encode is None or decode is None:
+        return env.get(name, default)
+    found = data.get(encode(name))
+    if found is None:
+        return default
+    value: str = decode(found)
+    return value
+
+
 def default_store_path() -> Path:
     """``$GUARD_STATE_DIR/guard.db``, else ``guard.db`` in the platform's user state directory."""
-    given = os.environ.get("GUARD_STATE_DIR", "")
+    given = environ_get("GUARD_STATE_DIR")
     if given:
         base = Path(given).expanduser()
         if not base.is_absolute():
@@ -48,7 +65,7 @@ def user_state_dir() -> str:
 
 
 def _xdg(name: str, fallback: str) -> str:
-    given = os.environ.get(name, "").strip()
+    given = environ_get(name).strip()
     if given and os.path.isabs(given):
         return given
     return os.path.join(_home(), fallback)
@@ -66,7 +83,7 @@ def user_runtime_dir() -> str:
     """Where guard's sockets live: `$XDG_RUNTIME_DIR/guard`; without it (sshd sessions, agents)
     the same fallback platformdirs uses, /tmp/runtime-UID, but without its warning on stderr."""
     if sys.platform.startswith("linux"):
-        given = os.environ.get("XDG_RUNTIME_DIR", "").strip()
+        given = environ_get("XDG_RUNTIME_DIR").strip()
         base = given if given and os.path.isabs(given) else f"/tmp/runtime-{_uid()}"
         return os.path.join(base, "guard")
     import warnings

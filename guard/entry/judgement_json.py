@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from guard.projection.requests import Decided, Projection, Verdict
@@ -55,6 +56,24 @@ def _request_json(d: Decided) -> dict[str, Any]:
     return out
 
 
+def _encoder() -> Callable[[Any], str]:
+    """`json.dumps(…, ensure_ascii=True)`, with one encoder made once instead of one per call
+    (what dumps does). Its answers are data only (no cycles), so it checks for none; where the
+    C encoder is missing, dumps itself."""
+    from json.encoder import c_make_encoder, encode_basestring_ascii  # type: ignore[attr-defined]
+
+    if c_make_encoder is None:
+        return lambda value: json.dumps(value, ensure_ascii=True)
+    encode = c_make_encoder(
+        None, json.JSONEncoder().default, encode_basestring_ascii, None, ": ", ", ", False, False,
+        True,
+    )
+    return lambda value: "".join(encode(value, 0))
+
+
+_dumps = _encoder()
+
+
 class JsonLines:
     """`as_json` as one line of ASCII JSON, kept for the next judgement made of the same
     projection and verdict (the same objects: a long-lived process keeps both while nothing
@@ -76,7 +95,7 @@ class JsonLines:
         kept = self._kept.get(key)
         if kept is not None and kept[0] is projection and kept[1] is verdict:
             return kept[2]
-        text = json.dumps(as_json(result), ensure_ascii=True) + "\n"
+        text = _dumps(as_json(result)) + "\n"
         if len(self._kept) >= 1024:
             self._kept.popitem(last=False)  # the oldest
         self._kept[key] = (projection, verdict, text)

@@ -14,9 +14,12 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
+from guard.dirs import environ_get
 from guard.projection.requests import Projection, Request
 
+_NO_DIGIT = re.compile(r"[^0-9]*", re.S)
 REASON = "talks to the approver's web page (port {port}): only the human answers there"
 
 
@@ -24,16 +27,26 @@ def listen_file(env: Mapping[str, str]) -> str:
     """Where `guard watch --web` says its port: beside the approver's request socket."""
     request = env.get("GUARD_APPROVER_SOCKET", "")
     if not request:
-        from guard.dirs import user_runtime_dir
-
-        request = os.path.join(user_runtime_dir(), "approver.sock")
+        return _beside_runtime(environ_get("XDG_RUNTIME_DIR"), environ_get("HOME"))
     return request + ".web"
 
 
+@lru_cache(maxsize=8)
+def _beside_runtime(runtime: str, home: str) -> str:
+    """The file in guard's runtime directory, which follows these two (asked on every line)."""
+    from guard.dirs import user_runtime_dir
+
+    return os.path.join(user_runtime_dir(), "approver.sock") + ".web"
+
+
 def listening_port(env: Mapping[str, str]) -> int | None:
-    """The port the approver's page listens on, None when no page is served."""
+    """The port the approver's page listens on, None when no page is served (asked with an
+    `access` first: a failed open raises, which costs five times the look, on every line)."""
+    path = listen_file(env)
+    if not _there(path):
+        return None
     try:
-        with open(listen_file(env), "rb") as f:
+        with open(path, "rb") as f:
             text = f.read(32)
     except OSError:
         return None
@@ -44,9 +57,19 @@ def listening_port(env: Mapping[str, str]) -> int | None:
     return port if 0 < port < 65536 else None
 
 
+def _there(path: str) -> bool:
+    try:
+        return os.access(path, os.F_OK, effective_ids=os.access in os.supports_effective_ids)
+    except (ValueError, OSError):  # a NUL in a path from the environment: open says why
+        return True
+
+
 def reaching(projection: Projection, env: Mapping[str, str]) -> Projection:
     """The projection with an ``approver:web`` effect where the line names the page's port;
-    the same object when it does not (or no page is served)."""
+    the same object when it does not (or no page is served). A port is digits: a line
+    without any cannot name it, and the file is not looked at."""
+    if _NO_DIGIT.fullmatch(projection.command):
+        return projection
     port = listening_port(env)
     if port is None or str(port) not in projection.command:
         return projection

@@ -72,3 +72,31 @@ def test_guards_web_state_is_a_protected_path(workspace: Path, name: str) -> Non
     decision, reasons = verdict(f"cat {web}", workspace)
     assert decision == "ask"
     assert any("protected" in r or "guard's own files" in r for r in reasons), reasons
+
+
+def test_a_page_started_between_lines_counts_on_the_next(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long-lived process (a LineCache) asks for the page on every line: none, then one."""
+    from guard.verdict.cache.line_cache import LineCache
+
+    monkeypatch.delenv("GUARD_APPROVER_SOCKET", raising=False)
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    line = f"curl http://127.0.0.1:{PORT}/"
+    cache = LineCache()
+    try:
+        def asks() -> bool:
+            judged = judge(line, cwd=str(workspace), session="web-port-test", agent=True,
+                           use_store=False, cache=cache)  # fmt: skip
+            return any("approver's web page" in r for r in judged.verdict.reasons)
+
+        assert not asks()
+        page = Path(listen_file(os.environ))
+        assert page.parent == tmp_path / "run" / "guard"
+        page.parent.mkdir(parents=True)
+        page.write_text(f"{PORT}\n")
+        assert asks()
+        monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "elsewhere"))
+        assert not asks()  # the page is where the runtime directory is now
+    finally:
+        cache.close()

@@ -49,6 +49,7 @@ from collections.abc import Callable, Mapping
 from stat import S_ISLNK
 from typing import TYPE_CHECKING, Any
 
+from guard.dirs import environ_get
 from guard.policy.files import load_policy, user_policy_path
 from guard.policy.records import PROJECT_FILE, Policy
 from guard.projection.requests import Projection, Verdict
@@ -89,6 +90,24 @@ def _environ() -> dict[Any, Any]:
     return data if isinstance(data, dict) else dict(os.environ)
 
 
+_LINES = [0]  # lines this process has judged with a LineCache
+_FREEZE_AT = frozenset({1, 16, 256})
+
+
+def _freeze() -> None:
+    """After a long-lived process's first lines: what it holds for its whole life (guard's
+    modules and those the first lines imported, the knowledge tables, compiled patterns, the
+    surroundings) is moved out of the garbage collector's sight, so that its collections walk
+    what later lines made, not all of that again each time (gc.freeze, after the 1st, 16th
+    and 256th line; collected first, so nothing is kept that is already garbage). What a
+    cache lets go of later is still freed by its count of references; three freezes bound
+    what a cycle among them could hold."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
 class LineCache:
     """Policies, trust, a store connection and approvals, kept between lines (see above); one
     thread's, as its store connection is."""
@@ -122,6 +141,9 @@ class LineCache:
     def end_line(self) -> None:
         self.links.end()
         self._in_line = self._store_checked = False
+        _LINES[0] += 1
+        if _LINES[0] in _FREEZE_AT:
+            _freeze()
 
     # -- surroundings -----------------------------------------------------------------------
     def surroundings(
@@ -210,7 +232,7 @@ class LineCache:
         )
         above = (
             managed,
-            os.environ.get("GUARD_MANAGED_OWNER", ""),  # whom it may belong to (tests' root)
+            environ_get("GUARD_MANAGED_OWNER"),  # whom it may belong to (tests' root)
             *(links.owners(d) for d in _managed_dirs(managed, links)),
         )
         kept = self._policies.get(key)
@@ -298,8 +320,9 @@ class LineCache:
         """The open store for this process's `GUARD_STATE_DIR`; raises GuardError."""
         if self._store_checked and self._store is not None:
             return self._store  # checked already in this line
-        get = os.environ.get
-        names = (get("GUARD_STATE_DIR"), get("XDG_STATE_HOME"), get("HOME"))  # what it follows
+        # what it follows (unset and empty are one to it; not to $HOME)
+        names = (environ_get("GUARD_STATE_DIR"), environ_get("XDG_STATE_HOME"),
+                 os.environ.get("HOME"))  # fmt: skip
         kept = self._store_path
         if kept is None or kept[0] != names:
             from guard.verdict.store.file import default_store_path
