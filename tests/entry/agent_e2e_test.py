@@ -378,6 +378,8 @@ def test_interactive_gemini_gets_guards_ask_at_its_own_prompt(world: World) -> N
     if world.agent.name != "gemini":
         pytest.skip("Gemini CLI's interactive prompt")
     world.env.pop("GUARD_APPROVER")
+    for variable in ("CI", "GITHUB_ACTIONS"):  # a CI's own: there Gemini CLI runs headless
+        world.env.pop(variable, None)
     marker = world.root / "outside"
     log = world.root / "mock.log"
     mock = shlex.join([sys.executable, str(MOCK), "gemini", str(PORT), f"touch {marker}", str(log)])
