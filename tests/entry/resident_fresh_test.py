@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from checkers import checker_pids
 
 from guard.entry.resident import protocol as wire
 from guard.entry.resident.client import request
@@ -44,24 +45,6 @@ def _served() -> int:
     now = _status()
     assert now is not None, "the checker is not answering"
     return int(now["served"])
-
-
-def _checker_pids(path: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                argv = handle.read().split(b"\0")
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                zombie = handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
-        except OSError:
-            continue
-        ours = b"guard.entry.resident.server" in b" ".join(argv) and path.encode() in argv
-        if ours and not zombie:
-            found.append(int(entry))
-    return found
 
 
 def _wait_for(condition: Callable[[], object], seconds: float = 30.0) -> None:
@@ -106,9 +89,9 @@ def resident(monkeypatch: pytest.MonkeyPatch, work: Path) -> Iterator[str]:
         yield path
     finally:
         request([("kind", "stop")])
-        for pid in _checker_pids(path):
+        for pid in checker_pids(path):
             os.kill(pid, signal.SIGKILL)
-        _wait_for(lambda: not _checker_pids(path))
+        _wait_for(lambda: not checker_pids(path))
 
 
 def both(argv: list[str], cwd: Path, **env: str) -> tuple[Outcome, Outcome]:

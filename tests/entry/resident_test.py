@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 from agent_payloads import PAYLOADS
+from checkers import checker_pids
 
 from guard.entry.resident import protocol as wire
 from guard.entry.resident.client import check_arguments, request
@@ -49,25 +50,6 @@ LINES = (
     "cd /tmp && cat notes",
     "printf '%s\\n' \"$HOME\"",
 )
-
-
-def checker_pids(path: str) -> list[int]:
-    """The processes serving (or about to serve) the socket at `path`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                argv = handle.read().split(b"\0")
-            with open(f"/proc/{entry}/stat", "rb") as handle:
-                zombie = handle.read().rsplit(b")", 1)[-1].split()[0] == b"Z"
-        except OSError:
-            continue
-        ours = b"guard.entry.resident.server" in b" ".join(argv) and path.encode() in argv
-        if not zombie and ours:
-            found.append(int(entry))
-    return found
 
 
 def status() -> dict[str, str] | None:

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from checkers import checker_pids
 
 from guard.entry.resident import protocol as wire
 from guard.entry.resident.client import request
@@ -143,20 +144,6 @@ def test_a_file_the_profile_sources_is_read_too(home: Path, ws: Path) -> None:
     assert not login("true", ws, GUARD_ENFORCE="off").stderr  # checked only: nothing to say
 
 
-def _checker_pids(path: str) -> list[int]:
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/cmdline", "rb") as handle:
-                    argv = handle.read().split(b"\0")
-            except OSError:
-                continue
-            if b"guard.entry.resident.server" in b" ".join(argv) and path.encode() in argv:
-                found.append(int(entry))
-    return found
-
-
 @pytest.fixture
 def resident(monkeypatch: pytest.MonkeyPatch, ws: Path, home: Path) -> Iterator[None]:
     monkeypatch.delenv("GUARD_RESIDENT")
@@ -172,7 +159,7 @@ def resident(monkeypatch: pytest.MonkeyPatch, ws: Path, home: Path) -> Iterator[
         yield
     finally:
         request([("kind", "stop")])
-        for pid in _checker_pids(path):
+        for pid in checker_pids(path):
             os.kill(pid, signal.SIGKILL)
 
 
