@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from guard.projection.project import project
 from guard.projection.requests import Projection
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 W = "/w/proj"
 H = "/h/u"

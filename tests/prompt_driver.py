@@ -20,8 +20,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from guard.asking.on_terminal import ask
 from guard.asking.prompt import Choice, Question
+from guard.asking.terminal_question import ask
 
 
 def question_from(data: dict[str, Any]) -> Question:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from guard.asking.approver import Ask
 from guard.errors import GuardError
-from guard.policy.records import Policy
+from guard.policy.rules import Policy
 
 if TYPE_CHECKING:
     from guard.verdict.cache.line_cache import LineCache

@@ -16,7 +16,7 @@ from contextlib import suppress
 
 from guard.approvals import arity
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths
-from guard.asking.outcome import Outcome
+from guard.asking.ask_result import Outcome
 from guard.asking.prompt import Choice, Question
 from guard.errors import GuardError
 from guard.verdict.judgement import Judgement

@@ -14,7 +14,7 @@ import threading
 import urllib.request
 
 from guard.asking.approver import Ask
-from guard.asking.terminal import visible
+from guard.asking.terminal_device import visible
 
 SECONDS = 5.0
 LIMIT = 600  # characters of the command in a notice

@@ -14,11 +14,11 @@ from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
 from guard.approvals import arity
-from guard.asking.outcome import Outcome
+from guard.asking.ask_result import Outcome
 from guard.asking.prompt import Answer, Choice, Question
 from guard.errors import GuardError
 from guard.policy.policy_settings import setting
-from guard.policy.records import Policy
+from guard.policy.rules import Policy
 from guard.projection.paths import display
 from guard.projection.requests import Decided
 from guard.verdict.judgement import Judgement
@@ -180,7 +180,7 @@ def confirm(
     """Ask on the terminal, or the approver (`guard watch`) when the terminal cannot be used or
     ``GUARD_APPROVER=always``; store what the human granted. Never allows without a human.
     ``held``: why an agent's hook holds the call for the approver (its messages say so)."""
-    from guard.asking.on_terminal import ask
+    from guard.asking.terminal_question import ask
 
     question, grants = question_for(judgement, env)
     mode = approver_mode(env, judgement.policy)

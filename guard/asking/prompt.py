@@ -1,6 +1,6 @@
 """The question a human answers before a line runs: what it shows, the keys, the answer.
 
-All of it pure text layout; `ask` (guard/asking/on_terminal.py) is the edge that shows it on
+All of it pure text layout; `ask` (guard/asking/terminal_question.py) is the edge that shows it on
 the controlling terminal and returns what was picked.
 """
 
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal
 
-from guard.asking.terminal import visible, width, wrap
+from guard.asking.terminal_device import visible, width, wrap
 
 Scope = Literal["once", "session", "always", "deny"]
 How = Literal[

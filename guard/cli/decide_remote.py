@@ -89,7 +89,7 @@ def _check(reply: Mapping[str, object]) -> None:
 
 
 def _list(reply: Mapping[str, object]) -> int:
-    from guard.asking.terminal import visible
+    from guard.asking.terminal_device import visible
 
     _requests = reply.get("requests")
     requests = _requests if isinstance(_requests, list) else []

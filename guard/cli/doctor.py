@@ -185,7 +185,7 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 
 def policy_findings(cwd: str | None) -> list[Finding]:
     from guard.policy.files import load_policy
-    from guard.policy.records import PROJECT_FILE
+    from guard.policy.rules import PROJECT_FILE
     from guard.verdict.trust import is_trusted
     from guard.verdict.workspace import build_context
 
@@ -277,7 +277,7 @@ def tiocsti_finding(path: str) -> Finding:
 
 def enforce_finding(cwd: str | None) -> Finding:
     """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
-    from guard.kernel.enforcer import probe, status
+    from guard.kernel.line_hold import probe, status
     from guard.policy.files import load_policy
     from guard.verdict.workspace import build_context
 

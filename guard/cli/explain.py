@@ -126,14 +126,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = as_json(result)
         if args.enforce:  # issue 17: the ruleset the line would run under
-            from guard.kernel.enforcer import describe_json
+            from guard.kernel.line_hold import describe_json
 
             out["enforce"] = describe_json(result, result.context.env)
         print(json.dumps(out, ensure_ascii=True))
     else:
         sys.stdout.write(render(result, colour=_colour()))
         if args.enforce:  # issue 17: the ruleset the line would run under
-            from guard.kernel.enforcer import describe
+            from guard.kernel.line_hold import describe
 
             sys.stdout.write(describe(result, result.context.env))
     return 0

@@ -40,7 +40,7 @@ def _show(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from guard.policy.files import check_policy_file, user_policy_path
-    from guard.policy.records import PROJECT_FILE
+    from guard.policy.rules import PROJECT_FILE
     from guard.verdict.workspace import build_context
 
     if args.file:
@@ -70,7 +70,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _trust(args: argparse.Namespace) -> int:
     from guard.policy.files import check_policy_file
-    from guard.policy.records import PROJECT_FILE
+    from guard.policy.rules import PROJECT_FILE
     from guard.verdict.trust import trust
     from guard.verdict.workspace import build_context
 

@@ -19,10 +19,10 @@ from contextlib import suppress
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from guard.asking import terminal
+from guard.asking import terminal_device as terminal
 from guard.asking.approver import DEFAULT_TIMEOUT, paths
 from guard.asking.prompt import ANSWER_GRACE, CONFIRM_GAP, confirming, needs_confirming
-from guard.asking.terminal import visible
+from guard.asking.terminal_device import visible
 from guard.cli import summary
 from guard.errors import GuardError
 

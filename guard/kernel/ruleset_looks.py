@@ -1,4 +1,4 @@
-"""What a kept ruleset looked at on this machine, asked again before it is used (enforcer.py).
+"""What a kept ruleset looked at on this machine, asked again before it is used (line_hold.py).
 
 A ruleset is built from the machine as well as from the line: the directories the cover lists,
 whether paths exist, where links lead. A long-lived process (the resident checker) keeps each
@@ -11,7 +11,7 @@ import os
 import stat
 from collections.abc import Sequence
 
-from guard.verdict.cache.looks import RACY_NS, fails, no_stat
+from guard.verdict.cache.path_questions import RACY_NS, fails, no_stat
 
 
 def there(path: str) -> bool:
@@ -84,7 +84,7 @@ def listing(path: str, plain: set[str]) -> Sequence[str] | None:
         # a directory this process may not list: inside an enforced line (a nested
         # guarded-bash) that is the outer ruleset at work, and it still withholds what it
         # withholds, so this ruleset may take the directory whole
-        from guard.kernel.enforcement import UNLISTABLE
+        from guard.kernel.ruleset import UNLISTABLE
 
         return UNLISTABLE
     except OSError:

@@ -19,10 +19,10 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 
-from guard.kernel.enforcement import Ruleset
+from guard.kernel.ruleset import Ruleset
 from guard.projection.paths import display
 from guard.projection.project import project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 PROFILES = ("~/.bash_profile", "~/.bash_login", "~/.profile")  # the first that exists
 MAX_DEPTH = 3  # files sourced from files sourced from a profile

@@ -18,11 +18,11 @@ import os
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
-from guard.policy.records import EnforceSettings, Mode
+from guard.policy.rules import EnforceSettings, Mode
 
 if TYPE_CHECKING:
-    from guard.policy.reading import TomlLines
-    from guard.policy.records import Policy
+    from guard.policy.rules import Policy
+    from guard.policy.toml_problems import TomlLines
 
 MODES: tuple[Mode, ...] = ("off", "landlock", "require")
 KEYS = ("mode", "write", "read")
@@ -62,7 +62,7 @@ def parse_enforce(
     home: str,
 ) -> EnforceSettings:
     """One file's `[enforce]` table; what is wrong is reported with its line and left out."""
-    from guard.policy.reading import ABSOLUTE_HINT, one_of, quote, type_name
+    from guard.policy.toml_problems import ABSOLUTE_HINT, one_of, quote, type_name
 
     header = lines.table_line("enforce")
     if not isinstance(raw, dict):

@@ -3,7 +3,7 @@
 Loading never raises and never loosens on error: every problem found (bad TOML, unknown keys,
 an unreadable file) is kept in `Policy.problems`, and `decide` turns what would have been
 allowed into `ask` while there are any. The format is described in docs/policy.md; the
-records are in guard/policy/records.py, one file's parsing in guard/policy/parse.py.
+records are in guard/policy/rules.py, one file's parsing in guard/policy/parse.py.
 """
 
 from __future__ import annotations
@@ -12,8 +12,7 @@ import os
 
 from guard.policy.parse import parse_policy
 from guard.policy.policy_settings import combine_settings
-from guard.policy.reading import quote
-from guard.policy.records import (
+from guard.policy.rules import (
     DEFAULT_SOURCE,
     PROJECT_FILE,
     SECRET_ACCESS,
@@ -23,6 +22,7 @@ from guard.policy.records import (
     PolicyFile,
     Rule,
 )
+from guard.policy.toml_problems import quote
 from guard.projection.protected import ProtectedPath
 from guard.projection.requests import SURFACES, Decision, Surface
 

@@ -20,7 +20,7 @@ import stat
 from collections.abc import Callable, Mapping
 
 from guard.policy.parse import parse_policy
-from guard.policy.records import PolicyFile
+from guard.policy.rules import PolicyFile
 
 SYSTEM_PATH = "/etc/guard/policy.toml"
 

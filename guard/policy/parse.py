@@ -13,7 +13,8 @@ from collections.abc import Callable
 
 from guard.policy.policy_settings import TABLES as SETTING_TABLES
 from guard.policy.policy_settings import parse_settings
-from guard.policy.reading import (
+from guard.policy.rules import SECRET_ACCESS, Kind, PolicyFile, Rule
+from guard.policy.toml_problems import (
     ABSOLUTE_HINT,
     TomlLines,
     as_decision,
@@ -22,7 +23,6 @@ from guard.policy.reading import (
     quote,
     type_name,
 )
-from guard.policy.records import SECRET_ACCESS, Kind, PolicyFile, Rule
 from guard.projection.patterns import is_relative_path_pattern
 from guard.projection.requests import (
     ACCESSES,

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from guard.errors import GuardError
 from guard.policy.files import user_policy_path
-from guard.policy.records import PROJECT_FILE
+from guard.policy.rules import PROJECT_FILE
 
 __all__ = [
     "AppendedRule",

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 
-from guard.policy.records import PROJECT_FILE
+from guard.policy.rules import PROJECT_FILE
 
 Look = os.stat_result | OSError  # what a stat found
 

@@ -15,7 +15,7 @@ import os
 from functools import cache
 
 from guard.policy.parse import parse_policy
-from guard.policy.records import DEFAULT_SOURCE, PolicyFile, Rule
+from guard.policy.rules import DEFAULT_SOURCE, PolicyFile, Rule
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOML = os.path.join(os.path.dirname(HERE), "default-policy.toml")  # package data, at the top

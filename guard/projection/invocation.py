@@ -16,20 +16,20 @@ from guard.knowledge.commands.spec import Spec
 from guard.languages.arguments import Reading
 from guard.projection import paths
 from guard.projection.accesses import SHOPT_REASON, access
-from guard.projection.code_kinds import CODE_KINDS
+from guard.projection.code_runners import CODE_KINDS
 from guard.projection.effects import command_effects
-from guard.projection.invocation_kinds import KINDS as COMMAND_KINDS
 from guard.projection.pipe_input import produced_roots
 from guard.projection.plain_commands import listed_directories, plain
 from guard.projection.redirects import redirect_stdin, visit_redirect
 from guard.projection.requests import Request
-from guard.projection.scope import MAX_ALTERNATIVES, Var
-from guard.projection.tool_kinds import TOOL_KINDS
+from guard.projection.shell_state import MAX_ALTERNATIVES, Var
+from guard.projection.special_commands import KINDS as COMMAND_KINDS
 from guard.projection.unknown_runner import may_run
 from guard.projection.variables import ARITHMETIC_CODE, set_variable
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
 from guard.projection.walker import Call, Handler, KindHandler, Walker, dynamic
 from guard.projection.words import Evaluator, plain_word
+from guard.projection.wordwise_tools import TOOL_KINDS
 
 
 def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:

@@ -3,7 +3,7 @@ languages that reach the shell or files, lists of files, URLs, and the like. Eac
 `guard/knowledge/commands/` gives an option or operand has one handler here (`HANDLERS`), and
 commands
 whose arguments no spec can describe (git's subcommands, watch, bwrap, compilers) have a kind
-handler in `guard/projection/tool_kinds.py`; sed programs are read by
+handler in `guard/projection/wordwise_tools.py`; sed programs are read by
 `guard/languages/sed_program.py`.
 """
 

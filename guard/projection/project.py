@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from tree_sitter import Language, Node, Parser, Tree
 
-from guard.projection import invocation, redirects, structure
+from guard.projection import compound_commands, invocation, redirects
 from guard.projection.bash_quoting import OPENERS, substitution_sites
 from guard.projection.budget import (
     PARSE_BYTES_PER_STEP,
@@ -22,7 +22,7 @@ from guard.projection.budget import (
 )
 from guard.projection.effects import command_effects
 from guard.projection.requests import Projection, Request
-from guard.projection.scope import Context, Scope
+from guard.projection.shell_state import Context, Scope
 from guard.projection.variables import assigned, set_variable
 from guard.projection.walk_records import FunctionEffects, Stdin
 from guard.projection.walker import Calls, Walker
@@ -190,7 +190,7 @@ def walk_source(
 # What the walk asks of the handlers built on it (guard/projection/walker.py): assembled here,
 # above them all, so that none of them imports the walk back.
 CALLS = Calls(
-    nodes={**structure.NODES, **redirects.NODES, **invocation.NODES},
+    nodes={**compound_commands.NODES, **redirects.NODES, **invocation.NODES},
     run_argv=invocation.run_argv,
     walk_source=walk_source,
     set_variable=set_variable,

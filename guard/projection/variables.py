@@ -22,7 +22,7 @@ from guard.knowledge.environment import (
 )
 from guard.languages.arguments import path_part
 from guard.projection.accesses import access
-from guard.projection.scope import Var
+from guard.projection.shell_state import Var
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker, dynamic, run_code
 

@@ -22,7 +22,7 @@ from tree_sitter import Node
 
 from guard.knowledge.commands.spec import Spec
 from guard.projection.requests import DynamicRole, Request
-from guard.projection.scope import Context, Scope, Var
+from guard.projection.shell_state import Context, Scope, Var
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
 from guard.projection.words import Evaluator
 

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 from guard.projection.braces import Atom, expand_braces
 from guard.projection.budget import MAX_FIELDS, too_large
-from guard.projection.scope import MAX_ALTERNATIVES, Scope, Var
+from guard.projection.shell_state import MAX_ALTERNATIVES, Scope, Var
 
 GLOB_CHARS = frozenset("*?[")
 

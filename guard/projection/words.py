@@ -13,7 +13,7 @@ import re
 from tree_sitter import Node
 
 from guard.projection.budget import WORD_STEPS
-from guard.projection.scope import Scope
+from guard.projection.shell_state import Scope
 from guard.projection.word_fields import Part, Value, assemble
 
 MAX_DEPTH = 64

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from guard.policy.files import display_path
-from guard.policy.records import Policy, Rule
+from guard.policy.rules import Policy, Rule
 from guard.projection.patterns import (
     command_name,
     compile_command,

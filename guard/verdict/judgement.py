@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, NamedTuple
 from guard.errors import GuardError
 from guard.policy.files import load_policy
 from guard.policy.policy_settings import setting
-from guard.policy.records import PROJECT_FILE, Policy
+from guard.policy.rules import PROJECT_FILE, Policy
 from guard.projection.project import project
 from guard.projection.protected import ProtectedPath, ProtectedPaths
 from guard.projection.requests import Projection, Request, Verdict
-from guard.projection.scope import Context
-from guard.verdict.cache.surroundings import Surroundings
+from guard.projection.shell_state import Context
+from guard.verdict.cache.judging_inputs import Surroundings
 from guard.verdict.decide import decide
 from guard.verdict.store.session import idle_seconds
 from guard.verdict.trust import is_trusted

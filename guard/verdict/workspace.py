@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from guard.errors import GuardError
 from guard.projection.paths import normalise
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 AGENT_VARIABLE = "GUARD_AGENT"
 

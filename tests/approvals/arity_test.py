@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from guard.approvals.arity import Choice, approval_choices, command_pattern
-from guard.policy.records import Policy
+from guard.policy.rules import Policy
 from guard.projection.patterns import render_argv
 from guard.projection.requests import Access, DynamicRole, Projection, Request
 from guard.verdict.decide import decide

@@ -26,8 +26,8 @@ from guard.asking.approver import Invalid, Lines, ask_message, encode, paths, re
 from guard.asking.approver_client import request_approval
 from guard.asking.approver_queue import Event
 from guard.asking.approver_server import Approver
+from guard.asking.ask_result import Outcome
 from guard.asking.confirm import question_for
-from guard.asking.outcome import Outcome
 from guard.cli.decide_remote import control
 from guard.verdict.judgement import Judgement, judge
 from guard.verdict.store.store import Store

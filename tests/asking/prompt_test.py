@@ -21,7 +21,6 @@ from typing import Any
 import pexpect
 import pytest
 
-from guard.asking.on_terminal import ask
 from guard.asking.prompt import (
     ANSWER_GRACE,
     CONFIRM_GAP,
@@ -36,7 +35,8 @@ from guard.asking.prompt import (
     render,
     summary,
 )
-from guard.asking.terminal import visible, width, wrap
+from guard.asking.terminal_device import visible, width, wrap
+from guard.asking.terminal_question import ask
 
 ROOT = Path(__file__).resolve().parents[2]
 DRIVER = Path(__file__).parents[1] / "prompt_driver.py"
@@ -578,7 +578,7 @@ def test_importing_the_prompt_does_not_import_prompt_toolkit() -> None:
         [
             sys.executable,
             "-c",
-            "import guard.asking.on_terminal, sys; print('prompt_toolkit' in sys.modules)",
+            "import guard.asking.terminal_question, sys; print('prompt_toolkit' in sys.modules)",
         ],
         cwd=ROOT,
         capture_output=True,

@@ -13,7 +13,7 @@ import time
 
 from guard.projection import invocation
 from guard.projection.project import project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 ORDINARY = [
     "git status", "ls -la", "cat src/main.py | grep -n foo", "npm test", "make -j4",

@@ -47,7 +47,7 @@ def fake_home(home: Path) -> None:
 STEPS = """
 import os, sys, time
 from guard.verdict.judgement import judge
-from guard.kernel import enforcer
+from guard.kernel import line_hold as enforcer
 judgement = judge("make test", cwd=os.environ["GUARD_WORKSPACE"], use_store=False)
 import gc; gc.disable()  # as enforcer.prepare() does: this process execs next
 t0 = time.perf_counter()

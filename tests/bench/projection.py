@@ -16,7 +16,7 @@ import time
 
 from guard.policy.files import load_policy
 from guard.projection.project import parser, project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 from guard.verdict.decide import decide
 
 MIX = [

@@ -316,7 +316,7 @@ def test_a_kept_ruleset_follows_link_swaps_at_once(
     """The ruleset an enforced line runs under, as the checker keeps it: a directory in home
     turned into a link to ~/.ssh, or a temp dir pointed there, is withheld on the next line,
     as a fresh guarded-bash withholds it (Landlock follows a granted link to its target)."""
-    from guard.kernel.enforcer import probe
+    from guard.kernel.line_hold import probe
 
     abi, why_not = probe()
     if abi is None:

@@ -475,7 +475,7 @@ def test_an_allowed_line_through_the_native_launcher_starts_no_python(
     assert (done.returncode, done.stdout) == (0, b"ran\n")  # guarded-bash is not even there
     # an agent's line, enforced by default: the launcher holds it to the checker's ruleset
     # itself (still no guarded-bash), and what the projection cannot see is stopped
-    from guard.kernel.enforcer import probe
+    from guard.kernel.line_hold import probe
 
     if probe()[0] is not None:
         home = Path(os.environ["HOME"])
@@ -613,7 +613,7 @@ def test_an_enforced_line_answered_by_the_checker_runs_held_to_its_ruleset(
 ) -> None:
     """The checker plans the Landlock ruleset of an agent's allowed line and guarded-bash holds
     the line to it before bash starts: a helper the projection cannot see is stopped."""
-    from guard.kernel.enforcer import probe
+    from guard.kernel.line_hold import probe
 
     abi, why_not = probe()
     if abi is None:

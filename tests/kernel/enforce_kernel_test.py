@@ -365,7 +365,7 @@ def test_where_landlock_is_blocked_lines_run_checked_and_doctor_says_why(
 def test_doctor_says_whether_lines_can_be_held_here(
     mode: str | None, found: tuple[int | None, str], level: str, says: str
 ) -> None:
-    from guard.kernel.enforcer import status
+    from guard.kernel.line_hold import status
     from guard.policy.files import load_policy
 
     if mode:

@@ -7,7 +7,7 @@ import pytest
 
 from guard.languages.printed_roots import printed_roots
 from guard.projection.project import project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 

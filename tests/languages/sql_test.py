@@ -10,7 +10,7 @@ import pytest
 
 from guard.languages.sql import Dialect, sql_effects
 from guard.projection.project import project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 

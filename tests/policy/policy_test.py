@@ -13,7 +13,7 @@ import pytest
 
 from guard.policy.files import check_policy_file, load_policy, render_policy, user_policy_path
 from guard.policy.parse import RULE_KEYS, TOP_KEYS
-from guard.policy.records import DEFAULT_SOURCE, Rule
+from guard.policy.rules import DEFAULT_SOURCE, Rule
 from guard.projection.requests import SURFACES
 
 REPO = Path(__file__).resolve().parents[2]

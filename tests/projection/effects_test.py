@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from guard.policy.files import load_policy
-from guard.policy.records import Policy
+from guard.policy.rules import Policy
 from guard.projection.project import project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 from guard.verdict.decide import decide
 
 W = "/w/proj"

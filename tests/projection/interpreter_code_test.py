@@ -14,7 +14,7 @@ import pytest
 
 from guard.policy.files import load_policy
 from guard.projection.project import project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 from guard.verdict.decide import decide
 
 W = "/w/proj"
@@ -154,7 +154,7 @@ def test_the_checker_imports_ast_only_when_python_code_is_met() -> None:
     code = (
         "import sys\n"
         "from guard.projection.project import project\n"
-        "from guard.projection.scope import Context\n"
+        "from guard.projection.shell_state import Context\n"
         "ctx = Context(cwd='/w', env={}, workspace=('/w',), home='/h')\n"
         "project(\"git status; python3 -c 'print(1)'; node -e 'x'\", ctx)\n"
         "print('ast' in sys.modules)\n"

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from guard.policy.files import load_policy
 from guard.projection.parse_repair import repair
 from guard.projection.project import INTERNAL_ERROR, parser, project
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 from guard.verdict.decide import decide
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")

@@ -13,7 +13,7 @@ from guard.policy.shipped_policy import default_layer
 from guard.projection.project import project
 from guard.projection.protected import ProtectedPaths
 from guard.projection.requests import Projection
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 W = "/w/proj"
 H = "/h/u"
@@ -714,7 +714,8 @@ def test_a_line_with_those_characters_does_not_crash_a_process() -> None:
     import sys
 
     code = (
-        "from guard.projection.project import project\nfrom guard.projection.scope import Context\n"
+        "from guard.projection.project import project\n"
+        "from guard.projection.shell_state import Context\n"
         "ctx = Context('/w', {}, ('/w',), '/h')\n"
         "for _ in range(3000): project('{\\U0010ffff', ctx)\n"
     )

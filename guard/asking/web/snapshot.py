@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from guard.asking.approver_queue import Waiting
 from guard.asking.prompt import command_rows, describe, needs_confirming
-from guard.asking.terminal import visible
+from guard.asking.terminal_device import visible
 
 WIDE = 1 << 20  # columns: the page wraps the command itself
 EVENTS = 8  # recent events the page lists

@@ -22,7 +22,7 @@ from contextlib import suppress
 from guard.asking.approver_queue import Event
 from guard.asking.approver_server import Approver
 from guard.asking.prompt import needs_confirming
-from guard.asking.terminal import visible
+from guard.asking.terminal_device import visible
 from guard.asking.web import tls
 from guard.asking.web.pairing import Pairing
 from guard.asking.web.server import WebServer

@@ -15,10 +15,10 @@ import os
 from collections.abc import Callable
 
 from guard.entry.resident import protocol as wire
-from guard.kernel.enforcement import Ruleset
+from guard.kernel.ruleset import Ruleset
 from guard.policy.files import load_policy
 from guard.policy.policy_inputs import policy_inputs
-from guard.policy.records import Policy
+from guard.policy.rules import Policy
 from guard.verdict.judgement import Judgement, judge
 from guard.verdict.workspace import is_agent
 
@@ -147,7 +147,7 @@ def _ruleset_pairs(
 ) -> tuple[Answer, dict[str, object]]:
     """The enforcement a client applies before it execs bash: the mode and each grant
     (`read PATH`, `write PATH`), and what the audit row says of it."""
-    from guard.kernel.enforcer import probe, ruleset_for
+    from guard.kernel.line_hold import probe, ruleset_for
 
     abi, why_not = probe()
     pairs: Answer = [("enforce", mode)]
@@ -160,7 +160,7 @@ def _ruleset_pairs(
 
 def _startup_notes(result: Judgement, env: dict[str, str], *, login: bool) -> str:
     """What guarded-bash says in-process of the start-up files' writes the ruleset holds."""
-    from guard.kernel.enforcer import probe, ruleset_for
+    from guard.kernel.line_hold import probe, ruleset_for
     from guard.kernel.startup_writes import startup_notes
 
     if probe()[0] is None:
@@ -176,7 +176,7 @@ _GRANTS: dict[int, tuple[Ruleset, bytes]] = {}
 
 def _grant_fields(ruleset: Ruleset) -> bytes:
     """The `grant` pairs (`read PATH`, `write PATH`) of a ruleset, encoded once for as long as
-    the checker keeps the ruleset (guard/enforcer.py ruleset_for returns the one it keeps)."""
+    the checker keeps the ruleset (guard/kernel/line_hold.py ruleset_for returns the one it keeps)."""
     kept = _GRANTS.get(id(ruleset))
     if kept is None or kept[0] is not ruleset:
         grants = wire.fields([("grant", f"{g.access} {g.path}") for g in ruleset.grants])

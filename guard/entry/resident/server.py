@@ -250,7 +250,7 @@ def warm_up(checker: Checker, directory: str) -> None:
     try:
         from guard.entry import check, judgement_json  # noqa: F401
         from guard.entry.agents import core, protocols  # noqa: F401
-        from guard.kernel.enforcer import probe, ruleset_for
+        from guard.kernel.line_hold import probe, ruleset_for
         from guard.verdict.judgement import judge
 
         result = judge("true", cwd=directory, session=None, use_store=False, agent=True,

@@ -111,7 +111,7 @@ def run(inv: BashInvocation, args: list[str], *, own: str) -> int:
 
 def say_banner() -> None:
     """The one line an interactive guarded-bash starts with, unless GUARD_QUIET=1."""
-    from guard.entry.shim.banner import banner, quiet
+    from guard.entry.shim.startup_line import banner, quiet
 
     if quiet(os.environ):
         return
@@ -174,7 +174,7 @@ def allowed(text: str, inv: BashInvocation) -> bool:
 def _enforce(judgement: Judgement, *, login: bool) -> Mapping[str, object]:
     """Plan an allowed line's enforcement (docs/enforcement.md); applied right before exec.
     What the start-up files bash reads first would write outside it is said now."""
-    from guard.kernel.enforcer import pending_ruleset, prepare
+    from guard.kernel.line_hold import pending_ruleset, prepare
 
     detail = prepare(judgement)
     ruleset = pending_ruleset()
@@ -378,8 +378,8 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
     # a resident checker this call found missing (exec runs no atexit): started before this
     # process is restricted, which it must not inherit
     start_pending()
-    if "guard.kernel.enforcer" in sys.modules:  # the line runs held to its ruleset
-        from guard.kernel.enforcer import apply_pending
+    if "guard.kernel.line_hold" in sys.modules:  # the line runs held to its ruleset
+        from guard.kernel.line_hold import apply_pending
 
         apply_pending()
     apply_held()  # the ruleset the resident checker planned for this line, if it answered

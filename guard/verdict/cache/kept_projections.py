@@ -20,7 +20,7 @@ from typing import NamedTuple
 
 from guard.projection.project import INTERNAL_ERROR, project
 from guard.projection.requests import Projection
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
 
 KEPT_LINES = 2048
 KEPT_CHARS = 4096  # longer lines are walked every time

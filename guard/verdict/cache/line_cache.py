@@ -18,8 +18,8 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
   in an equal context while every answer is the same (kept_projections.py);
 - verdicts, for the same policy, projection and approvals (the same objects: each is kept
   only while nothing it stands for changed, and `decide` is pure);
-- where paths lead, symlinks resolved (links.py): each answer with the links it went through,
-  used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
+- where paths lead, symlinks resolved (resolved_paths.py): each answer with the links it went
+  through, used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
   link, each path at most once per line);
 - a line's surroundings (`surroundings`): the workspace, context, trust, policy and protected
   list, the same for every line of a session until one of the things they were built from
@@ -51,13 +51,13 @@ from typing import TYPE_CHECKING, Any
 
 from guard.dirs import environ_get
 from guard.policy.files import load_policy, user_policy_path
-from guard.policy.records import PROJECT_FILE, Policy
+from guard.policy.rules import PROJECT_FILE, Policy
 from guard.projection.requests import Projection, Verdict
-from guard.projection.scope import Context
+from guard.projection.shell_state import Context
+from guard.verdict.cache.judging_inputs import Surroundings
 from guard.verdict.cache.kept_projections import KeptProjections
-from guard.verdict.cache.links import Links
-from guard.verdict.cache.looks import RACY_NS, Answered, settled, stamp_of
-from guard.verdict.cache.surroundings import Surroundings
+from guard.verdict.cache.path_questions import RACY_NS, Answered, settled, stamp_of
+from guard.verdict.cache.resolved_paths import Links
 from guard.verdict.decide import decide
 from guard.verdict.store.session import idle_seconds
 from guard.verdict.workspace import build_context

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from guard.policy.records import Policy
-from guard.projection.scope import Context
+from guard.policy.rules import Policy
+from guard.projection.shell_state import Context
 
 
 class Surroundings(NamedTuple):

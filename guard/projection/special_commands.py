@@ -171,7 +171,7 @@ _FIND_PATH_OPTIONS: dict[str, Access] = {
 
 def _assigns(c: Call) -> None:
     """`read x`, `mapfile arr`, `getopts o name`: variables set from input nobody can know."""
-    from guard.projection.scope import Var
+    from guard.projection.shell_state import Var
     w, spec, argv = c.w, c.spec, c.argv
     plain(c)  # options that carry code (mapfile -C)
     via = argv[0].value or "read"
@@ -211,7 +211,7 @@ def _takes_next(cluster: str, spec: Spec) -> int:
 
 def _printf(c: Call) -> None:
     """`printf -v name FORMAT …` sets a variable; otherwise printf only prints."""
-    from guard.projection.scope import Var
+    from guard.projection.shell_state import Var
     w, argv = c.w, c.argv
     for i, arg in enumerate(argv[1:], 1):
         if arg.value == "-v" and i + 1 < len(argv):

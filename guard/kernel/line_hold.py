@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from guard.errors import GuardError
-from guard.kernel.enforcement import (
+from guard.kernel.ruleset import (
     DEFAULT_CACHES,
     FALLBACK_PROTECTED,
     SHELL_STARTUP,
@@ -25,7 +25,7 @@ from guard.kernel.enforcement import (
 )
 from guard.kernel.ruleset_looks import listing, resolve_link, seen, settled, there
 from guard.policy.enforce_policy import enforcement_mode
-from guard.policy.records import DEFAULT_SOURCE, Mode, Policy
+from guard.policy.rules import DEFAULT_SOURCE, Mode, Policy
 from guard.verdict.judgement import Judgement
 
 
@@ -319,7 +319,7 @@ def status(
 
 def describe(judgement: Judgement, env: Mapping[str, str]) -> str:
     """`guard explain --enforce`: the mode here and the ruleset the line would run under."""
-    from guard.kernel.enforcement import render_ruleset
+    from guard.kernel.ruleset import render_ruleset
 
     policy = judgement.policy
     abi, why_not = probe()

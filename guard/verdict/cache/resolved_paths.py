@@ -28,7 +28,7 @@ from stat import S_ISLNK
 
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.paths import normalise
-from guard.verdict.cache.looks import (
+from guard.verdict.cache.path_questions import (
     EXISTS,
     GONE,
     IDENTITY,

@@ -10,7 +10,7 @@ from tree_sitter import Node
 
 from guard.projection.pipe_input import piped_input
 from guard.projection.requests import Request
-from guard.projection.scope import Scope, Var
+from guard.projection.shell_state import Scope, Var
 from guard.projection.variables import set_variable
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
 from guard.projection.walker import Handler, Task, Walker, dynamic

@@ -1,5 +1,6 @@
-"""A long-lived process's realpath (guard/verdict/cache/links.py) answers as os.path.realpath does,
-on the first line and on every later one, whatever changed on disk in between."""
+"""A long-lived process's realpath (guard/verdict/cache/resolved_paths.py) answers as
+os.path.realpath does, on the first line and on every later one, whatever changed on disk
+in between."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from guard.verdict.cache.line_cache import LineCache
-from guard.verdict.cache.links import Links
+from guard.verdict.cache.resolved_paths import Links
 from guard.verdict.judgement import judge
 
 
@@ -112,7 +113,7 @@ def test_a_link_retargeted_between_two_lines_moves_the_next_lines_access(
 
 def test_each_kind_of_question_is_asked_again_by_its_own_look(tmp_path: Path) -> None:
     """A question kept with its answer must get the same kind of answer when asked again."""
-    from guard.verdict.cache import looks
+    from guard.verdict.cache import path_questions as looks
 
     plain = tmp_path / "f"
     plain.write_text("x")

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING
 
-from guard.asking import terminal
+from guard.asking import terminal_device as terminal
 from guard.asking.prompt import (
     ANSWER_GRACE,
     CONFIRM_GAP,

@@ -21,7 +21,7 @@ def banner(env: Mapping[str, str]) -> str:
     questions: this terminal (no approver running)``."""
     from guard.asking.confirm import approver_mode
     from guard.policy.files import user_policy_path
-    from guard.policy.records import PROJECT_FILE
+    from guard.policy.rules import PROJECT_FILE
     from guard.projection.paths import display
     from guard.verdict.workspace import build_context
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from guard.kernel.enforcement import (
+from guard.kernel.ruleset import (
     DEVICES,
     SYSTEM_DIRS,
     Grant,
@@ -173,7 +173,7 @@ def test_a_line_that_is_not_enforced_never_loads_the_syscall_layer(tmp_path: Pat
     it."""
     code = (
         "import sys\n"
-        "from guard.kernel import enforcer\n"
+        "from guard.kernel import line_hold as enforcer\n"
         "from guard.verdict.judgement import judge\n"
         f"j = judge('make', cwd={str(tmp_path)!r}, use_store=False)\n"
         "print(enforcer.plan(j, {'GUARD_ENFORCE': 'off'},"
@@ -190,7 +190,7 @@ def test_a_kept_ruleset_is_built_again_when_a_directory_it_listed_changes(tmp_pa
     cover lists, since home holds protected paths) must be granted on the very next line."""
     import os
 
-    from guard.kernel.enforcer import ruleset_for
+    from guard.kernel.line_hold import ruleset_for
     from guard.verdict.judgement import judge
 
     home = Path(os.environ["HOME"])
@@ -215,7 +215,7 @@ def test_a_kept_ruleset_is_built_again_when_a_directory_it_listed_changes(tmp_pa
 def test_the_version_managers_directories_are_granted_narrowly() -> None:
     """Each tool's own shims or state, where its variable moves it too; a variable that names
     home, above it, `/` or a system directory opens none of them."""
-    from guard.kernel.enforcement import tool_state_dirs
+    from guard.kernel.ruleset import tool_state_dirs
 
     home = "/home/me"
     found = tool_state_dirs({"PYENV_ROOT": "/opt/pyenv"}, home)

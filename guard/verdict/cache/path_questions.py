@@ -1,7 +1,7 @@
 """What a look at a path found, and the questions a long-lived process asks again.
 
 A question is a kind of look (below) at a path; answered, it is kept with its answer, and
-asked again on a later line to know whether what was built from it still holds (links.py).
+asked again on a later line to know whether what was built from it still holds (resolved_paths.py).
 `pruned` turns the questions a line asked into the cheapest set that says the same: nothing
 there is asked with an `access`, and nothing at or below a missing path is asked at all.
 
