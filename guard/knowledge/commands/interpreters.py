@@ -7,7 +7,8 @@ through `ast`, JavaScript, Ruby, Perl, PHP and AppleScript by a token scan
 so inline code or code on a pipe or heredoc asks. Shells whose code is bash-compatible are in
 shells.py (read as bash); the others (fish, nu, csh, pwsh …) are here, unread.
 
-To teach guard an interpreter, add one row to `INTERPRETERS`.
+To teach guard an interpreter, add its record to `COMMANDS`: its `Interpreter`, and the spec
+`_spec` derives from it.
 """
 
 from __future__ import annotations
