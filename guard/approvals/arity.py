@@ -5,8 +5,9 @@ A command approval remembers a prefix chosen with knowledge of the tool: the wor
 approving `git push --force origin main` covers later `git push`es but not `git reset`.
 Interpreters, shells, wrappers and destructive tools get no prefix at all: approving
 `python3 x.py` or `rm -rf build` remembers exactly that argv, never `python3 *` or `rm *`.
-A tool not in the table gets its name and first argument (`terraform plan *`) when that
-argument is a plain word, and the exact argv otherwise.
+How many words name what a tool does is its record's `arity` (guard/knowledge/commands/, its
+family's `COMMANDS`). A tool whose record says none gets its name and first argument
+(`make-release build *`) when that argument is a plain word, and the exact argv otherwise.
 
 A path approval is this path exactly, or its directory and everything below it (`DIR/**`);
 for a directory itself (a `cd`, or `is_dir`) the second choice is that directory and below.
@@ -19,8 +20,8 @@ import os
 import re
 from dataclasses import dataclass
 
-from guard.knowledge.commands.interpreters import INTERPRETERS
-from guard.knowledge.commands.shells import POSIX_SHELLS
+from guard.knowledge.commands import command_for
+from guard.knowledge.commands.command import EXACT
 from guard.projection.paths import display, inside
 from guard.projection.patterns import (
     command_name,
@@ -32,66 +33,6 @@ from guard.projection.patterns import (
 from guard.projection.requests import Access, Request, Surface
 from guard.projection.vital_targets import vital
 
-
-def _words(text: str) -> list[str]:
-    return text.split()
-
-
-# How many leading words name what a tool does. The longest prefix that matches wins.
-ARITY: dict[str, int] = {
-    # single-purpose tools: approving one use covers their other uses
-    **dict.fromkeys(
-        _words(
-            "ls cat head tail less more grep rg ag wc sort uniq diff stat file du df tree which "
-            "echo printf pwd date make pytest jest vitest ruff mypy black eslint prettier tsc "
-            "mkdir touch cp mv ln tar zip unzip"
-        ),
-        1,
-    ),
-    # tools whose first argument is a subcommand
-    **dict.fromkeys(
-        _words(
-            "git npm yarn pnpm bun cargo go docker podman kubectl helm terraform tofu brew apt "
-            "apt-get dnf yum pacman pip pip3 pipx uv poetry conda rustup systemctl launchctl "
-            "dotnet mvn gradle gradlew composer bundle rails rake mix deno gem npx bunx"
-        ),
-        2,
-    ),
-    # tools whose subcommands have subcommands
-    **dict.fromkeys(
-        [
-            *_words("gh aws gcloud az"),
-            *("npm run", "yarn run", "pnpm run", "bun run", "docker compose", "docker container"),
-            *("docker image", "docker network", "docker volume", "podman compose", "git remote"),
-            *("git stash", "git submodule", "git worktree", "kubectl config", "kubectl rollout"),
-            *("go mod", "uv pip", "rustup toolchain"),
-        ],
-        3,
-    ),
-}
-
-# Tools that run whatever they are given, and tools whose every use may destroy: an approval
-# of these remembers the exact argv. Matched on the command name, and on the first two words.
-EXACT: frozenset[str] = frozenset(
-    [
-        *_words(
-            "sh bash zsh dash ksh fish csh tcsh pwsh python python2 python3 pypy pypy3 node "
-            "nodejs ruby perl php lua luajit Rscript osascript tclsh expect awk gawk sed env "
-            "sudo doas su pkexec runuser chroot unshare nsenter setsid nohup timeout nice ionice "
-            "stdbuf flock watch time command builtin exec eval source . xargs parallel strace "
-            "ltrace gdb ssh rm rmdir shred dd mkfs chmod chown chgrp kill killall pkill truncate "
-            "find"
-        ),
-        *("docker exec", "docker run", "podman exec", "podman run", "kubectl exec", "kubectl run"),
-        *("npm exec", "yarn dlx", "pnpm dlx", "pnpm exec", "uv run", "poetry run", "bundle exec"),
-        *("pipx run", "deno run", "deno eval", "git filter-branch", "npx", "uvx", "bunx"),
-        *("npm x", "yarn exec", "pipenv run", "pdm run", "hatch run", "rye run", "conda run"),
-        *("mamba run", "micromamba run", "pixi run", "direnv exec", "pyenv exec", "rbenv exec"),
-        *("asdf exec", "mise exec", "mise x", "opam exec", "stack exec", "at", "batch", "crontab"),
-        *INTERPRETERS,  # every program that runs code (guard/knowledge/commands/interpreters.py)
-        *POSIX_SHELLS,
-    ]
-)
 _VERSIONED = re.compile(r"(python|pypy|ruby|perl|php|lua|node)[0-9.]*|mkfs(\..*)?")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]*")
 
@@ -144,10 +85,14 @@ def command_width(argv: tuple[str, ...]) -> int | None:
     """How many leading words an approval keeps; None when it must keep the exact argv."""
     if not argv:
         return None
-    words = [command_name(argv), *argv[1:3]]
-    if _VERSIONED.fullmatch(words[0]) or any(" ".join(words[:n]) in EXACT for n in (1, 2)):
+    name = command_name(argv)
+    if _VERSIONED.fullmatch(name):
         return None
-    width = next((ARITY[k] for n in (3, 2, 1) if (k := " ".join(words[:n])) in ARITY), None)
+    widths = dict(command_for(name).arity)
+    mode = widths.get(argv[1]) if len(argv) > 1 else None  # `npm run`, `docker exec`
+    if EXACT in (widths.get(""), mode):
+        return None
+    width = mode if mode is not None else widths.get("")
     if width is None:  # a tool we do not know: its name and a subcommand-like first word
         width = 2 if len(argv) > 1 and _PLAIN_WORD.fullmatch(argv[1]) else None
     if width is None or any(word.startswith("-") for word in argv[1:width]):

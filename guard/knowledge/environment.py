@@ -10,7 +10,9 @@ read, since some program may open it. Add knowledge here, one row per variable.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Literal
+
+from guard.knowledge.commands import OPTION_VARIABLES as _CARRY_OPTIONS
 
 EnvRole = Literal[
     "read",  # names files or directories a program reads (a list: `:` or space separated)
@@ -331,7 +333,7 @@ def env_role(name: str) -> EnvRole | None:
     found = ENVIRONMENT.get(name)
     if found is not None:
         return found
-    if name in OPTION_VARIABLES:
+    if name in _CARRY_OPTIONS:  # NODE_OPTIONS, RUSTFLAGS …: the `env` of a command's record
         return "options"
     for prefix, role in PREFIXES:
         if name.startswith(prefix):
@@ -379,115 +381,6 @@ def names_files(name: str) -> bool:
 
 # ---- variables that carry a tool's options, read with that tool's option table --------------
 
-
-class OptionTable(NamedTuple):
-    """How a variable's value is read: split into words as the tool splits it, then each word
-    (a separate value joined to its option: `-C linker=x` is `-Clinker=x`) is looked up.
-
-    `code`: option prefixes that load code, run programs or open a debugger: they ask.
-    `joined`: options whose value is the next word.
-    `assignments`: words `NAME=value` (not options) set the tool's variables: they ask.
-    Any other word, or its value after `=` or `:`, that looks like a path is a read."""
-
-    tool: str
-    code: tuple[str, ...]
-    split: Literal["shell", "space", "unit"] = "shell"
-    joined: frozenset[str] = frozenset()
-    assignments: bool = False
-
-
-_NODE = OptionTable(
-    "node",
-    code=(
-        *("--require", "-r", "--import", "--loader", "--experimental-loader"),
-        *("--experimental-policy", "--policy-integrity", "--inspect", "--debug"),
-        *("--openssl-config", "--openssl-shared-config", "--experimental-default-type"),
-    ),
-)
-_JAVA = OptionTable(
-    "java",
-    code=(
-        *("-javaagent:", "-agentpath:", "-agentlib:", "-Xrunjdwp", "-Xdebug", "-Xbootclasspath"),
-        *("-XX:OnOutOfMemoryError", "-XX:OnError", "-XX:CompileCommandFile", "-XX:Flags="),
-        *("-XX:VMOptionsFile", "-cp", "-classpath", "--class-path", "--module-path", "-p"),
-        *("-Djava.system.class.loader", "-Djava.security.manager", "-Djava.library.path"),
-        *("-Djava.class.path", "-Djava.ext.dirs", "-Djava.endorsed.dirs", "-Dloader.path"),
-        *("--patch-module", "--upgrade-module-path", "@"),
-    ),
-)
-_RUST = OptionTable(
-    "rustc",
-    code=(
-        *("-Clinker=", "-Clink-arg", "-Clink-args", "-Cllvm-args", "-Cprofile-use"),
-        *("-Cprofile-generate", "-Cincremental", "-Clinker-flavor", "-Z", "--extern", "@"),
-        "-Cpasses",
-    ),
-    split="space",
-    joined=frozenset({"-C", "--codegen", "-Z", "--extern", "-L", "--cfg", "-W", "-A", "-D"}),
-)
-_GO = OptionTable(
-    "go",
-    code=(
-        *("-toolexec", "-exec", "-overlay", "-modfile", "-compiler", "-gccgoflags", "-C"),
-        *("-ldflags=-extld", "-debug-actiongraph", "-debug-trace"),
-    ),
-    split="space",
-)
-_MAKE = OptionTable(
-    "make",
-    code=(
-        *("--eval", "-f", "--file", "--makefile", "-I", "--include-dir", "-C", "--directory"),
-        *("-E", "-W", "--what-if", "--new-file", "-o", "--old-file", "--assume-old"),
-    ),
-    split="space",
-    assignments=True,
-)
-_PERL = OptionTable("perl", code=("-M", "-m", "-d"), split="space")
-_RUBY = OptionTable("ruby", code=("-r", "--require", "-d", "--debug"), split="space")
-_PYTEST = OptionTable(
-    "pytest",
-    code=(
-        *("-p", "-c", "--config-file", "-o", "--override-ini", "--confcutdir", "--rootdir"),
-        "--pyargs",
-    ),
-    joined=frozenset({"-p", "-c", "-o"}),
-)
-_TAR = OptionTable(
-    "tar",
-    code=(
-        *("--to-command", "--use-compress-program", "-I", "--checkpoint-action", "--rsh-command"),
-        *("--info-script", "--new-volume-script", "-F", "-C", "--directory", "-f", "--file"),
-    ),
-)
-_LESS = OptionTable(
-    "less", code=("+", "-k", "--lesskey-file", "--lesskey-src", "--lesskey-content")
-)
-_MAN = OptionTable(
-    "man", code=("-P", "--pager", "-H", "--html", "-C", "--config-file", "-M", "--manpath")
-)
-
-OPTION_VARIABLES: dict[str, OptionTable] = {
-    **dict.fromkeys(("NODE_OPTIONS", "NPM_CONFIG_NODE_OPTIONS", "npm_config_node_options"), _NODE),
-    **dict.fromkeys(
-        (
-            *("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "JAVA_OPTS"),
-            *("MAVEN_OPTS", "GRADLE_OPTS", "SBT_OPTS", "ANT_OPTS", "KOTLIN_OPTS"),
-        ),
-        _JAVA,
-    ),
-    **dict.fromkeys(("RUSTFLAGS", "RUSTDOCFLAGS", "CARGO_BUILD_RUSTFLAGS"), _RUST),
-    "CARGO_ENCODED_RUSTFLAGS": _RUST._replace(split="unit"),
-    "GOFLAGS": _GO,
-    **dict.fromkeys(("MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS"), _MAKE),
-    "PERL5OPT": _PERL,
-    "RUBYOPT": _RUBY,
-    "PYTEST_ADDOPTS": _PYTEST,
-    "TAR_OPTIONS": _TAR,
-    "LESS": _LESS,
-    "MANOPT": _MAN,
-    **dict.fromkeys(("GZIP", "XZ_OPT", "ZSTD_CLEVEL", "ZIPOPT", "UNZIP", "GREP_OPTIONS"),
-                    OptionTable("compressor", code=("-S", "--suffix", "-f", "--file"))),
-}
 
 # Python's own path list: its entries in the workspace are ordinary, unless one holds a module
 # guard itself (a Python program) would load from there instead of its own.

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 
+from guard.knowledge.commands import OPTION_VARIABLES
+from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.environment import (
     ENVIRONMENT,
     GUARDS_MODULES,
-    OPTION_VARIABLES,
     PYTHON_PATHS,
-    OptionTable,
     env_role,
     named,
     names_files,

@@ -32,25 +32,34 @@ from guard.knowledge.commands import (
     vcs,
 )
 from guard.knowledge.commands.command import Command
-from guard.knowledge.commands.effect_rows import ALIASES, TOOLS
 from guard.knowledge.commands.interpreter import Interpreter
+from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec
-from guard.knowledge.verbs import OWN_ROWS, QUIET, SUBCOMMAND_CLIS
 
-# one table: a family listed later wins where two name the same command (an editor's spec in
-# text.py wins over the one its interpreter record gives it)
-SPECS: dict[str, Spec] = {
-    **interpreters.SPECS,
-    **builtins.SPECS,
-    **network.SPECS,
-    **shells.SPECS,
-    **text.SPECS,
-    **files.SPECS,
-    **archives.SPECS,
-    **vcs.SPECS,
-    **build.SPECS,
-    **system.SPECS,
-    **containers.SPECS,
+# every family's records, each name filed in exactly one family (command_record_test checks)
+FAMILIES: dict[str, Command] = {
+    **interpreters.COMMANDS,
+    **builtins.COMMANDS,
+    **network.COMMANDS,
+    **shells.COMMANDS,
+    **text.COMMANDS,
+    **files.COMMANDS,
+    **archives.COMMANDS,
+    **vcs.COMMANDS,
+    **build.COMMANDS,
+    **system.COMMANDS,
+    **containers.COMMANDS,
+    **cloud.COMMANDS,
+    **databases.COMMANDS,
+}
+# Names with more than one spelling: `mkfs.ext4` is mkfs, `mke2fs` too.
+ALIASES = {"mke2fs": "mkfs", "mkswap": "mkfs", "./gradlew": "gradlew", "./mvnw": "mvnw"}
+# every argument spec, for a versioned name (`psql15`) to find its command's
+_ALL_SPECS: dict[str, Spec] = {
+    name: record.spec for name, record in FAMILIES.items() if record.spec is not None
+}
+_INTERPRETERS: dict[str, Interpreter] = {
+    name: record.interpreter for name, record in FAMILIES.items() if record.interpreter is not None
 }
 
 
@@ -66,48 +75,39 @@ def _spec(base: str) -> Spec | None:
     return None
 
 
-def _interpreter(filed: str) -> Interpreter | None:
-    found = interpreters.INTERPRETERS.get(filed)
+def _interpreter(base: str) -> Interpreter | None:
+    found = _INTERPRETERS.get(base)
     if found is None:  # lua5.4, python3.12, tclsh8.6
-        stripped = filed.rstrip("0123456789.-")
-        found = interpreters.INTERPRETERS.get(stripped) if stripped and stripped != filed else None
+        stripped = base.rstrip("0123456789.-")
+        found = _INTERPRETERS.get(stripped) if stripped and stripped != base else None
     return found
 
 
-# the families whose commands are records (the others still lend their tables, read below)
-FAMILIES: dict[str, Command] = {**cloud.COMMANDS, **databases.COMMANDS}
-# every argument spec, for a versioned name (`psql15`) to find its command's
-_ALL_SPECS: dict[str, Spec] = {
-    **SPECS,
-    **{name: record.spec for name, record in FAMILIES.items() if record.spec is not None},
-}
+def _filed(base: str) -> Command | None:
+    """The record filed under a name or its alias, with its name."""
+    filed = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
+    own = FAMILIES.get(filed)
+    return own._replace(name=filed) if own is not None else None
 
 
 def _record(base: str) -> Command:
-    filed = ALIASES.get(base) or ("mkfs" if base.startswith("mkfs.") else base)
-    own = FAMILIES.get(filed)
-    spec = own.spec if own is not None and own.spec is not None else _spec(base)
-    effects = own.effects if own is not None else TOOLS.get(filed)
-    own_rows = OWN_ROWS.get(filed, "") if own is None else own.own_rows
-    subcommands = not own_rows and (
-        (own.subcommands if own is not None else filed in SUBCOMMAND_CLIS)
-        or (spec is not None and spec.subcommands)
-        or (effects is not None and any(row.sub for row in effects.effects))
-    )
+    """A name no record is filed under: what its versioned form (`python3.12`) lends it."""
+    spec = _spec(base)
     return Command(
-        name=filed,
+        name=base,
         spec=spec,
-        effects=effects,
-        interpreter=_interpreter(filed) if effects is None else None,
-        subcommands=subcommands,
-        own_rows=own_rows,
-        quiet=QUIET.get(filed, ()) if own is None else own.quiet,
-        help_last="" if own is None else own.help_last,
+        interpreter=_interpreter(base),
+        subcommands=spec is not None and spec.subcommands,
     )
 
 
-_NAMES = (*FAMILIES, *SPECS, *TOOLS, *ALIASES, *interpreters.INTERPRETERS, *OWN_ROWS, *QUIET)
-RECORDS: dict[str, Command] = {name: _record(name) for name in (*_NAMES, *SUBCOMMAND_CLIS)}
+RECORDS: dict[str, Command] = {
+    name: record for name in (*FAMILIES, *ALIASES) if (record := _filed(name)) is not None
+}
+# The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.
+OPTION_VARIABLES: dict[str, OptionTable] = {
+    variable: table for record in FAMILIES.values() for variable, table in record.env
+}
 
 
 def command_for(name: str) -> Command:
@@ -122,4 +122,5 @@ def command_for(name: str) -> Command:
 def _derived(base: str) -> Command:
     """A name no record is filed under: a versioned one (`python3.12`), or one guard does not
     know (its record is empty)."""
-    return _record(base)
+    found = _filed(base)
+    return found if found is not None else _record(base)

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.effect import E, Tool
+from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec, opts
 
 # Compilers and linkers, read word by word (`-fno-omit-frame-pointer` is one option, not a
@@ -202,194 +205,564 @@ RUNNERS: dict[str, Runner] = {
 }
 
 
-SPECS: dict[str, Spec] = {
-    "make": Spec(
-        operands="make-operand",
-        values=opts("-j", "--jobs", "-l", "-o", "-W", "--old-file", "--what-if", "--assume-old"),
-        options={
-            "-E": "make-code",
-            "--eval": "make-code",
-            "-C": "chdir",
-            "--directory": "chdir",
-            "-f": "read",
-            "--file": "read",
-            "--makefile": "read",
-            "-I": "read",
-            "--include-dir": "read",
-        },
+DEPENDENCY = "removes a dependency of this project; installing brings it back from the registry"
+
+_LOCAL_PACKAGE = "removes a package from this machine; installing brings it back"
+
+NPM_QUIET = (
+    (("uninstall|remove|rm|r|un|unlink",), DEPENDENCY),
+    (("prune",), "removes packages package.json does not list from node_modules"),
+    (("cache", "clean|rm|remove|delete|prune"), "empties a download cache"),
+    (("store", "prune"), "empties a download cache"),
+)
+
+_NPM_TOOL = Tool(
+    values=opts("--tag", "--access", "--otp", "--registry", "-w", "--workspace", "-C", "--prefix"),
+    effects=(
+        E(
+            "publish",
+            "npm",
+            "publishes a package to the npm registry",
+            sub=("publish",),
+            without=("--dry-run",),
+        ),
+        E(
+            "destroy",
+            "npm",
+            "removes a published package from the registry",
+            sub=("unpublish",),
+        ),
     ),
-    "cmake": Spec(
-        operands="path",
-        values=opts("-G", "-D", "-T", "-A", "--target", "-j", "--parallel", "--config"),
-        options={"-S": "read", "-B": "write", "--build": "write", "-C": "read"},
+)
+
+_UV = Spec(kind="runner", operands="data")
+
+_POETRY_TOOL = Tool(
+    values=opts("-r", "--repository", "--index", "--publish-url", "-u", "-p", "--token"),
+    effects=(
+        E(
+            "publish",
+            "pypi",
+            "publishes packages to PyPI",
+            sub=("publish",),
+            without=("--dry-run",),
+        ),
     ),
-    "npm": Spec(
-        kind="runner",
-        operands="path",  # npm install PATH; scripts and packages are plain names
+)
+
+_POETRY_QUIET = ((("remove",), DEPENDENCY),)
+
+_CONDA_QUIET = ((("remove|uninstall",), _LOCAL_PACKAGE),)
+
+_PIP_QUIET = (
+    (("uninstall",), _LOCAL_PACKAGE),
+    (("cache", "remove|purge"), "empties a download cache"),
+)
+
+_GRADLE_TOOL = Tool(
+    values=opts(
+        "-p",
+        "--project-dir",
+        "-b",
+        "--build-file",
+        "-x",
+        "--exclude-task",
+        "-P",
+        "-D",
+        "-c",
+        "-I",
+        "--init-script",
+    ),
+    effects=(
+        E(
+            "publish",
+            "maven",
+            "publishes artifacts to a repository",
+            word="publish|publishTo*Repository|publishToMavenCentral|publishToSonatype|"
+            "publishAllPublicationsTo*|publishPlugins|*:publish|uploadArchives",
+        ),
+    ),
+)
+
+_MVN_TOOL = Tool(
+    values=opts("-f", "--file", "-s", "--settings", "-P", "-pl", "--projects", "-D", "-T"),
+    effects=(
+        E(
+            "publish",
+            "maven",
+            "deploys artifacts to a Maven repository",
+            word="deploy|deploy:*|release:perform|release:*",
+        ),
+    ),
+)
+
+
+# the variables that carry a tool's options, and how each is read (its record's `env`)
+JVM_OPTIONS = OptionTable(
+    "java",
+    code=(
+        *("-javaagent:", "-agentpath:", "-agentlib:", "-Xrunjdwp", "-Xdebug", "-Xbootclasspath"),
+        *("-XX:OnOutOfMemoryError", "-XX:OnError", "-XX:CompileCommandFile", "-XX:Flags="),
+        *("-XX:VMOptionsFile", "-cp", "-classpath", "--class-path", "--module-path", "-p"),
+        *("-Djava.system.class.loader", "-Djava.security.manager", "-Djava.library.path"),
+        *("-Djava.class.path", "-Djava.ext.dirs", "-Djava.endorsed.dirs", "-Dloader.path"),
+        *("--patch-module", "--upgrade-module-path", "@"),
+    ),
+)
+_RUST_OPTIONS = OptionTable(
+    "rustc",
+    code=(
+        *("-Clinker=", "-Clink-arg", "-Clink-args", "-Cllvm-args", "-Cprofile-use"),
+        *("-Cprofile-generate", "-Cincremental", "-Clinker-flavor", "-Z", "--extern", "@"),
+        "-Cpasses",
+    ),
+    split="space",
+    joined=frozenset({"-C", "--codegen", "-Z", "--extern", "-L", "--cfg", "-W", "-A", "-D"}),
+)
+_GO_OPTIONS = OptionTable(
+    "go",
+    code=(
+        *("-toolexec", "-exec", "-overlay", "-modfile", "-compiler", "-gccgoflags", "-C"),
+        *("-ldflags=-extld", "-debug-actiongraph", "-debug-trace"),
+    ),
+    split="space",
+)
+_MAKE_OPTIONS = OptionTable(
+    "make",
+    code=(
+        *("--eval", "-f", "--file", "--makefile", "-I", "--include-dir", "-C", "--directory"),
+        *("-E", "-W", "--what-if", "--new-file", "-o", "--old-file", "--assume-old"),
+    ),
+    split="space",
+    assignments=True,
+)
+_PYTEST_OPTIONS = OptionTable(
+    "pytest",
+    code=(
+        *("-p", "-c", "--config-file", "-o", "--override-ini", "--confcutdir", "--rootdir"),
+        "--pyargs",
+    ),
+    joined=frozenset({"-p", "-c", "-o"}),
+)
+
+
+COMMANDS: dict[str, Command] = {
+    "make": Command(
+        env=(
+            ("MAKEFLAGS", _MAKE_OPTIONS),
+            ("MFLAGS", _MAKE_OPTIONS),
+            ("GNUMAKEFLAGS", _MAKE_OPTIONS),
+        ),
+        spec=Spec(
+            operands="make-operand",
+            values=opts(
+                "-j", "--jobs", "-l", "-o", "-W", "--old-file", "--what-if", "--assume-old"
+            ),
+            options={
+                "-E": "make-code",
+                "--eval": "make-code",
+                "-C": "chdir",
+                "--directory": "chdir",
+                "-f": "read",
+                "--file": "read",
+                "--makefile": "read",
+                "-I": "read",
+                "--include-dir": "read",
+            },
+        ),
+        arity=arity(1),
+    ),
+    "cmake": Command(
+        spec=Spec(
+            operands="path",
+            values=opts("-G", "-D", "-T", "-A", "--target", "-j", "--parallel", "--config"),
+            options={"-S": "read", "-B": "write", "--build": "write", "-C": "read"},
+        )
+    ),
+    "npm": Command(
+        spec=Spec(
+            kind="runner",
+            operands="path",  # npm install PATH; scripts and packages are plain names
+            subcommands=True,
+            options={
+                "--prefix": "write",
+                "-C": "chdir",
+                "-c": "code",
+                "--call": "code",
+                "--userconfig": "read",
+                "--globalconfig": "read",
+                "--cache": "write",
+            },
+        ),
+        effects=_NPM_TOOL,
         subcommands=True,
-        options={
-            "--prefix": "write",
-            "-C": "chdir",
-            "-c": "code",
-            "--call": "code",
-            "--userconfig": "read",
-            "--globalconfig": "read",
-            "--cache": "write",
-        },
+        quiet=NPM_QUIET,
+        arity=arity(2, ("run", 3), ("x", EXACT), ("exec", EXACT)),
     ),
-    "npx": Spec(kind="runner", operands="data", options={"-c": "code", "--call": "code"}),
-    # npm and npx have options of their own, above
-    **{n: Spec(kind="runner", operands="data") for n in RUNNERS if n not in ("npm", "npx")},
-    **dict.fromkeys(("pip", "pip3"), PIP),
-    "cargo": Spec(
-        operands="path",  # cargo new PATH, cargo init PATH; subcommands are plain names
-        options={
-            "--manifest-path": "read",
-            "--target-dir": "write",
-            "--path": "read",
-            "--config": "tool-setting",  # cargo --config 'build.rustc-wrapper="x"'
-        },
+    "npx": Command(
+        spec=Spec(kind="runner", operands="data", options={"-c": "code", "--call": "code"}),
+        arity=arity(EXACT),
     ),
-    "go": Spec(
-        kind="compiler",
-        operands="path",
+    "uv": Command(
+        spec=_UV,
+        effects=_POETRY_TOOL,
         subcommands=True,
-        values=opts(
-            "-p",
-            "-tags",
-            "-ldflags",
-            "-gcflags",
-            "-asmflags",
-            "-mod",
-            "-run",
-            "-bench",
-            "-count",
-            "-timeout",
-            "-covermode",
-            "-coverpkg",
-            "-cpu",
-            "-parallel",
-            "-skip",
-            "-benchtime",
-            "-buildmode",
-            "-compiler",
-            "-gccgoflags",
-            "-installsuffix",
-            "-pgo",
+        quiet=(
+            (("remove",), DEPENDENCY),
+            (("pip", "uninstall"), _LOCAL_PACKAGE),
+            (("cache", "clean|prune"), "empties a download cache"),
+            (("tool|python", "uninstall"), _LOCAL_PACKAGE),
         ),
-        options={
-            "-C": "chdir",
-            "-o": "write",
-            "-modfile": "read",
-            "-overlay": "read",
-            "-toolexec": "code",
-            "-exec": "code",
-            "-coverprofile": "write",
-            "-cpuprofile": "write",
-            "-memprofile": "write",
-            "-blockprofile": "write",
-            "-mutexprofile": "write",
-            "-trace": "write",
-            "-outputdir": "write",
-            "-pkgdir": "write",
-        },
+        arity=arity(2, ("pip", 3), ("run", EXACT)),
     ),
-    **dict.fromkeys(("gcc", "cc", "c++", "g++", "clang", "clang++", "c99", "c89"), COMPILER),
-    "ld": LINKER,
-    "ld.bfd": LINKER,
-    "ld.gold": LINKER,
-    "ld.lld": LINKER,
-    "lld": LINKER,
-    "mold": LINKER,
-    "rustc": Spec(
-        kind="compiler",
-        operands="read",
-        values=opts(
-            "--edition",
-            "--crate-type",
-            "--crate-name",
-            "--emit",
-            "--cfg",
-            "--target",
-            "--cap-lints",
-            "-l",
-            "-A",
-            "-W",
-            "-D",
-            "-F",
-            "--extern",
-            "--print",
-            "--explain",
-            "-C",
-            "--codegen",
-            "-Z",
+    "poetry": Command(
+        spec=_UV,
+        effects=_POETRY_TOOL,
+        subcommands=True,
+        quiet=_POETRY_QUIET,
+        arity=arity(2, ("run", EXACT)),
+    ),
+    "pipenv": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
+    "pdm": Command(
+        spec=_UV,
+        effects=_POETRY_TOOL,
+        subcommands=True,
+        quiet=_POETRY_QUIET,
+        arity=arity(None, ("run", EXACT)),
+    ),
+    "hatch": Command(
+        spec=_UV,
+        effects=_POETRY_TOOL,
+        subcommands=True,
+        quiet=_POETRY_QUIET,
+        arity=arity(None, ("run", EXACT)),
+    ),
+    "rye": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
+    "conda": Command(
+        spec=_UV, subcommands=True, quiet=_CONDA_QUIET, arity=arity(2, ("run", EXACT))
+    ),
+    "mamba": Command(
+        spec=_UV, subcommands=True, quiet=_CONDA_QUIET, arity=arity(None, ("run", EXACT))
+    ),
+    "micromamba": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
+    "pixi": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
+    "uvx": Command(spec=_UV, arity=arity(EXACT)),
+    "bundle": Command(
+        spec=_UV,
+        subcommands=True,
+        quiet=((("remove",), DEPENDENCY),),
+        arity=arity(2, ("exec", EXACT)),
+    ),
+    "pnpm": Command(
+        spec=_UV,
+        effects=_NPM_TOOL,
+        subcommands=True,
+        quiet=NPM_QUIET,
+        arity=arity(2, ("run", 3), ("exec", EXACT), ("dlx", EXACT)),
+    ),
+    "yarn": Command(
+        spec=_UV,
+        effects=Tool(
+            values=opts("--tag", "--access", "--otp", "--registry", "--new-version"),
+            effects=(
+                E("publish", "npm", "publishes a package to the npm registry", sub=("publish",)),
+                E(
+                    "publish",
+                    "npm",
+                    "publishes a package to the npm registry",
+                    sub=("npm", "publish"),
+                ),
+            ),
         ),
-        options={"-o": "write", "--out-dir": "write", "-L": "read", "--sysroot": "read"},
+        subcommands=True,
+        quiet=NPM_QUIET,
+        arity=arity(2, ("run", 3), ("dlx", EXACT), ("exec", EXACT)),
     ),
-    "javac": Spec(
-        kind="compiler",
-        operands="read",
-        values=opts(
-            "-cp",
-            "-classpath",
-            "--class-path",
-            "-sourcepath",
-            "--source-path",
-            "-p",
-            "--module-path",
-            "-encoding",
-            "-source",
-            "--source",
-            "-target",
-            "--target",
-            "--release",
-            "-bootclasspath",
-            "--module",
-            "-m",
-            "--add-modules",
-            "--limit-modules",
-            "--module-source-path",
-            "--upgrade-module-path",
-            "--system",
-            "-A",
+    "pyenv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "rbenv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "nodenv": Command(spec=_UV),
+    "asdf": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "stack": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "opam": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "mise": Command(spec=_UV, arity=arity(None, ("x", EXACT), ("exec", EXACT))),
+    "rtx": Command(spec=_UV),
+    "direnv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "pip": Command(spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2)),
+    "pip3": Command(spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2)),
+    "cargo": Command(
+        env=(
+            ("RUSTFLAGS", _RUST_OPTIONS),
+            ("RUSTDOCFLAGS", _RUST_OPTIONS),
+            ("CARGO_BUILD_RUSTFLAGS", _RUST_OPTIONS),
+            ("CARGO_ENCODED_RUSTFLAGS", _RUST_OPTIONS._replace(split="unit")),
         ),
-        options={
-            "-d": "write",
-            "-s": "write",
-            "-h": "write",
-            "-processorpath": "execute",
-            "--processor-path": "execute",
-            "--processor-module-path": "execute",
-        },
-    ),
-    "tsc": Spec(
-        kind="compiler",
-        operands="read",
-        values=opts(
-            "-t",
-            "--target",
-            "-m",
-            "--module",
-            "--lib",
-            "--jsx",
-            "--moduleresolution",
-            "--baseurl",
-            "--types",
-            "--locale",
+        spec=Spec(
+            operands="path",  # cargo new PATH, cargo init PATH; subcommands are plain names
+            options={
+                "--manifest-path": "read",
+                "--target-dir": "write",
+                "--path": "read",
+                "--config": "tool-setting",  # cargo --config 'build.rustc-wrapper="x"'
+            },
         ),
-        options={
-            "--outdir": "write",
-            "--outfile": "write",
-            "--out": "write",
-            "--declarationdir": "write",
-            "--tsbuildinfofile": "write",
-            "-p": "read",
-            "--project": "read",
-            "--rootdir": "read",
-        },
+        effects=Tool(
+            values=opts(
+                "--registry",
+                "--index",
+                "--token",
+                "-p",
+                "--package",
+                "--manifest-path",
+                "--target-dir",
+            ),
+            effects=(
+                E(
+                    "publish",
+                    "crates-io",
+                    "publishes a crate to crates.io",
+                    sub=("publish",),
+                    without=("--dry-run", "-n"),
+                ),
+                E("destroy", "crates-io", "yanks a published crate version", sub=("yank",)),
+            ),
+        ),
+        subcommands=True,
+        quiet=((("remove|rm|uninstall",), DEPENDENCY),),
+        arity=arity(2),
     ),
-    "apt": Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
-    "apt-get": Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
-    "brew": Spec(operands="path"),
-    "pytest": Spec(operands="path", values=opts("-k", "-m", "-p", "-n", "--tb", "-o", "-W")),
+    "go": Command(
+        env=(("GOFLAGS", _GO_OPTIONS),),
+        spec=Spec(
+            kind="compiler",
+            operands="path",
+            subcommands=True,
+            values=opts(
+                "-p",
+                "-tags",
+                "-ldflags",
+                "-gcflags",
+                "-asmflags",
+                "-mod",
+                "-run",
+                "-bench",
+                "-count",
+                "-timeout",
+                "-covermode",
+                "-coverpkg",
+                "-cpu",
+                "-parallel",
+                "-skip",
+                "-benchtime",
+                "-buildmode",
+                "-compiler",
+                "-gccgoflags",
+                "-installsuffix",
+                "-pgo",
+            ),
+            options={
+                "-C": "chdir",
+                "-o": "write",
+                "-modfile": "read",
+                "-overlay": "read",
+                "-toolexec": "code",
+                "-exec": "code",
+                "-coverprofile": "write",
+                "-cpuprofile": "write",
+                "-memprofile": "write",
+                "-blockprofile": "write",
+                "-mutexprofile": "write",
+                "-trace": "write",
+                "-outputdir": "write",
+                "-pkgdir": "write",
+            },
+        ),
+        subcommands=True,
+        quiet=((("clean",), "empties build caches"),),
+        arity=arity(2, ("mod", 3)),
+    ),
+    "gcc": Command(spec=COMPILER),
+    "cc": Command(spec=COMPILER),
+    "c++": Command(spec=COMPILER),
+    "g++": Command(spec=COMPILER),
+    "clang": Command(spec=COMPILER),
+    "clang++": Command(spec=COMPILER),
+    "c99": Command(spec=COMPILER),
+    "c89": Command(spec=COMPILER),
+    "ld": Command(spec=LINKER),
+    "ld.bfd": Command(spec=LINKER),
+    "ld.gold": Command(spec=LINKER),
+    "ld.lld": Command(spec=LINKER),
+    "lld": Command(spec=LINKER),
+    "mold": Command(spec=LINKER),
+    "rustc": Command(
+        spec=Spec(
+            kind="compiler",
+            operands="read",
+            values=opts(
+                "--edition",
+                "--crate-type",
+                "--crate-name",
+                "--emit",
+                "--cfg",
+                "--target",
+                "--cap-lints",
+                "-l",
+                "-A",
+                "-W",
+                "-D",
+                "-F",
+                "--extern",
+                "--print",
+                "--explain",
+                "-C",
+                "--codegen",
+                "-Z",
+            ),
+            options={"-o": "write", "--out-dir": "write", "-L": "read", "--sysroot": "read"},
+        )
+    ),
+    "javac": Command(
+        spec=Spec(
+            kind="compiler",
+            operands="read",
+            values=opts(
+                "-cp",
+                "-classpath",
+                "--class-path",
+                "-sourcepath",
+                "--source-path",
+                "-p",
+                "--module-path",
+                "-encoding",
+                "-source",
+                "--source",
+                "-target",
+                "--target",
+                "--release",
+                "-bootclasspath",
+                "--module",
+                "-m",
+                "--add-modules",
+                "--limit-modules",
+                "--module-source-path",
+                "--upgrade-module-path",
+                "--system",
+                "-A",
+            ),
+            options={
+                "-d": "write",
+                "-s": "write",
+                "-h": "write",
+                "-processorpath": "execute",
+                "--processor-path": "execute",
+                "--processor-module-path": "execute",
+            },
+        )
+    ),
+    "tsc": Command(
+        spec=Spec(
+            kind="compiler",
+            operands="read",
+            values=opts(
+                "-t",
+                "--target",
+                "-m",
+                "--module",
+                "--lib",
+                "--jsx",
+                "--moduleresolution",
+                "--baseurl",
+                "--types",
+                "--locale",
+            ),
+            options={
+                "--outdir": "write",
+                "--outfile": "write",
+                "--out": "write",
+                "--declarationdir": "write",
+                "--tsbuildinfofile": "write",
+                "-p": "read",
+                "--project": "read",
+                "--rootdir": "read",
+            },
+        ),
+        arity=arity(1),
+    ),
+    "apt": Command(
+        spec=Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
+        subcommands=True,
+        arity=arity(2),
+    ),
+    "apt-get": Command(
+        spec=Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
+        subcommands=True,
+        arity=arity(2),
+    ),
+    "brew": Command(
+        spec=Spec(operands="path"),
+        subcommands=True,
+        quiet=(
+            (("uninstall|remove|rm|unlink",), _LOCAL_PACKAGE),
+            (("cleanup|autoremove",), "removes old versions of installed packages"),
+        ),
+        arity=arity(2),
+    ),
+    "pytest": Command(
+        env=(("PYTEST_ADDOPTS", _PYTEST_OPTIONS),),
+        spec=Spec(operands="path", values=opts("-k", "-m", "-p", "-n", "--tb", "-o", "-W")),
+        arity=arity(1),
+    ),
+    "black": Command(arity=arity(1)),
+    "eslint": Command(arity=arity(1)),
+    "jest": Command(arity=arity(1)),
+    "mypy": Command(arity=arity(1)),
+    "prettier": Command(arity=arity(1)),
+    "ruff": Command(arity=arity(1)),
+    "vitest": Command(arity=arity(1)),
+    "rails": Command(arity=arity(2)),
+    "rake": Command(arity=arity(2)),
+    "mix": Command(arity=arity(2)),
+    "gradle": Command(env=(("GRADLE_OPTS", JVM_OPTIONS),), effects=_GRADLE_TOOL, arity=arity(2)),
+    "gradlew": Command(effects=_GRADLE_TOOL, arity=arity(2)),
+    "mvn": Command(env=(("MAVEN_OPTS", JVM_OPTIONS),), effects=_MVN_TOOL, arity=arity(2)),
+    "mvnw": Command(effects=_MVN_TOOL),
+    "flit": Command(effects=_POETRY_TOOL, subcommands=True),
+    "twine": Command(
+        effects=Tool(
+            values=opts("-r", "--repository", "--repository-url", "-u", "-p"),
+            effects=(E("publish", "pypi", "uploads packages to PyPI", sub=("upload",)),),
+        ),
+        subcommands=True,
+    ),
+    "composer": Command(subcommands=True, quiet=((("remove",), DEPENDENCY),), arity=arity(2)),
+    "dotnet": Command(subcommands=True, quiet=((("remove",), DEPENDENCY),), arity=arity(2)),
+    "gem": Command(
+        effects=Tool(
+            values=opts("--host", "-k", "--key", "--otp"),
+            effects=(
+                E("publish", "rubygems", "pushes a gem to rubygems.org", sub=("push",)),
+                E("destroy", "rubygems", "yanks a published gem", sub=("yank",)),
+            ),
+        ),
+        subcommands=True,
+        quiet=((("uninstall",), _LOCAL_PACKAGE),),
+        arity=arity(2),
+    ),
+    "pipx": Command(arity=arity(2, ("run", EXACT))),
+    "bunx": Command(arity=arity(EXACT)),
+    "rustup": Command(
+        subcommands=True,
+        quiet=((("toolchain|component|target", "uninstall|remove"), _LOCAL_PACKAGE),),
+        arity=arity(2, ("toolchain", 3)),
+    ),
+    "java": Command(
+        env=(
+            ("JAVA_TOOL_OPTIONS", JVM_OPTIONS),
+            ("_JAVA_OPTIONS", JVM_OPTIONS),
+            ("JDK_JAVA_OPTIONS", JVM_OPTIONS),
+            ("JAVA_OPTS", JVM_OPTIONS),
+        )
+    ),
+    "sbt": Command(env=(("SBT_OPTS", JVM_OPTIONS),)),
+    "ant": Command(env=(("ANT_OPTS", JVM_OPTIONS),)),
 }

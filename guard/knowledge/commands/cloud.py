@@ -8,11 +8,48 @@ cannot (`terraform apply -auto-approve`, `aws s3 sync --delete`, options that ta
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import Command
+from guard.knowledge.commands.command import Command, arity
 from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.spec import opts
 
 _CLI = Command(subcommands=True)  # what it destroys is what the verb model reads
+
+_TERRAFORM = Command(
+    effects=Tool(
+        values=opts("-var", "-var-file", "-target", "-chdir", "-out", "-lock-timeout"),
+        single_dash_long=True,
+        effects=(
+            E(
+                "destroy",
+                "terraform",
+                "terraform destroy removes the infrastructure it manages",
+                sub=("destroy",),
+            ),
+            E(
+                "destroy",
+                "terraform",
+                "apply -destroy removes the infrastructure it manages",
+                sub=("apply",),
+                flags=("-destroy", "--destroy"),
+            ),
+            E(
+                "destroy",
+                "terraform",
+                "apply -auto-approve changes infrastructure unreviewed",
+                sub=("apply",),
+                flags=("-auto-approve", "--auto-approve"),
+            ),
+            E(
+                "destroy",
+                "terraform",
+                "removes resources from the state",
+                sub=("state", "rm"),
+            ),
+            E("destroy", "terraform", "deletes a workspace", sub=("workspace", "delete")),
+        ),
+    ),
+    subcommands=True,
+)
 
 COMMANDS: dict[str, Command] = {
     "aws": Command(
@@ -44,6 +81,7 @@ COMMANDS: dict[str, Command] = {
             ),
         ),
         subcommands=True,
+        arity=arity(3),
         help_last="aws prints the help of the command before its `help`",
     ),
     "gcloud": Command(
@@ -60,6 +98,7 @@ COMMANDS: dict[str, Command] = {
             ),
         ),
         subcommands=True,
+        arity=arity(3),
     ),
     "gsutil": Command(
         effects=Tool(
@@ -94,6 +133,7 @@ COMMANDS: dict[str, Command] = {
             ),
         ),
         subcommands=True,
+        arity=arity(3),
     ),
     "helm": Command(
         effects=Tool(
@@ -108,46 +148,11 @@ COMMANDS: dict[str, Command] = {
             ),
         ),
         subcommands=True,
+        arity=arity(2),
     ),
-    **dict.fromkeys(
-        ("terraform", "tofu", "terragrunt"),
-        Command(
-            effects=Tool(
-                values=opts("-var", "-var-file", "-target", "-chdir", "-out", "-lock-timeout"),
-                single_dash_long=True,
-                effects=(
-                    E(
-                        "destroy",
-                        "terraform",
-                        "terraform destroy removes the infrastructure it manages",
-                        sub=("destroy",),
-                    ),
-                    E(
-                        "destroy",
-                        "terraform",
-                        "apply -destroy removes the infrastructure it manages",
-                        sub=("apply",),
-                        flags=("-destroy", "--destroy"),
-                    ),
-                    E(
-                        "destroy",
-                        "terraform",
-                        "apply -auto-approve changes infrastructure unreviewed",
-                        sub=("apply",),
-                        flags=("-auto-approve", "--auto-approve"),
-                    ),
-                    E(
-                        "destroy",
-                        "terraform",
-                        "removes resources from the state",
-                        sub=("state", "rm"),
-                    ),
-                    E("destroy", "terraform", "deletes a workspace", sub=("workspace", "delete")),
-                ),
-            ),
-            subcommands=True,
-        ),
-    ),
+    "terraform": _TERRAFORM._replace(arity=arity(2)),
+    "tofu": _TERRAFORM._replace(arity=arity(2)),
+    "terragrunt": _TERRAFORM,
     "vault": Command(
         effects=Tool(
             values=opts("-address", "-namespace", "-mount", "-versions", "-format"),

@@ -10,9 +10,24 @@ from typing import NamedTuple
 
 from guard.knowledge.commands.effect import Tool
 from guard.knowledge.commands.interpreter import Interpreter
+from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec
 
 Quiet = tuple[tuple[tuple[str, ...], str], ...]
+# How many leading words an approval of the command keeps (guard/approvals/arity.py): for the
+# name alone ("") and for the name and its first argument (`npm run`), the longer winning.
+Arity = tuple[tuple[str, int], ...]
+EXACT = 0  # a width of none: an approval remembers the exact argv
+# The variables whose value carries the command's options (`NODE_OPTIONS`), each with how it
+# is read (guard/projection/variables.py).
+Env = tuple[tuple[str, OptionTable], ...]
+
+
+def arity(width: int | None, *subcommands: tuple[str, int]) -> Arity:
+    """The approval widths of a command: `width` for its name (None: what an unknown tool
+    gets), and the width after each first argument that names a mode of its own
+    (`arity(2, ("run", 3), ("exec", EXACT))`)."""
+    return ((("", width),) if width is not None else ()) + subcommands
 
 
 class Command(NamedTuple):
@@ -29,6 +44,8 @@ class Command(NamedTuple):
     own_rows: str = ""  # why the verb model leaves it to its rows ("" when it does not)
     quiet: Quiet = ()  # subcommand paths that remove nothing lost, each with why
     help_last: str = ""  # why a last operand `help` asks for help (`aws s3 rm help`)
+    arity: Arity = ()  # how many words an approval keeps (none: as for a tool nobody knows)
+    env: Env = ()  # the variables that carry its options
 
     @property
     def known(self) -> bool:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.shells import WRAPPER
 from guard.knowledge.commands.spec import Role, Spec, opts
 
@@ -85,42 +87,242 @@ BWRAP_OPTIONS: dict[str, tuple[Role, ...]] = {
 }
 
 
-SPECS: dict[str, Spec] = {
-    **dict.fromkeys(("docker", "podman", "nerdctl"), CONTAINER),
-    "kubectl": Spec(
-        operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
-        options={
-            "-f": "read",
-            "--filename": "read",
-            "--kubeconfig": "read",
-            "-k": "read",
-            "--kustomize": "read",
-        },
+_FORCE = ("-f", "--force")
+
+_DOCKER = Tool(
+    global_first=True,
+    values=spec_values(CONTAINER)
+    | opts(
+        "-H",
+        "--host",
+        "--context",
+        "--log-level",
+        "--config",
+        "--filter",
+        "-u",
+        "--user",
+        "-w",
+        "--workdir",
+        "-e",
+        "--env",
+        "--format",
+        "--time",
+        "--signal",
+        "-s",
+        "--until",
+        "--platform",
+        "--detach-keys",
     ),
-    "bwrap": Spec(kind="bwrap", operands="command"),
-    "chroot": Spec(kind="wrapper", operands="command", skip=1),
-    "unshare": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts(
-            "-S",
-            "--setuid",
-            "-G",
-            "--setgid",
-            "--propagation",
-            "--map-user",
-            "--map-group",
-            "--map-users",
-            "--map-groups",
-            "--monotonic",
-            "--boottime",
+    effects=(
+        E(
+            "destroy",
+            "containers",
+            "removes running containers by force",
+            sub=("rm",),
+            flags=_FORCE,
         ),
-        options={"-R": "chdir", "--root": "chdir", "-w": "chdir", "--wd": "chdir"},
+        E(
+            "destroy",
+            "containers",
+            "removes running containers by force",
+            sub=("container", "rm"),
+            flags=_FORCE,
+        ),
+        E("destroy", "images", "removes images by force", sub=("rmi",), flags=_FORCE),
+        E("destroy", "images", "removes images by force", sub=("image", "rm"), flags=_FORCE),
+        E("destroy", "volumes", "removes volumes and the data in them", sub=("volume", "rm")),
+        E(
+            "destroy",
+            "volumes",
+            "compose down -v removes the project's volumes",
+            sub=("compose", "down"),
+            flags=("-v", "--volumes"),
+        ),
+        E(
+            "destroy",
+            "volumes",
+            "prune removes volumes and the data in them",
+            sub=("volume|system", "prune"),
+        ),
+        E(
+            "destroy",
+            "containers",
+            "prune removes stopped containers, images or caches",
+            sub=("container|image|network|builder|buildx", "prune"),
+        ),
+        E("publish", "container-registry", "pushes an image to a registry", sub=("push",)),
+        E(
+            "publish",
+            "container-registry",
+            "builds and pushes an image to a registry",
+            sub=("build|buildx",),
+            flags=("--push",),
+        ),
+        E("publish", "container-registry", "pushes an image to a registry", sub=("image", "push")),
+        E(
+            "remote",
+            "container",
+            "runs a command inside a running container",
+            sub=("exec",),
+            check="container-exec",
+        ),
+        E(
+            "remote",
+            "container",
+            "runs a command inside a running container",
+            sub=("container", "exec"),
+            check="container-exec",
+        ),
     ),
-    "nsenter": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
+)
+
+_KUBECTL = Tool(
+    values=opts(
+        "-n",
+        "--namespace",
+        "--context",
+        "--cluster",
+        "-l",
+        "--selector",
+        "-o",
+        "--output",
+        "-c",
+        "--container",
+        "--kubeconfig",
+        "-f",
+        "--filename",
+        "--user",
+        "-s",
+        "--server",
+        "--grace-period",
+        "--timeout",
     ),
-    "firejail": WRAPPER,
+    effects=(
+        E("destroy", "kubernetes", "deletes cluster resources", sub=("delete",)),
+        E("destroy", "kubernetes", "drains a node, evicting what runs on it", sub=("drain",)),
+        E(
+            "destroy",
+            "kubernetes",
+            "replace --force deletes and recreates resources",
+            sub=("replace",),
+            flags=("--force",),
+        ),
+        E(
+            "destroy",
+            "kubernetes",
+            "apply --prune deletes resources the manifests leave out",
+            sub=("apply",),
+            flags=("--prune",),
+        ),
+        E("remote", "kubernetes", "runs a command inside a pod", sub=("exec",), check="pod-exec"),
+        E("remote", "kubernetes", "attaches to a process in a pod", sub=("attach",)),
+        E("remote", "kubernetes", "runs a debugging container in the cluster", sub=("debug",)),
+    ),
+)
+
+_DOCKER_QUIET = (  # with -f (running containers, images in use) their rows ask
+    (("rm",), "without -f only stopped containers go (their rows ask for -f)"),
+    (("container", "rm"), "without -f only stopped containers go"),
+    (("rmi",), "without -f only images no container uses go; they can be pulled again"),
+    (("image", "rm"), "without -f only images no container uses go"),
+)
+
+COMMANDS: dict[str, Command] = {
+    "docker": Command(
+        spec=CONTAINER,
+        effects=_DOCKER,
+        subcommands=True,
+        quiet=_DOCKER_QUIET,
+        arity=arity(
+            2,
+            ("compose", 3),
+            ("container", 3),
+            ("image", 3),
+            ("network", 3),
+            ("volume", 3),
+            ("run", EXACT),
+            ("exec", EXACT),
+        ),
+    ),
+    "podman": Command(
+        spec=CONTAINER,
+        effects=_DOCKER,
+        subcommands=True,
+        quiet=_DOCKER_QUIET,
+        arity=arity(2, ("compose", 3), ("exec", EXACT), ("run", EXACT)),
+    ),
+    "nerdctl": Command(spec=CONTAINER, effects=_DOCKER, subcommands=True, quiet=_DOCKER_QUIET),
+    "kubectl": Command(
+        spec=Spec(
+            operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
+            options={
+                "-f": "read",
+                "--filename": "read",
+                "--kubeconfig": "read",
+                "-k": "read",
+                "--kustomize": "read",
+            },
+        ),
+        effects=_KUBECTL,
+        subcommands=True,
+        arity=arity(2, ("config", 3), ("rollout", 3), ("run", EXACT), ("exec", EXACT)),
+    ),
+    "bwrap": Command(spec=Spec(kind="bwrap", operands="command")),
+    "chroot": Command(spec=Spec(kind="wrapper", operands="command", skip=1), arity=arity(EXACT)),
+    "unshare": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts(
+                "-S",
+                "--setuid",
+                "-G",
+                "--setgid",
+                "--propagation",
+                "--map-user",
+                "--map-group",
+                "--map-users",
+                "--map-groups",
+                "--monotonic",
+                "--boottime",
+            ),
+            options={"-R": "chdir", "--root": "chdir", "-w": "chdir", "--wd": "chdir"},
+        ),
+        arity=arity(EXACT),
+    ),
+    "nsenter": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-W", "--wdns"),
+        ),
+        arity=arity(EXACT),
+    ),
+    "firejail": Command(spec=WRAPPER),
+    "buildah": Command(subcommands=True),
+    "crane": Command(subcommands=True),
+    "crictl": Command(subcommands=True),
+    "ctr": Command(subcommands=True),
+    "docker-compose": Command(
+        effects=Tool(
+            values=opts("-f", "--file", "-p", "--project-name", "--profile", "--env-file"),
+            effects=(
+                E(
+                    "destroy",
+                    "volumes",
+                    "compose down -v removes the project's volumes",
+                    sub=("down",),
+                    flags=("-v", "--volumes"),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
+    "incus": Command(subcommands=True),
+    "lxc": Command(subcommands=True),
+    "multipass": Command(subcommands=True),
+    "oc": Command(effects=_KUBECTL, subcommands=True),
+    "skopeo": Command(subcommands=True),
+    "vagrant": Command(subcommands=True),
+    "virsh": Command(subcommands=True),
 }

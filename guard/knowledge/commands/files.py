@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.spec import WRITE, Spec, opts
 
 COPY = Spec(
@@ -165,76 +167,167 @@ FILE_TEST_OPERATORS = frozenset(
 )
 
 
-SPECS: dict[str, Spec] = {
-    "xargs": Spec(
-        kind="xargs",
-        operands="command",
-        values=opts(
-            "-n",
-            "-L",
-            "-P",
-            "-I",
-            "-d",
-            "-E",
-            "-s",
-            "--max-args",
-            "--max-procs",
-            "--delimiter",
-        ),  # -i, -e, -l, --replace, --eof, --max-lines take a value only when attached
-        options={"-a": "read", "--arg-file": "read"},
+COMMANDS: dict[str, Command] = {
+    "xargs": Command(
+        spec=Spec(
+            kind="xargs",
+            operands="command",
+            values=opts(
+                "-n",
+                "-L",
+                "-P",
+                "-I",
+                "-d",
+                "-E",
+                "-s",
+                "--max-args",
+                "--max-procs",
+                "--delimiter",
+            ),  # -i, -e, -l, --replace, --eof, --max-lines take a value only when attached
+            options={"-a": "read", "--arg-file": "read"},
+        ),
+        arity=arity(EXACT),
     ),
-    # write what they are given
-    **{
-        n: WRITE
-        for n in (
-            "tee",
-            "touch",
-            "mkdir",
-            "rm",
-            "rmdir",
-            "unlink",
-            "shred",
-            "mkfifo",
-            "mknod",
-            "sync",
-            "srm",
+    "tee": Command(spec=Spec(operands="write")),
+    "touch": Command(
+        spec=Spec(
+            operands="write",
+            values=opts("-d", "--date", "-t"),
+            options={"-r": "read", "--reference": "read"},
+        ),
+        arity=arity(1),
+    ),
+    "mkdir": Command(
+        spec=Spec(operands="write", values=opts("-m", "--mode", "-Z", "--context")), arity=arity(1)
+    ),
+    "rm": Command(
+        spec=WRITE,
+        effects=Tool(
+            effects=(E("destroy", "files", "recursive delete", flags=("-r", "-R", "--recursive")),),
+            abbreviations=True,
+        ),
+        arity=arity(EXACT),
+    ),
+    "rmdir": Command(spec=WRITE, arity=arity(EXACT)),
+    "unlink": Command(spec=WRITE),
+    "shred": Command(
+        spec=WRITE,
+        effects=Tool(effects=(E("destroy", "files", "shred destroys files beyond recovery"),)),
+        arity=arity(EXACT),
+    ),
+    "mkfifo": Command(spec=WRITE),
+    "mknod": Command(spec=WRITE),
+    "sync": Command(spec=WRITE),
+    "srm": Command(
+        spec=WRITE,
+        effects=Tool(
+            effects=(E("destroy", "files", "srm destroys files beyond recovery", check="operands"),)
+        ),
+    ),
+    "chmod": Command(
+        spec=Spec(operands="write", first="data", options={"--reference": "read"}),
+        effects=Tool(
+            effects=(
+                E(
+                    "privilege",
+                    "setuid",
+                    "sets the setuid/setgid bit: the program runs as its owner",
+                    check="chmod-setuid",
+                ),
+                E(
+                    "destroy",
+                    "file-modes",
+                    "recursive permission change",
+                    flags=("-R", "--recursive"),
+                ),
+            ),
+            abbreviations=True,
+        ),
+        arity=arity(EXACT),
+    ),
+    "chown": Command(
+        spec=Spec(operands="write", first="data", options={"--reference": "read"}),
+        effects=Tool(
+            effects=(
+                E("destroy", "file-owners", "recursive owner change", flags=("-R", "--recursive")),
+            ),
+            abbreviations=True,
+        ),
+        arity=arity(EXACT),
+    ),
+    "chgrp": Command(
+        spec=Spec(operands="write", first="data", options={"--reference": "read"}),
+        effects=Tool(
+            effects=(
+                E("destroy", "file-owners", "recursive group change", flags=("-R", "--recursive")),
+            ),
+            abbreviations=True,
+        ),
+        arity=arity(EXACT),
+    ),
+    "truncate": Command(
+        spec=Spec(
+            operands="write",
+            values=opts("-s", "--size"),
+            options={"-r": "read", "--reference": "read"},
+        ),
+        effects=Tool(
+            values=opts("-s", "--size", "-r", "--reference"),
+            effects=(
+                E(
+                    "destroy",
+                    "files",
+                    "truncate cuts files to a size, losing what was past it",
+                    check="operands",
+                ),
+            ),
+        ),
+        arity=arity(EXACT),
+    ),
+    "cp": Command(spec=COPY, arity=arity(1)),
+    "mv": Command(spec=COPY, arity=arity(1)),
+    "install": Command(spec=COPY),
+    "ln": Command(
+        spec=Spec(
+            operands="read",
+            last="write",
+            options={"-t": "write", "--target-directory": "write"},
+            values=opts("-S", "--suffix"),
+        ),
+        arity=arity(1),
+    ),
+    "patch": Command(
+        spec=Spec(
+            operands="write",
+            values=opts("-p", "-F", "-V", "-z", "-B"),
+            options={
+                "-i": "read",
+                "--input": "read",
+                "-o": "write",
+                "-d": "chdir",
+                "--directory": "chdir",
+            },
         )
-    },
-    "tee": Spec(operands="write"),
-    "touch": Spec(
-        operands="write",
-        values=opts("-d", "--date", "-t"),
-        options={"-r": "read", "--reference": "read"},
     ),
-    "mkdir": Spec(operands="write", values=opts("-m", "--mode", "-Z", "--context")),
-    "chmod": Spec(operands="write", first="data", options={"--reference": "read"}),
-    "chown": Spec(operands="write", first="data", options={"--reference": "read"}),
-    "chgrp": Spec(operands="write", first="data", options={"--reference": "read"}),
-    "truncate": Spec(
-        operands="write", values=opts("-s", "--size"), options={"-r": "read", "--reference": "read"}
+    "dd": Command(
+        spec=Spec(operands="data"),
+        effects=Tool(
+            effects=(
+                E("destroy", "device", "dd overwrites a device raw", check="dd-device"),
+                E("destroy", "files", "dd overwrites its output raw", check="dd-of"),
+            )
+        ),
+        arity=arity(EXACT),
     ),
-    "cp": COPY,
-    "mv": COPY,
-    "install": COPY,
-    "ln": Spec(
-        operands="read",
-        last="write",
-        options={"-t": "write", "--target-directory": "write"},
-        values=opts("-S", "--suffix"),
+    "find": Command(
+        spec=Spec(kind="find"),
+        effects=Tool(
+            effects=(
+                E("destroy", "files", "find deletes the files it matches", check="find-delete"),
+            )
+        ),
+        arity=arity(EXACT),
     ),
-    "patch": Spec(
-        operands="write",
-        values=opts("-p", "-F", "-V", "-z", "-B"),
-        options={
-            "-i": "read",
-            "--input": "read",
-            "-o": "write",
-            "-d": "chdir",
-            "--directory": "chdir",
-        },
-    ),
-    "dd": Spec(operands="data"),
-    "find": Spec(kind="find"),
 }
 
 

@@ -7,12 +7,16 @@ through `ast`, JavaScript, Ruby, Perl, PHP and AppleScript by a token scan
 so inline code or code on a pipe or heredoc asks. Shells whose code is bash-compatible are in
 shells.py (read as bash); the others (fish, nu, csh, pwsh …) are here, unread.
 
-To teach guard an interpreter, add one row to `INTERPRETERS`.
+To teach guard an interpreter, add its record to `COMMANDS`: its `Interpreter`, and the spec
+`_spec` derives from it.
 """
 
 from __future__ import annotations
 
+from guard.knowledge.commands.build import DEPENDENCY, JVM_OPTIONS, NPM_QUIET
+from guard.knowledge.commands.command import EXACT, Command, arity
 from guard.knowledge.commands.interpreter import Interpreter
+from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec, opts
 
 _PYTHON = Interpreter("python", code=opts("-c"), values=opts("-W", "-X", "-Q"))
@@ -38,133 +42,6 @@ _LISP = Interpreter(
 _POSIXISH_NOT = Interpreter(  # csh, tcsh, rc, es: -c STRING, or a script, or stdin
     "unread", code=opts("-c"), quiet=opts("--version", "--help")
 )
-
-INTERPRETERS: dict[str, Interpreter] = {
-    **dict.fromkeys(
-        (
-            *("python", "python2", "python3", "pypy", "pypy3", "pythonw", "micropython"),
-            *("graalpy", "jython", "ipython", "ipython3", "cpython"),
-        ),
-        _PYTHON,
-    ),
-    **dict.fromkeys(("node", "nodejs"), _NODE),
-    "bun": _NODE._replace(
-        values=opts("-r", "--preload", "--cwd", "-c", "--config", "--env-file"),
-        code_words=opts(),
-    ),
-    "deno": Interpreter(
-        "js", code=opts("--eval"), code_words=opts("eval"), values=opts("--config", "-c")
-    ),
-    **dict.fromkeys(("tsx", "ts-node", "ts-node-esm"), _NODE._replace(values=opts("-r"))),
-    **dict.fromkeys(("qjs", "rhino", "d8", "jrunscript"), Interpreter("js", code=opts("-e"))),
-    "gjs": Interpreter("js", code=opts("-c", "--command"), values=opts("-I", "--include-path")),
-    "osascript": Interpreter("applescript", code=opts("-e"), values=opts("-l", "-s")),
-    **dict.fromkeys(("ruby", "jruby", "truffleruby"), _RUBY),
-    "irb": Interpreter("ruby"),
-    "perl": _PERL,
-    **dict.fromkeys(("raku", "perl6", "rakudo"), Interpreter("unread", code=opts("-e"))),
-    **dict.fromkeys(
-        ("php", "php-cli", "hhvm"),
-        Interpreter(
-            "php",
-            code=opts("-r", "--run"),
-            values=opts("-c", "-d", "-z"),
-            scripts=opts("-f", "--file"),
-        ),
-    ),
-    # code guard cannot read: inline code, or code on a pipe or heredoc, asks
-    **dict.fromkeys(("lua", "luajit", "texlua"), _LUA._replace(values=opts("-l", "-j", "-b"))),
-    **dict.fromkeys(("tclsh", "wish", "jimsh"), _TCL),
-    "expect": Interpreter("unread", code=opts("-c"), scripts=opts("-f", "-b"), quiet=opts("-v")),
-    "R": Interpreter("unread", code=opts("-e"), scripts=opts("-f", "--file")),
-    **dict.fromkeys(("Rscript", "r"), Interpreter("unread", code=opts("-e"))),
-    "julia": Interpreter(
-        "unread",
-        code=opts("-e", "--eval", "-E", "--print"),
-        scripts=opts("-L", "--load"),
-        values=opts("-p", "--procs", "-t", "--threads", "-J", "--sysimage", "--project"),
-    ),
-    "guile": Interpreter(
-        "unread",
-        code=opts("-c"),
-        scripts=opts("-s", "-l"),
-        values=opts("-e", "-L", "-C", "-x", "--language"),
-    ),
-    "racket": Interpreter(
-        "unread",
-        code=opts("-e", "--eval"),
-        scripts=opts("-f", "--load", "-t", "--require", "-r", "--script"),
-        values=opts("-l", "--lib", "-S", "--search"),
-    ),
-    **dict.fromkeys(("sbcl", "clisp", "ecl", "ccl", "ccl64", "lisp"), _LISP),
-    **dict.fromkeys(("scheme", "chez", "petite"), Interpreter("unread", scripts=opts("--script"))),
-    **dict.fromkeys(
-        ("csi", "gsi"), Interpreter("unread", code=opts("-e", "-p"), scripts=opts("-s"))
-    ),
-    "mit-scheme": Interpreter("unread", code=opts("--eval"), scripts=opts("--load")),
-    **dict.fromkeys(("ocaml", "utop"), Interpreter("unread", values=opts("-I"))),
-    **dict.fromkeys(("ghc", "ghci"), Interpreter("unread", code=opts("-e"), stdin=False)),
-    **dict.fromkeys(("runghc", "runhaskell"), Interpreter("unread")),
-    "elixir": Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-r")),
-    "iex": Interpreter("unread"),
-    "erl": Interpreter("unread", code=opts("-eval"), values=opts("-s", "-run", "-pa", "-pz")),
-    "escript": Interpreter("unread"),
-    **dict.fromkeys(
-        ("groovy", "scala", "clojure", "clj", "bb", "kotlin"),
-        Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-f", "--file")),
-    ),
-    "jshell": Interpreter("unread", values=opts("-R", "-J", "--class-path")),
-    "crystal": Interpreter("unread", code_words=opts("eval")),
-    "octave": Interpreter("unread", code=opts("--eval")),
-    "gnuplot": Interpreter("unread", code=opts("-e")),
-    "dc": Interpreter("unread", code=opts("-e", "--expression"), scripts=opts("-f", "--file")),
-    "m4": Interpreter("unread", values=opts("-D", "-U", "-I", "-d")),
-    "gdb": Interpreter(
-        "unread",
-        code=opts("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--init-eval-command"),
-        scripts=opts("-x", "--command", "-ix", "--init-command"),
-        values=opts("-p", "--pid", "-d", "--directory", "-c", "--core", "-s", "--symbols"),
-    ),
-    "lldb": Interpreter(
-        "unread",
-        code=opts("-o", "--one-line", "-O", "--one-line-before-file", "-k"),
-        scripts=opts("-s", "--source", "-S", "--source-before-file"),
-        values=opts("-p", "--attach-pid", "-n", "--attach-name", "-c", "--core"),
-    ),
-    **dict.fromkeys(
-        ("vim", "nvim", "vi", "ex", "view", "gvim", "vimdiff"),
-        Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S", "-s"), stdin=False),
-    ),
-    "emacs": Interpreter(
-        "unread",
-        code=opts("--eval", "--execute"),
-        scripts=opts("-l", "--load", "--script"),
-        values=opts("-f", "--funcall"),
-        stdin=False,
-    ),
-    # shells whose code is not bash's (bash-compatible shells are in shells.py)
-    "fish": Interpreter(
-        "unread",
-        code=opts("-c", "--command", "-C", "--init-command"),
-        values=opts("-d", "--debug", "-o", "--debug-output", "-f", "--features"),
-        quiet=opts("--version", "-v", "--help", "-h", "-n", "--no-execute"),
-    ),
-    **dict.fromkeys(
-        ("nu", "nushell"),
-        Interpreter(
-            "unread",
-            code=opts("-c", "--commands", "-e", "--execute"),
-            scripts=opts("--config", "--env-config", "--plugin-config"),
-            values=opts("--log-level", "-I", "--include-path", "--log-target", "--table-mode"),
-        ),
-    ),
-    "elvish": Interpreter("unread", code=opts("-c"), values=opts("-rc", "-sock", "-db")),
-    "xonsh": Interpreter("unread", code=opts("-c"), values=opts("--rc", "-D", "--shell-type")),
-    **dict.fromkeys(("csh", "tcsh", "rc", "es", "ion", "murex", "ysh", "oil"), _POSIXISH_NOT),
-    **dict.fromkeys(
-        ("pwsh", "powershell", "pwsh-preview"), Interpreter("unread", any_option=True, quiet=opts())
-    ),
-}
 
 
 def _spec(record: Interpreter) -> Spec:
@@ -209,7 +86,275 @@ _KEPT = (
     *("pypy", "pypy3", "tsx", "ts-node"),
 )
 
-SPECS: dict[str, Spec] = {
-    **{name: _spec(record) for name, record in INTERPRETERS.items()},
-    **dict.fromkeys(_KEPT, INTERPRETER),
+_PHP = Interpreter(
+    "php",
+    code=opts("-r", "--run"),
+    values=opts("-c", "-d", "-z"),
+    scripts=opts("-f", "--file"),
+)
+
+_DENO = Interpreter(
+    "js", code=opts("--eval"), code_words=opts("eval"), values=opts("--config", "-c")
+)
+
+_BUN = _NODE._replace(
+    values=opts("-r", "--preload", "--cwd", "-c", "--config", "--env-file"),
+    code_words=opts(),
+)
+
+_TSX = _NODE._replace(values=opts("-r"))
+
+_QJS = Interpreter("js", code=opts("-e"))
+
+_GJS = Interpreter("js", code=opts("-c", "--command"), values=opts("-I", "--include-path"))
+
+_OSASCRIPT = Interpreter("applescript", code=opts("-e"), values=opts("-l", "-s"))
+
+_IRB = Interpreter("ruby")
+
+_RAKU = Interpreter("unread", code=opts("-e"))
+
+_LUA_INTERPRETER = _LUA._replace(values=opts("-l", "-j", "-b"))
+
+_EXPECT = Interpreter("unread", code=opts("-c"), scripts=opts("-f", "-b"), quiet=opts("-v"))
+
+_R = Interpreter("unread", code=opts("-e"), scripts=opts("-f", "--file"))
+
+_RSCRIPT = Interpreter("unread", code=opts("-e"))
+
+_JULIA = Interpreter(
+    "unread",
+    code=opts("-e", "--eval", "-E", "--print"),
+    scripts=opts("-L", "--load"),
+    values=opts("-p", "--procs", "-t", "--threads", "-J", "--sysimage", "--project"),
+)
+
+_GUILE = Interpreter(
+    "unread",
+    code=opts("-c"),
+    scripts=opts("-s", "-l"),
+    values=opts("-e", "-L", "-C", "-x", "--language"),
+)
+
+_RACKET = Interpreter(
+    "unread",
+    code=opts("-e", "--eval"),
+    scripts=opts("-f", "--load", "-t", "--require", "-r", "--script"),
+    values=opts("-l", "--lib", "-S", "--search"),
+)
+
+_SCHEME = Interpreter("unread", scripts=opts("--script"))
+
+_CSI = Interpreter("unread", code=opts("-e", "-p"), scripts=opts("-s"))
+
+_MIT_SCHEME = Interpreter("unread", code=opts("--eval"), scripts=opts("--load"))
+
+_OCAML = Interpreter("unread", values=opts("-I"))
+
+_GHC = Interpreter("unread", code=opts("-e"), stdin=False)
+
+_RUNGHC = Interpreter("unread")
+
+_ELIXIR = Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-r"))
+
+_IEX = Interpreter("unread")
+
+_ERL = Interpreter("unread", code=opts("-eval"), values=opts("-s", "-run", "-pa", "-pz"))
+
+_ESCRIPT = Interpreter("unread")
+
+_GROOVY = Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-f", "--file"))
+
+_JSHELL = Interpreter("unread", values=opts("-R", "-J", "--class-path"))
+
+_CRYSTAL = Interpreter("unread", code_words=opts("eval"))
+
+_OCTAVE = Interpreter("unread", code=opts("--eval"))
+
+_GNUPLOT = Interpreter("unread", code=opts("-e"))
+
+_DC = Interpreter("unread", code=opts("-e", "--expression"), scripts=opts("-f", "--file"))
+
+_M4 = Interpreter("unread", values=opts("-D", "-U", "-I", "-d"))
+
+_GDB = Interpreter(
+    "unread",
+    code=opts("-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--init-eval-command"),
+    scripts=opts("-x", "--command", "-ix", "--init-command"),
+    values=opts("-p", "--pid", "-d", "--directory", "-c", "--core", "-s", "--symbols"),
+)
+
+_LLDB = Interpreter(
+    "unread",
+    code=opts("-o", "--one-line", "-O", "--one-line-before-file", "-k"),
+    scripts=opts("-s", "--source", "-S", "--source-before-file"),
+    values=opts("-p", "--attach-pid", "-n", "--attach-name", "-c", "--core"),
+)
+
+_FISH = Interpreter(
+    "unread",
+    code=opts("-c", "--command", "-C", "--init-command"),
+    values=opts("-d", "--debug", "-o", "--debug-output", "-f", "--features"),
+    quiet=opts("--version", "-v", "--help", "-h", "-n", "--no-execute"),
+)
+
+_NU = Interpreter(
+    "unread",
+    code=opts("-c", "--commands", "-e", "--execute"),
+    scripts=opts("--config", "--env-config", "--plugin-config"),
+    values=opts("--log-level", "-I", "--include-path", "--log-target", "--table-mode"),
+)
+
+_ELVISH = Interpreter("unread", code=opts("-c"), values=opts("-rc", "-sock", "-db"))
+
+_XONSH = Interpreter("unread", code=opts("-c"), values=opts("--rc", "-D", "--shell-type"))
+
+_PWSH = Interpreter("unread", any_option=True, quiet=opts())
+
+
+# the variables that carry a tool's options, and how each is read (its record's `env`)
+_NODE_OPTIONS = OptionTable(
+    "node",
+    code=(
+        *("--require", "-r", "--import", "--loader", "--experimental-loader"),
+        *("--experimental-policy", "--policy-integrity", "--inspect", "--debug"),
+        *("--openssl-config", "--openssl-shared-config", "--experimental-default-type"),
+    ),
+)
+_PERL_OPTIONS = OptionTable("perl", code=("-M", "-m", "-d"), split="space")
+_RUBY_OPTIONS = OptionTable("ruby", code=("-r", "--require", "-d", "--debug"), split="space")
+
+
+COMMANDS: dict[str, Command] = {
+    "python": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
+    "python2": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
+    "python3": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
+    "node": Command(
+        env=(
+            ("NODE_OPTIONS", _NODE_OPTIONS),
+            ("NPM_CONFIG_NODE_OPTIONS", _NODE_OPTIONS),
+            ("npm_config_node_options", _NODE_OPTIONS),
+        ),
+        spec=INTERPRETER,
+        interpreter=_NODE,
+        arity=arity(EXACT),
+    ),
+    "nodejs": Command(spec=INTERPRETER, interpreter=_NODE, arity=arity(EXACT)),
+    "ruby": Command(
+        env=(("RUBYOPT", _RUBY_OPTIONS),), spec=INTERPRETER, interpreter=_RUBY, arity=arity(EXACT)
+    ),
+    "perl": Command(
+        env=(("PERL5OPT", _PERL_OPTIONS),), spec=INTERPRETER, interpreter=_PERL, arity=arity(EXACT)
+    ),
+    "php": Command(spec=INTERPRETER, interpreter=_PHP, arity=arity(EXACT)),
+    "deno": Command(
+        spec=INTERPRETER,
+        interpreter=_DENO,
+        subcommands=True,
+        quiet=((("remove|uninstall",), DEPENDENCY),),
+        arity=arity(EXACT),
+    ),
+    "bun": Command(
+        spec=INTERPRETER, interpreter=_BUN, subcommands=True, quiet=NPM_QUIET, arity=arity(EXACT)
+    ),
+    "pypy": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
+    "pypy3": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
+    "tsx": Command(spec=INTERPRETER, interpreter=_TSX, arity=arity(EXACT)),
+    "ts-node": Command(spec=INTERPRETER, interpreter=_TSX, arity=arity(EXACT)),
+    "pythonw": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "micropython": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "graalpy": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "jython": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "ipython": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "ipython3": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "cpython": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
+    "ts-node-esm": Command(spec=_spec(_TSX), interpreter=_TSX, arity=arity(EXACT)),
+    "qjs": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
+    "rhino": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
+    "d8": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
+    "jrunscript": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
+    "gjs": Command(spec=_spec(_GJS), interpreter=_GJS, arity=arity(EXACT)),
+    "osascript": Command(spec=_spec(_OSASCRIPT), interpreter=_OSASCRIPT, arity=arity(EXACT)),
+    "jruby": Command(spec=_spec(_RUBY), interpreter=_RUBY, arity=arity(EXACT)),
+    "truffleruby": Command(spec=_spec(_RUBY), interpreter=_RUBY, arity=arity(EXACT)),
+    "irb": Command(spec=_spec(_IRB), interpreter=_IRB, arity=arity(EXACT)),
+    "raku": Command(spec=_spec(_RAKU), interpreter=_RAKU, arity=arity(EXACT)),
+    "perl6": Command(spec=_spec(_RAKU), interpreter=_RAKU, arity=arity(EXACT)),
+    "rakudo": Command(spec=_spec(_RAKU), interpreter=_RAKU, arity=arity(EXACT)),
+    "php-cli": Command(spec=_spec(_PHP), interpreter=_PHP, arity=arity(EXACT)),
+    "hhvm": Command(spec=_spec(_PHP), interpreter=_PHP, arity=arity(EXACT)),
+    "lua": Command(spec=_spec(_LUA_INTERPRETER), interpreter=_LUA_INTERPRETER, arity=arity(EXACT)),
+    "luajit": Command(
+        spec=_spec(_LUA_INTERPRETER), interpreter=_LUA_INTERPRETER, arity=arity(EXACT)
+    ),
+    "texlua": Command(
+        spec=_spec(_LUA_INTERPRETER), interpreter=_LUA_INTERPRETER, arity=arity(EXACT)
+    ),
+    "tclsh": Command(spec=_spec(_TCL), interpreter=_TCL, arity=arity(EXACT)),
+    "wish": Command(spec=_spec(_TCL), interpreter=_TCL, arity=arity(EXACT)),
+    "jimsh": Command(spec=_spec(_TCL), interpreter=_TCL, arity=arity(EXACT)),
+    "expect": Command(spec=_spec(_EXPECT), interpreter=_EXPECT, arity=arity(EXACT)),
+    "R": Command(spec=_spec(_R), interpreter=_R, arity=arity(EXACT)),
+    "Rscript": Command(spec=_spec(_RSCRIPT), interpreter=_RSCRIPT, arity=arity(EXACT)),
+    "r": Command(spec=_spec(_RSCRIPT), interpreter=_RSCRIPT, arity=arity(EXACT)),
+    "julia": Command(spec=_spec(_JULIA), interpreter=_JULIA, arity=arity(EXACT)),
+    "guile": Command(spec=_spec(_GUILE), interpreter=_GUILE, arity=arity(EXACT)),
+    "racket": Command(spec=_spec(_RACKET), interpreter=_RACKET, arity=arity(EXACT)),
+    "sbcl": Command(spec=_spec(_LISP), interpreter=_LISP, arity=arity(EXACT)),
+    "clisp": Command(spec=_spec(_LISP), interpreter=_LISP, arity=arity(EXACT)),
+    "ecl": Command(spec=_spec(_LISP), interpreter=_LISP, arity=arity(EXACT)),
+    "ccl": Command(spec=_spec(_LISP), interpreter=_LISP, arity=arity(EXACT)),
+    "ccl64": Command(spec=_spec(_LISP), interpreter=_LISP, arity=arity(EXACT)),
+    "lisp": Command(spec=_spec(_LISP), interpreter=_LISP, arity=arity(EXACT)),
+    "scheme": Command(spec=_spec(_SCHEME), interpreter=_SCHEME, arity=arity(EXACT)),
+    "chez": Command(spec=_spec(_SCHEME), interpreter=_SCHEME, arity=arity(EXACT)),
+    "petite": Command(spec=_spec(_SCHEME), interpreter=_SCHEME, arity=arity(EXACT)),
+    "csi": Command(spec=_spec(_CSI), interpreter=_CSI, arity=arity(EXACT)),
+    "gsi": Command(spec=_spec(_CSI), interpreter=_CSI, arity=arity(EXACT)),
+    "mit-scheme": Command(spec=_spec(_MIT_SCHEME), interpreter=_MIT_SCHEME, arity=arity(EXACT)),
+    "ocaml": Command(spec=_spec(_OCAML), interpreter=_OCAML, arity=arity(EXACT)),
+    "utop": Command(spec=_spec(_OCAML), interpreter=_OCAML, arity=arity(EXACT)),
+    "ghc": Command(spec=_spec(_GHC), interpreter=_GHC, arity=arity(EXACT)),
+    "ghci": Command(spec=_spec(_GHC), interpreter=_GHC, arity=arity(EXACT)),
+    "runghc": Command(spec=_spec(_RUNGHC), interpreter=_RUNGHC, arity=arity(EXACT)),
+    "runhaskell": Command(spec=_spec(_RUNGHC), interpreter=_RUNGHC, arity=arity(EXACT)),
+    "elixir": Command(spec=_spec(_ELIXIR), interpreter=_ELIXIR, arity=arity(EXACT)),
+    "iex": Command(spec=_spec(_IEX), interpreter=_IEX, arity=arity(EXACT)),
+    "erl": Command(spec=_spec(_ERL), interpreter=_ERL, arity=arity(EXACT)),
+    "escript": Command(spec=_spec(_ESCRIPT), interpreter=_ESCRIPT, arity=arity(EXACT)),
+    "groovy": Command(spec=_spec(_GROOVY), interpreter=_GROOVY, arity=arity(EXACT)),
+    "scala": Command(spec=_spec(_GROOVY), interpreter=_GROOVY, arity=arity(EXACT)),
+    "clojure": Command(spec=_spec(_GROOVY), interpreter=_GROOVY, arity=arity(EXACT)),
+    "clj": Command(spec=_spec(_GROOVY), interpreter=_GROOVY, arity=arity(EXACT)),
+    "bb": Command(spec=_spec(_GROOVY), interpreter=_GROOVY, arity=arity(EXACT)),
+    "kotlin": Command(
+        env=(("KOTLIN_OPTS", JVM_OPTIONS),),
+        spec=_spec(_GROOVY),
+        interpreter=_GROOVY,
+        arity=arity(EXACT),
+    ),
+    "jshell": Command(spec=_spec(_JSHELL), interpreter=_JSHELL, arity=arity(EXACT)),
+    "crystal": Command(spec=_spec(_CRYSTAL), interpreter=_CRYSTAL, arity=arity(EXACT)),
+    "octave": Command(spec=_spec(_OCTAVE), interpreter=_OCTAVE, arity=arity(EXACT)),
+    "gnuplot": Command(spec=_spec(_GNUPLOT), interpreter=_GNUPLOT, arity=arity(EXACT)),
+    "dc": Command(spec=_spec(_DC), interpreter=_DC, arity=arity(EXACT)),
+    "m4": Command(spec=_spec(_M4), interpreter=_M4, arity=arity(EXACT)),
+    "gdb": Command(spec=_spec(_GDB), interpreter=_GDB, arity=arity(EXACT)),
+    "lldb": Command(spec=_spec(_LLDB), interpreter=_LLDB, arity=arity(EXACT)),
+    "fish": Command(spec=_spec(_FISH), interpreter=_FISH, arity=arity(EXACT)),
+    "nu": Command(spec=_spec(_NU), interpreter=_NU, arity=arity(EXACT)),
+    "nushell": Command(spec=_spec(_NU), interpreter=_NU, arity=arity(EXACT)),
+    "elvish": Command(spec=_spec(_ELVISH), interpreter=_ELVISH, arity=arity(EXACT)),
+    "xonsh": Command(spec=_spec(_XONSH), interpreter=_XONSH, arity=arity(EXACT)),
+    "csh": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "tcsh": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "rc": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "es": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "ion": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "murex": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "ysh": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "oil": Command(spec=_spec(_POSIXISH_NOT), interpreter=_POSIXISH_NOT, arity=arity(EXACT)),
+    "pwsh": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
+    "powershell": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
+    "pwsh-preview": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
 }

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.spec import Spec, opts
 
 WRAPPER = Spec(kind="wrapper", operands="command")
@@ -86,218 +88,356 @@ PARALLEL = ParallelOptions(
 )
 
 
-SPECS: dict[str, Spec] = {
-    "parallel": Spec(kind="parallel", operands="data"),
-    # wrappers: run their operand as a command
-    "sudo": Spec(
-        kind="wrapper",
-        assignments=True,
-        operands="command",
-        values=opts(
-            "-u",
-            "--user",
-            "-g",
-            "--group",
-            "-h",
-            "--host",
-            "-p",
-            "--prompt",
-            "-C",
-            "--close-from",
-            "-r",
-            "--role",
-            "-t",
-            "--type",
-            "-U",
-            "--other-user",
-            "-T",
-            "--command-timeout",
+_SUDO_QUIET = (
+    "-l",
+    "--list",
+    "-k",
+    "-K",
+    "-v",
+    "--validate",
+    "--reset-timestamp",
+    "--remove-timestamp",
+    "-V",
+)
+
+_SUDO_SPEC = Spec(
+    kind="wrapper",
+    assignments=True,
+    operands="command",
+    values=opts(
+        "-u",
+        "--user",
+        "-g",
+        "--group",
+        "-h",
+        "--host",
+        "-p",
+        "--prompt",
+        "-C",
+        "--close-from",
+        "-r",
+        "--role",
+        "-t",
+        "--type",
+        "-U",
+        "--other-user",
+        "-T",
+        "--command-timeout",
+    ),
+    options={"-D": "chdir", "--chdir": "chdir"},
+)
+
+COMMANDS: dict[str, Command] = {
+    "parallel": Command(spec=Spec(kind="parallel", operands="data"), arity=arity(EXACT)),
+    "sudo": Command(
+        spec=_SUDO_SPEC,
+        effects=Tool(
+            ends_at_operand=True,
+            values=spec_values(_SUDO_SPEC),
+            effects=(
+                E(
+                    "privilege",
+                    "root",
+                    "runs as another user (root by default)",
+                    without=_SUDO_QUIET,
+                    check="as-user",
+                ),
+            ),
         ),
-        options={"-D": "chdir", "--chdir": "chdir"},
+        arity=arity(EXACT),
     ),
-    "doas": Spec(kind="wrapper", operands="command", values=opts("-u", "-C")),
-    "env": Spec(
-        kind="wrapper",
-        operands="command",
-        assignments=True,
-        values=opts("-u", "--unset", "-a", "--argv0"),
-        options={
-            "-C": "chdir",
-            "--chdir": "chdir",
-            "-S": "code",
-            "--split-string": "code",
-            "-P": "execute",  # BSD env: where the command is looked up
-        },
-    ),
-    "nice": Spec(kind="wrapper", operands="command", values=opts("-n", "--adjustment")),
-    "nohup": WRAPPER,
-    "setsid": WRAPPER,
-    "time": Spec(kind="wrapper", operands="command", assignments=True),  # time VAR=v cmd,
-    "unbuffer": WRAPPER,
-    "caffeinate": WRAPPER,
-    "chronic": WRAPPER,
-    "catchsegv": WRAPPER,
-    "timeout": Spec(
-        kind="wrapper",
-        operands="command",
-        skip=1,
-        values=opts("-s", "--signal", "-k", "--kill-after"),
-    ),
-    "stdbuf": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-i", "-o", "-e", "--input", "--output", "--error"),
-    ),
-    "ionice": Spec(
-        kind="wrapper", operands="command", values=opts("-c", "-n", "-p", "--class", "--classdata")
-    ),
-    "chrt": Spec(kind="wrapper", operands="command", skip=1),
-    "taskset": Spec(kind="wrapper", operands="command", skip=1),
-    "busybox": WRAPPER,  # `busybox APPLET args`: the applet runs as that command,
-    "toybox": WRAPPER,
-    "fakeroot": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-b"),
-        options={
-            "-l": "execute",
-            "--lib": "execute",
-            "--faked": "execute",
-            "-s": "write",
-            "-i": "read",
-        },
-    ),
-    "setpriv": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts(
-            "--reuid",
-            "--regid",
-            "--ruid",
-            "--euid",
-            "--rgid",
-            "--egid",
-            "--groups",
-            "--inh-caps",
-            "--ambient-caps",
-            "--bounding-set",
-            "--securebits",
-            "--pdeathsig",
-            "--selinux-label",
-            "--apparmor-profile",
-            "--landlock-access",
-            "--landlock-rule",
+    "doas": Command(
+        spec=Spec(kind="wrapper", operands="command", values=opts("-u", "-C")),
+        effects=Tool(
+            ends_at_operand=True,
+            values=opts("-u", "-C"),
+            effects=(
+                E("privilege", "root", "runs as another user (root by default)", check="as-user"),
+            ),
         ),
-        options={"--seccomp-filter": "read"},
+        arity=arity(EXACT),
     ),
-    "prlimit": Spec(
-        kind="wrapper", operands="command", values=opts("-p", "--pid", "-o", "--output")
-    ),
-    "dbus-run-session": Spec(
-        kind="wrapper",
-        operands="command",
-        options={"--config-file": "read", "--dbus-daemon": "execute"},
-    ),
-    "xvfb-run": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-n", "--server-num", "-p", "--xauth-protocol", "-s", "--server-args", "-w"),
-        options={"-e": "write", "--error-file": "write", "-f": "write", "--auth-file": "write"},
-    ),
-    "sg": Spec(operands="code", first="data", options={"-c": "code"}),
-    "chpst": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-u", "-U", "-b", "-n", "-m", "-d", "-o", "-p", "-f", "-c", "-t"),
-        options={"-e": "read", "-/": "chdir", "-l": "write", "-L": "write"},
-    ),
-    "cgexec": Spec(kind="wrapper", operands="command", values=opts("-g")),
-    "numactl": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-i", "-N", "-m", "-C", "-p", "-P", "-w", "-c"),
-    ),
-    "flock": Spec(
-        kind="wrapper",
-        operands="command",
-        skip=1,
-        skipped="write",  # the lock file, made when it is missing
-        values=opts("-w", "--timeout", "-E", "--conflict-exit-code"),
-        options={"-c": "code", "--command": "code"},
-    ),
-    "watch": Spec(kind="watch", operands="code"),
-    "strace": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts(
-            "-e",
-            "-p",
-            "-s",
-            "-u",
-            "-a",
-            "-b",
-            "-E",
-            "-I",
-            "-O",
-            "-P",
-            "-S",
-            "-U",
-            "-X",
-            "--columns",
-            "--detach-on",
-            "--env",
-            "--interruptible",
-            "--summary-sort-by",
-            "--summary-columns",
-            "--trace-path",
-            "--const-print-style",
-            "--user",
+    "env": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            assignments=True,
+            values=opts("-u", "--unset", "-a", "--argv0"),
+            options={
+                "-C": "chdir",
+                "--chdir": "chdir",
+                "-S": "code",
+                "--split-string": "code",
+                "-P": "execute",  # BSD env: where the command is looked up
+            },
         ),
-        options={"-o": "write"},
+        arity=arity(EXACT),
     ),
-    "ltrace": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts("-e", "-p", "-s", "-u"),
-        options={"-o": "write"},
+    "nice": Command(
+        spec=Spec(kind="wrapper", operands="command", values=opts("-n", "--adjustment")),
+        arity=arity(EXACT),
     ),
-    "valgrind": Spec(kind="wrapper", operands="command"),
-    "runuser": Spec(kind="runuser", operands="data"),  # `-u USER cmd…` or su's forms,
-    "su": SU,
-    # shells and code
-    **dict.fromkeys(POSIX_SHELLS, SHELL),
-    "script": Spec(
-        operands="write",
-        values=opts("-E", "--echo", "-m"),
-        options={
-            "-c": "code",
-            "--command": "code",
-            "-O": "write",  # script -O LOG, -I LOG, -B LOG, -T TIMING: logs it writes
-            "--log-out": "write",
-            "-I": "write",
-            "--log-in": "write",
-            "-B": "write",
-            "--log-io": "write",
-            "-T": "write",
-            "--log-timing": "write",
-            "-t": "write",
-        },
+    "nohup": Command(spec=WRAPPER, arity=arity(EXACT)),
+    "setsid": Command(spec=WRAPPER, arity=arity(EXACT)),
+    "time": Command(
+        spec=Spec(kind="wrapper", operands="command", assignments=True), arity=arity(EXACT)
     ),
-    # more wrappers that run the command they are given (issue 21)
-    "pkexec": Spec(kind="wrapper", operands="command", values=opts("--user", "-u")),
-    "run0": Spec(
-        kind="wrapper",
-        operands="command",
-        values=opts(
-            *("-u", "--user", "-g", "--group", "--machine", "--setenv", "--unit", "-p"),
-            *("--property", "--description", "--slice", "--nice", "--background"),
+    "unbuffer": Command(spec=WRAPPER),
+    "caffeinate": Command(spec=WRAPPER),
+    "chronic": Command(spec=WRAPPER),
+    "catchsegv": Command(spec=WRAPPER),
+    "timeout": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            skip=1,
+            values=opts("-s", "--signal", "-k", "--kill-after"),
         ),
-        options={"-D": "chdir", "--chdir": "chdir"},
+        arity=arity(EXACT),
     ),
-    "entr": WRAPPER,
-    "faketime": Spec(kind="wrapper", operands="command", skip=1, skipped="data"),
-    "dbus-launch": Spec(kind="wrapper", operands="command", options={"--config-file": "read"}),
-    "tmux": Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
-        kind="tmux", operands="data", options={"-f": "execute", "-S": "write"}, values=opts("-L")
+    "stdbuf": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-i", "-o", "-e", "--input", "--output", "--error"),
+        ),
+        arity=arity(EXACT),
+    ),
+    "ionice": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-c", "-n", "-p", "--class", "--classdata"),
+        ),
+        arity=arity(EXACT),
+    ),
+    "chrt": Command(spec=Spec(kind="wrapper", operands="command", skip=1)),
+    "taskset": Command(spec=Spec(kind="wrapper", operands="command", skip=1)),
+    "busybox": Command(spec=WRAPPER),
+    "toybox": Command(spec=WRAPPER),
+    "fakeroot": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-b"),
+            options={
+                "-l": "execute",
+                "--lib": "execute",
+                "--faked": "execute",
+                "-s": "write",
+                "-i": "read",
+            },
+        )
+    ),
+    "setpriv": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts(
+                "--reuid",
+                "--regid",
+                "--ruid",
+                "--euid",
+                "--rgid",
+                "--egid",
+                "--groups",
+                "--inh-caps",
+                "--ambient-caps",
+                "--bounding-set",
+                "--securebits",
+                "--pdeathsig",
+                "--selinux-label",
+                "--apparmor-profile",
+                "--landlock-access",
+                "--landlock-rule",
+            ),
+            options={"--seccomp-filter": "read"},
+        )
+    ),
+    "prlimit": Command(
+        spec=Spec(kind="wrapper", operands="command", values=opts("-p", "--pid", "-o", "--output"))
+    ),
+    "dbus-run-session": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            options={"--config-file": "read", "--dbus-daemon": "execute"},
+        )
+    ),
+    "xvfb-run": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts(
+                "-n", "--server-num", "-p", "--xauth-protocol", "-s", "--server-args", "-w"
+            ),
+            options={"-e": "write", "--error-file": "write", "-f": "write", "--auth-file": "write"},
+        )
+    ),
+    "sg": Command(spec=Spec(operands="code", first="data", options={"-c": "code"})),
+    "chpst": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-u", "-U", "-b", "-n", "-m", "-d", "-o", "-p", "-f", "-c", "-t"),
+            options={"-e": "read", "-/": "chdir", "-l": "write", "-L": "write"},
+        )
+    ),
+    "cgexec": Command(spec=Spec(kind="wrapper", operands="command", values=opts("-g"))),
+    "numactl": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-i", "-N", "-m", "-C", "-p", "-P", "-w", "-c"),
+        )
+    ),
+    "flock": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            skip=1,
+            skipped="write",  # the lock file, made when it is missing
+            values=opts("-w", "--timeout", "-E", "--conflict-exit-code"),
+            options={"-c": "code", "--command": "code"},
+        ),
+        arity=arity(EXACT),
+    ),
+    "watch": Command(spec=Spec(kind="watch", operands="code"), arity=arity(EXACT)),
+    "strace": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts(
+                "-e",
+                "-p",
+                "-s",
+                "-u",
+                "-a",
+                "-b",
+                "-E",
+                "-I",
+                "-O",
+                "-P",
+                "-S",
+                "-U",
+                "-X",
+                "--columns",
+                "--detach-on",
+                "--env",
+                "--interruptible",
+                "--summary-sort-by",
+                "--summary-columns",
+                "--trace-path",
+                "--const-print-style",
+                "--user",
+            ),
+            options={"-o": "write"},
+        ),
+        arity=arity(EXACT),
+    ),
+    "ltrace": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts("-e", "-p", "-s", "-u"),
+            options={"-o": "write"},
+        ),
+        arity=arity(EXACT),
+    ),
+    "valgrind": Command(spec=Spec(kind="wrapper", operands="command")),
+    "runuser": Command(spec=Spec(kind="runuser", operands="data"), arity=arity(EXACT)),
+    "su": Command(
+        spec=SU,
+        effects=Tool(
+            ends_at_operand=True,
+            values=opts("-c", "--command", "-s", "--shell", "-g", "-G", "-w"),
+            effects=(
+                E("privilege", "root", "runs as another user (root by default)", check="as-user"),
+            ),
+        ),
+        arity=arity(EXACT),
+    ),
+    "rksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "bash": Command(spec=SHELL, arity=arity(EXACT)),
+    "pdksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "toysh": Command(spec=SHELL, arity=arity(EXACT)),
+    "ash": Command(spec=SHELL, arity=arity(EXACT)),
+    "posh": Command(spec=SHELL, arity=arity(EXACT)),
+    "rzsh": Command(spec=SHELL, arity=arity(EXACT)),
+    "loksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "mksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "yash": Command(spec=SHELL, arity=arity(EXACT)),
+    "hush": Command(spec=SHELL, arity=arity(EXACT)),
+    "sash": Command(spec=SHELL, arity=arity(EXACT)),
+    "ksh93": Command(spec=SHELL, arity=arity(EXACT)),
+    "bsh": Command(spec=SHELL, arity=arity(EXACT)),
+    "oksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "sh": Command(spec=SHELL, arity=arity(EXACT)),
+    "lksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "zsh": Command(spec=SHELL, arity=arity(EXACT)),
+    "busybox-sh": Command(spec=SHELL, arity=arity(EXACT)),
+    "bosh": Command(spec=SHELL, arity=arity(EXACT)),
+    "dash": Command(spec=SHELL, arity=arity(EXACT)),
+    "rbash": Command(spec=SHELL, arity=arity(EXACT)),
+    "ksh": Command(spec=SHELL, arity=arity(EXACT)),
+    "osh": Command(spec=SHELL, arity=arity(EXACT)),
+    "jsh": Command(spec=SHELL, arity=arity(EXACT)),
+    "script": Command(
+        spec=Spec(
+            operands="write",
+            values=opts("-E", "--echo", "-m"),
+            options={
+                "-c": "code",
+                "--command": "code",
+                "-O": "write",  # script -O LOG, -I LOG, -B LOG, -T TIMING: logs it writes
+                "--log-out": "write",
+                "-I": "write",
+                "--log-in": "write",
+                "-B": "write",
+                "--log-io": "write",
+                "-T": "write",
+                "--log-timing": "write",
+                "-t": "write",
+            },
+        )
+    ),
+    "pkexec": Command(
+        spec=Spec(kind="wrapper", operands="command", values=opts("--user", "-u")),
+        effects=Tool(
+            ends_at_operand=True,
+            values=opts("--user"),
+            effects=(
+                E("privilege", "root", "runs as another user (root by default)", check="as-user"),
+            ),
+        ),
+        arity=arity(EXACT),
+    ),
+    "run0": Command(
+        spec=Spec(
+            kind="wrapper",
+            operands="command",
+            values=opts(
+                *("-u", "--user", "-g", "--group", "--machine", "--setenv", "--unit", "-p"),
+                *("--property", "--description", "--slice", "--nice", "--background"),
+            ),
+            options={"-D": "chdir", "--chdir": "chdir"},
+        ),
+        effects=Tool(
+            ends_at_operand=True,
+            effects=(E("privilege", "root", "runs as another user (root by default)"),),
+        ),
+    ),
+    "entr": Command(spec=WRAPPER),
+    "faketime": Command(spec=Spec(kind="wrapper", operands="command", skip=1, skipped="data")),
+    "dbus-launch": Command(
+        spec=Spec(kind="wrapper", operands="command", options={"--config-file": "read"})
+    ),
+    "tmux": Command(
+        spec=Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
+            kind="tmux",
+            operands="data",
+            options={"-f": "execute", "-S": "write"},
+            values=opts("-L"),
+        )
     ),
 }

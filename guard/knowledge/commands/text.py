@@ -6,6 +6,10 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from guard.knowledge.commands.archives import COMPRESSOR_OPTIONS
+from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.interpreter import Interpreter
+from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import READ, WRITE, Spec, opts
 
 GREP = Spec(  # GNU grep: -A -B -C -D -X -d -e -f -m take a value; -r, -T are flags
@@ -211,201 +215,272 @@ AWK_RUNS = re.compile(
 AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
 
 
-SPECS: dict[str, Spec] = {
-    # read what they are given
-    **{
-        n: READ
-        for n in (
-            "cat",
-            "tac",
-            "less",
-            "more",
-            "nl",
-            "od",
-            "xxd",
-            "hexdump",
-            "strings",
-            "file",
-            "stat",
-            "md5sum",
-            "sha1sum",
-            "sha256sum",
-            "sha512sum",
-            "b2sum",
-            "cksum",
-            "diff",
-            "cmp",
-            "comm",
-            "paste",
-            "join",
-            "fold",
-            "fmt",
-            "column",
-            "rev",
-            "base64",
-            "readlink",
-            "realpath",
-            "source-highlight",
-            "bat",
-            "lsattr",
-            "getfacl",
-            "zcat",
-            "bzcat",
-            "xzcat",
-            "zless",
-            "vimdiff",
-            "df",
-            "exa",
-            "eza",
-            "lsof",
-            "gzip",
-            "gunzip",
-            "bzip2",
-            "xz",
-            "unxz",
-            "zstd",
-            "python-config",
-        )
+_VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S", "-s"), stdin=False)
+
+_GOJQ = Spec(
+    operands="read",
+    first="data",
+    values=opts("--indent", "-o", "--output-format"),
+    options={"-f": "read", "--from-file": "read", "-L": "read"},
+    pairs={
+        **{"--arg": "data", "--argjson": "data"},
+        **{"--slurpfile": "read", "--rawfile": "read"},
     },
-    "ls": Spec(
-        operands="read",
-        bare_reads_cwd=True,
-        values=opts("-I", "--ignore", "-w", "-T", "--hide", "--format"),
+)
+
+_VI = Spec(
+    operands="write",
+    values=opts("-c", "--cmd", "-t", "-q", "-T", "--servername"),
+    text=opts("-c", "--cmd", "-t", "-T", "--servername"),
+    # -w/-W FILE: every key typed is written to FILE
+    options={
+        "-S": "read",
+        "-u": "read",
+        "-U": "read",
+        "-i": "write",
+        "-w": "write",
+        "-W": "write",
+    },
+)
+
+_EMACS = Interpreter(
+    "unread",
+    code=opts("--eval", "--execute"),
+    scripts=opts("-l", "--load", "--script"),
+    values=opts("-f", "--funcall"),
+    stdin=False,
+)
+
+
+# the variables that carry a tool's options, and how each is read (its record's `env`)
+_LESS_OPTIONS = OptionTable(
+    "less", code=("+", "-k", "--lesskey-file", "--lesskey-src", "--lesskey-content")
+)
+_MAN_OPTIONS = OptionTable(
+    "man", code=("-P", "--pager", "-H", "--html", "-C", "--config-file", "-M", "--manpath")
+)
+
+
+COMMANDS: dict[str, Command] = {
+    "cat": Command(spec=READ, arity=arity(1)),
+    "tac": Command(spec=READ),
+    "less": Command(env=(("LESS", _LESS_OPTIONS),), spec=READ, arity=arity(1)),
+    "more": Command(spec=READ, arity=arity(1)),
+    "nl": Command(spec=READ),
+    "od": Command(spec=READ),
+    "xxd": Command(spec=READ),
+    "hexdump": Command(spec=READ),
+    "strings": Command(spec=READ),
+    "file": Command(spec=READ, arity=arity(1)),
+    "stat": Command(spec=READ, arity=arity(1)),
+    "md5sum": Command(spec=READ),
+    "sha1sum": Command(spec=READ),
+    "sha256sum": Command(spec=READ),
+    "sha512sum": Command(spec=READ),
+    "b2sum": Command(spec=READ),
+    "cksum": Command(spec=READ),
+    "diff": Command(spec=READ, arity=arity(1)),
+    "cmp": Command(spec=READ),
+    "comm": Command(spec=READ),
+    "paste": Command(spec=READ),
+    "join": Command(spec=READ),
+    "fold": Command(spec=READ),
+    "fmt": Command(spec=READ),
+    "column": Command(spec=READ),
+    "rev": Command(spec=READ),
+    "base64": Command(spec=READ),
+    "readlink": Command(spec=READ),
+    "realpath": Command(spec=READ),
+    "source-highlight": Command(spec=READ),
+    "bat": Command(spec=READ),
+    "lsattr": Command(spec=READ),
+    "getfacl": Command(spec=READ),
+    "zcat": Command(spec=READ),
+    "bzcat": Command(spec=READ),
+    "xzcat": Command(spec=READ),
+    "zless": Command(spec=READ),
+    "vimdiff": Command(spec=READ, interpreter=_VIM, arity=arity(EXACT)),
+    "df": Command(spec=READ, arity=arity(1)),
+    "exa": Command(spec=READ),
+    "eza": Command(spec=READ),
+    "lsof": Command(spec=READ),
+    "gzip": Command(env=(("GZIP", COMPRESSOR_OPTIONS),), spec=READ),
+    "gunzip": Command(spec=READ),
+    "bzip2": Command(spec=READ),
+    "xz": Command(env=(("XZ_OPT", COMPRESSOR_OPTIONS),), spec=READ),
+    "unxz": Command(spec=READ),
+    "zstd": Command(env=(("ZSTD_CLEVEL", COMPRESSOR_OPTIONS),), spec=READ),
+    "python-config": Command(spec=READ),
+    "ls": Command(
+        spec=Spec(
+            operands="read",
+            bare_reads_cwd=True,
+            values=opts("-I", "--ignore", "-w", "-T", "--hide", "--format"),
+        ),
+        arity=arity(1),
     ),
-    "tree": Spec(operands="read", bare_reads_cwd=True, values=opts("-L", "-P", "-I", "-o")),
-    "du": Spec(
-        operands="read",
-        bare_reads_cwd=True,
-        values=opts("-d", "--max-depth", "-B", "--exclude", "-t", "--threshold", "--block-size"),
-        options={"--files0-from": "file-list", "-X": "read", "--exclude-from": "read"},
+    "tree": Command(
+        spec=Spec(operands="read", bare_reads_cwd=True, values=opts("-L", "-P", "-I", "-o")),
+        arity=arity(1),
     ),
-    "wc": Spec(operands="read", options={"--files0-from": "file-list"}),
-    "head": Spec(operands="read", values=opts("-n", "-c", "--lines", "--bytes")),
-    "tail": Spec(
-        operands="read",
-        values=opts(
-            "-n",
-            "-c",
-            "--lines",
-            "--bytes",
-            "-s",
-            "--pid",
-            "--sleep-interval",
-            "--max-unchanged-stats",
+    "du": Command(
+        spec=Spec(
+            operands="read",
+            bare_reads_cwd=True,
+            values=opts(
+                "-d", "--max-depth", "-B", "--exclude", "-t", "--threshold", "--block-size"
+            ),
+            options={"--files0-from": "file-list", "-X": "read", "--exclude-from": "read"},
+        ),
+        arity=arity(1),
+    ),
+    "wc": Command(
+        spec=Spec(operands="read", options={"--files0-from": "file-list"}), arity=arity(1)
+    ),
+    "head": Command(
+        spec=Spec(operands="read", values=opts("-n", "-c", "--lines", "--bytes")), arity=arity(1)
+    ),
+    "tail": Command(
+        spec=Spec(
+            operands="read",
+            values=opts(
+                "-n",
+                "-c",
+                "--lines",
+                "--bytes",
+                "-s",
+                "--pid",
+                "--sleep-interval",
+                "--max-unchanged-stats",
+            ),
+        ),
+        arity=arity(1),
+    ),
+    "cut": Command(
+        spec=Spec(
+            operands="read",
+            values=opts("-f", "-d", "-c", "-b", "--fields", "--delimiter", "--output-delimiter"),
+        )
+    ),
+    "sort": Command(
+        spec=Spec(
+            operands="read",
+            values=opts("-k", "-t", "-S", "-T", "--key", "--field-separator", "--parallel"),
+            options={
+                "-o": "write",
+                "--output": "write",
+                "--files0-from": "file-list",
+                "--compress-program": "code",
+            },
+        ),
+        arity=arity(1),
+    ),
+    "uniq": Command(
+        spec=Spec(operands="read", last="write", values=opts("-f", "-s", "-w")), arity=arity(1)
+    ),
+    "tr": Command(spec=Spec(operands="data")),
+    "man": Command(
+        env=(("MANOPT", _MAN_OPTIONS),),
+        spec=Spec(
+            operands="path",
+            values=opts("-M", "-S", "-s", "-L", "-m", "-C", "-R", "-E"),
+            options={
+                "-P": "code",
+                "--pager": "code",
+                "-H": "code",
+                "--html": "code",
+                "-l": "read",
+                "--local-file": "read",
+            },
         ),
     ),
-    "cut": Spec(
-        operands="read",
-        values=opts("-f", "-d", "-c", "-b", "--fields", "--delimiter", "--output-delimiter"),
+    "split": Command(
+        spec=Spec(
+            operands="read",
+            last="write",
+            values=opts("-l", "-b", "-n", "-a", "-C"),
+            options={"--filter": "code"},
+        )
     ),
-    "sort": Spec(
-        operands="read",
-        values=opts("-k", "-t", "-S", "-T", "--key", "--field-separator", "--parallel"),
-        options={
-            "-o": "write",
-            "--output": "write",
-            "--files0-from": "file-list",
-            "--compress-program": "code",
-        },
-    ),
-    "uniq": Spec(operands="read", last="write", values=opts("-f", "-s", "-w")),
-    "tr": Spec(operands="data"),
-    "man": Spec(
-        operands="path",
-        values=opts("-M", "-S", "-s", "-L", "-m", "-C", "-R", "-E"),
-        options={
-            "-P": "code",
-            "--pager": "code",
-            "-H": "code",
-            "--html": "code",
-            "-l": "read",
-            "--local-file": "read",
-        },
-    ),
-    "split": Spec(
-        operands="read",
-        last="write",
-        values=opts("-l", "-b", "-n", "-a", "-C"),
-        options={"--filter": "code"},
-    ),
-    "grep": GREP,
-    "egrep": GREP,
-    "fgrep": GREP,
-    "rg": RG,
-    "ag": AG,
-    "ack": ACK,
-    "zgrep": GREP,
-    "sed": SED,
-    "gsed": SED,
-    "awk": AWK,
-    "gawk": AWK,
-    "mawk": AWK,
-    "nawk": AWK,
-    "jq": Spec(
-        operands="read",
-        first="data",
-        values=opts("--indent"),
-        options={"-f": "read", "--from-file": "read", "-L": "read", "--library-path": "read"},
-        pairs={"--arg": "data", "--argjson": "data", "--slurpfile": "read", "--rawfile": "read"},
-    ),
-    # jq's kin: the first operand is a filter or query (data, even `.key`), then files
-    **dict.fromkeys(
-        ("gojq", "jaq", "xq", "tomlq", "jp"),
-        Spec(
+    "grep": Command(env=(("GREP_OPTIONS", COMPRESSOR_OPTIONS),), spec=GREP, arity=arity(1)),
+    "egrep": Command(spec=GREP),
+    "fgrep": Command(spec=GREP),
+    "rg": Command(spec=RG, arity=arity(1)),
+    "ag": Command(spec=AG, arity=arity(1)),
+    "ack": Command(spec=ACK),
+    "zgrep": Command(spec=GREP),
+    "sed": Command(spec=SED, arity=arity(EXACT)),
+    "gsed": Command(spec=SED),
+    "awk": Command(spec=AWK, arity=arity(EXACT)),
+    "gawk": Command(spec=AWK, arity=arity(EXACT)),
+    "mawk": Command(spec=AWK),
+    "nawk": Command(spec=AWK),
+    "jq": Command(
+        spec=Spec(
             operands="read",
             first="data",
-            values=opts("--indent", "-o", "--output-format"),
-            options={"-f": "read", "--from-file": "read", "-L": "read"},
+            values=opts("--indent"),
+            options={"-f": "read", "--from-file": "read", "-L": "read", "--library-path": "read"},
             pairs={
-                **{"--arg": "data", "--argjson": "data"},
-                **{"--slurpfile": "read", "--rawfile": "read"},
+                "--arg": "data",
+                "--argjson": "data",
+                "--slurpfile": "read",
+                "--rawfile": "read",
             },
-        ),
+        )
     ),
-    "yq": Spec(  # yq [eval|e|eval-all|ea] EXPR FILE…; -i writes the files in place
-        operands="read",
-        first="data",
-        values=opts(
-            *("-o", "--output-format", "-p", "--input-format", "-I", "--indent"),
-            *("--expression", "--front-matter", "--split-exp", "-s", "--xml-attribute-prefix"),
-        ),
-        text=opts("--expression", "--split-exp", "-s"),
-        options={"--from-file": "read"},
-        flags={"-i": "write", "--inplace": "write", "--in-place": "write"},
-        first_drops=opts("--expression", "--from-file"),
-        subcommand_words=opts("eval", "e", "eval-all", "ea"),
-        pairs={"--arg": "data", "--argjson": "data", "--rawfile": "read"},
+    "gojq": Command(spec=_GOJQ),
+    "jaq": Command(spec=_GOJQ),
+    "xq": Command(spec=_GOJQ),
+    "tomlq": Command(spec=_GOJQ),
+    "jp": Command(spec=_GOJQ),
+    "yq": Command(
+        spec=Spec(  # yq [eval|e|eval-all|ea] EXPR FILE…; -i writes the files in place
+            operands="read",
+            first="data",
+            values=opts(
+                *("-o", "--output-format", "-p", "--input-format", "-I", "--indent"),
+                *("--expression", "--front-matter", "--split-exp", "-s", "--xml-attribute-prefix"),
+            ),
+            text=opts("--expression", "--split-exp", "-s"),
+            options={"--from-file": "read"},
+            flags={"-i": "write", "--inplace": "write", "--in-place": "write"},
+            first_drops=opts("--expression", "--from-file"),
+            subcommand_words=opts("eval", "e", "eval-all", "ea"),
+            pairs={"--arg": "data", "--argjson": "data", "--rawfile": "read"},
+        )
     ),
-    # csplit FILE PATTERN…: patterns (/regex/, %regex%, {n}) are not paths; -f names the output
-    "csplit": Spec(
-        operands="data",
-        first="read",
-        values=opts("-b", "--suffix-format", "-n", "--digits"),
-        options={"-f": "write", "--prefix": "write"},
+    "csplit": Command(
+        spec=Spec(
+            operands="data",
+            first="read",
+            values=opts("-b", "--suffix-format", "-n", "--digits"),
+            options={"-f": "write", "--prefix": "write"},
+        )
     ),
-    # editors open their files to change them; vim's -c/--cmd/+CMD are Ex commands (see docs)
-    **dict.fromkeys(
-        ("vi", "vim", "nvim", "view", "ex", "gvim"),
-        Spec(
+    "vi": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "vim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "nvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "view": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "ex": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "gvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "nano": Command(spec=WRITE),
+    "pico": Command(spec=WRITE),
+    "ed": Command(spec=WRITE),
+    "red": Command(spec=WRITE),
+    "micro": Command(spec=WRITE),
+    "hx": Command(spec=WRITE),
+    "helix": Command(spec=WRITE),
+    "kak": Command(spec=WRITE),
+    "joe": Command(spec=WRITE),
+    "emacs": Command(
+        spec=Spec(
             operands="write",
-            values=opts("-c", "--cmd", "-t", "-q", "-T", "--servername"),
-            text=opts("-c", "--cmd", "-t", "-T", "--servername"),
-            # -w/-W FILE: every key typed is written to FILE
-            options={
-                "-S": "read",
-                "-u": "read",
-                "-U": "read",
-                "-i": "write",
-                "-w": "write",
-                "-W": "write",
-            },
+            values=opts("--eval", "-f", "--funcall"),
+            options={"-l": "read", "--load": "read"},
         ),
-    ),
-    **dict.fromkeys(("nano", "pico", "ed", "red", "micro", "hx", "helix", "kak", "joe"), WRITE),
-    "emacs": Spec(
-        operands="write",
-        values=opts("--eval", "-f", "--funcall"),
-        options={"-l": "read", "--load": "read"},
+        interpreter=_EMACS,
+        arity=arity(EXACT),
     ),
 }
 
@@ -436,11 +511,15 @@ RECURSIVE_READS: dict[str, RecursiveRead] = {
     "fgrep": _GREP_RECURSES,
     "rgrep": RecursiveRead(frozenset(), True),
     "rg": RecursiveRead(
-        frozenset(), False, opts("--hidden", "-.", "-u", "--unrestricted"),
+        frozenset(),
+        False,
+        opts("--hidden", "-.", "-u", "--unrestricted"),
         follows=opts("-L", "--follow"),
     ),
     "ag": RecursiveRead(
-        frozenset(), False, opts("--hidden", "-u", "--unrestricted"),
+        frozenset(),
+        False,
+        opts("--hidden", "-u", "--unrestricted"),
         follows=opts("-f", "--follow"),
     ),
 }

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.spec import Spec, opts
 
 # git: its own options, then a subcommand read with its spec in GIT_SUBCOMMANDS (or GIT_OTHER).
@@ -249,10 +251,243 @@ GIT_HARMLESS_KEYS = re.compile(
 )
 
 
-SPECS: dict[str, Spec] = {
-    # version control and build tools
-    "git": GIT,
-    # hg --config hooks.pre-commit=CMD, svn --config-option …: settings can run programs
-    "hg": Spec(operands="path", options={"--config": "tool-setting", "-R": "chdir"}),
-    "svn": Spec(operands="path", options={"--config-option": "tool-setting"}),
+_GIT_VALUES = (
+    GIT_GLOBAL_VALUES
+    | spec_values(GIT_OTHER, *GIT_SUBCOMMANDS.values())
+    | opts("-c", "-C", "--source", "-s", "--pathspec-from-file", "--conflict", "--orphan")
+) - opts("-f", "-F", "-d", "-D", "-S", "-W", "-x", "-n", "-u", "-p")
+
+_FORCE = ("-f", "--force")
+
+_GIT_FORCE_PUSH = (
+    "-f",
+    "--force",
+    "--mirror",
+    "--prune",
+)
+
+_GIT_TOOL = Tool(
+    global_first=True,
+    values=_GIT_VALUES,
+    abbreviations=True,
+    effects=(
+        E(
+            "discard",
+            "git-worktree",
+            "checkout -f throws away uncommitted changes",
+            sub=("checkout",),
+            flags=_FORCE,
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "checkout of paths overwrites their uncommitted changes",
+            sub=("checkout",),
+            check="git-checkout-paths",
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "restore overwrites uncommitted changes in the worktree",
+            sub=("restore",),
+            check="git-restore-worktree",
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "reset --hard throws away uncommitted changes",
+            sub=("reset",),
+            flags=("--hard",),
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "reset --merge/--keep can throw away uncommitted changes",
+            sub=("reset",),
+            flags=("--merge", "--keep"),
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "git clean deletes untracked files",
+            sub=("clean",),
+            flags=_FORCE,
+            without=("-n", "--dry-run"),
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "switch -f throws away uncommitted changes",
+            sub=("switch",),
+            flags=(*_FORCE, "--discard-changes"),
+        ),
+        E("discard", "git-stash", "drops stashed changes", sub=("stash", "drop|clear")),
+        E(
+            "discard",
+            "git-worktree",
+            "rm -f deletes files with their uncommitted changes",
+            sub=("rm",),
+            flags=_FORCE,
+        ),
+        E(
+            "discard",
+            "git-worktree",
+            "removes a worktree with its uncommitted changes",
+            sub=("worktree", "remove"),
+            flags=_FORCE,
+        ),
+        E(
+            "discard",
+            "git-history",
+            "expires the reflog: commits no branch holds can no longer be found",
+            sub=("reflog", "expire|delete"),
+        ),
+        E(
+            "discard",
+            "git-history",
+            "gc --prune=now deletes unreachable commits at once",
+            sub=("gc",),
+            check="git-prune-now",
+        ),
+        E(
+            "discard",
+            "git-history",
+            "rewrites every commit of the history",
+            sub=("filter-branch|filter-repo",),
+        ),
+        E(
+            "discard",
+            "git-branch",
+            "deletes a branch even if it is not merged",
+            sub=("branch",),
+            flags=("-D", "--delete+--force", "-d+-f", "--delete+-f", "-d+--force"),
+        ),
+        E(
+            "discard",
+            "git-branch",
+            "moves or overwrites a branch, losing where it pointed",
+            sub=("branch",),
+            flags=("-f", "--force", "-M", "-C"),
+        ),
+        E(
+            "discard",
+            "git-branch",
+            "switch -C resets an existing branch",
+            sub=("switch",),
+            flags=("-C", "--force-create"),
+        ),
+        E(
+            "discard",
+            "git-branch",
+            "checkout -B resets an existing branch",
+            sub=("checkout",),
+            flags=("-B",),
+        ),
+        E(
+            "discard",
+            "git-remote",
+            "force-push rewrites shared history",
+            sub=("push",),
+            flags=_GIT_FORCE_PUSH,
+            without=("-n", "--dry-run"),
+        ),
+        E(
+            "discard",
+            "git-remote",
+            "a +refspec force-pushes and rewrites shared history",
+            sub=("push",),
+            check="git-push-plus",
+            without=("-n", "--dry-run"),
+        ),
+        E(
+            "discard",
+            "git-remote",
+            "force-with-lease rewrites shared history (only if the remote has not moved)",
+            sub=("push",),
+            flags=("--force-with-lease", "--force-if-includes"),
+            without=("-n", "--dry-run"),
+        ),
+        E(
+            "discard",
+            "git-remote",
+            "deletes a branch or tag on the remote",
+            sub=("push",),
+            flags=("-d", "--delete"),
+            without=("-n", "--dry-run"),
+        ),
+        E(
+            "discard",
+            "git-remote",
+            "a :ref deletes a branch or tag on the remote",
+            sub=("push",),
+            check="git-push-delete",
+            without=("-n", "--dry-run"),
+        ),
+        E(
+            "publish",
+            "git-remote",
+            "pushes commits to a remote",
+            sub=("push",),
+            without=("-n", "--dry-run"),
+        ),
+    ),
+)
+
+COMMANDS: dict[str, Command] = {
+    "git": Command(
+        spec=GIT,
+        effects=_GIT_TOOL,
+        own_rows="git's rows name what loses work (git rm and git reset keep what is committed)",
+        arity=arity(
+            2,
+            ("remote", 3),
+            ("stash", 3),
+            ("submodule", 3),
+            ("worktree", 3),
+            ("filter-branch", EXACT),
+        ),
+    ),
+    "hg": Command(spec=Spec(operands="path", options={"--config": "tool-setting", "-R": "chdir"})),
+    "svn": Command(spec=Spec(operands="path", options={"--config-option": "tool-setting"})),
+    "gh": Command(
+        effects=Tool(
+            values=opts(
+                "-X",
+                "--method",
+                "-R",
+                "--repo",
+                "-t",
+                "--title",
+                "-n",
+                "--notes",
+                "-F",
+                "--notes-file",
+                "--target",
+                "-b",
+                "--body",
+                "--hostname",
+            ),
+            effects=(
+                E(
+                    "publish",
+                    "github-release",
+                    "publishes a release on GitHub",
+                    sub=("release", "create|upload|edit"),
+                ),
+                E("destroy", "github", "deletes a GitHub repository", sub=("repo", "delete")),
+                E(
+                    "destroy",
+                    "github",
+                    "sends a DELETE to the GitHub API",
+                    sub=("api",),
+                    check="http-delete",
+                ),
+                E("destroy", "github", "deletes on GitHub", sub=("*", "delete|delete-asset")),
+                E("destroy", "github", "archives a GitHub repository", sub=("repo", "archive")),
+            ),
+        ),
+        subcommands=True,
+        arity=arity(3),
+    ),
+    "glab": Command(subcommands=True),
 }
