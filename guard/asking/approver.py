@@ -28,13 +28,12 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from guard.approvals import arity
-from guard.asking.prompt import Choice, Question, problem_with
+from guard.asking.prompt import DEFAULT_TIMEOUT, Choice, Question, problem_with
 from guard.errors import GuardError
 from guard.projection.requests import ACCESSES, SURFACES, DynamicRole, Request
 
 PROTOCOL = 1
 MAX_MESSAGE = 4 << 20  # bytes in one message line
-DEFAULT_TIMEOUT = 120.0
 SEND_SECONDS = 2.0  # a requester that does not read its answer cannot hold the approver longer
 # What each scope is called on the screen; describe() adds an always answer's policy file
 LABELS = {

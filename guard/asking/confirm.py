@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from guard.approvals import arity
 from guard.asking.ask_result import Outcome
-from guard.asking.prompt import Answer, Choice, Question
+from guard.asking.prompt import DEFAULT_TIMEOUT, Answer, Choice, Question
 from guard.errors import GuardError
 from guard.policy.policy_settings import setting
 from guard.policy.rules import Policy
@@ -26,7 +26,6 @@ from guard.verdict.judgement import Judgement
 if TYPE_CHECKING:
     from guard.verdict.store.store import Store
 
-DEFAULT_TIMEOUT = 120.0
 # Denials the terminal prompt itself reports on the terminal: no second line on stderr.
 SHOWN_AT_THE_PROMPT = frozenset({"interrupt", "timeout"})
 

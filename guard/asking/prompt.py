@@ -56,6 +56,7 @@ class Answer:
 
 # A permanent answer is two keys: its own, then Enter. An Enter sooner than this after the key
 # was in flight with it (a stray key, then the Enter of a line typed ahead) and confirms nothing.
+DEFAULT_TIMEOUT = 120.0  # seconds a question waits for its answer, on the terminal or the approver
 CONFIRM_GAP = 0.3
 # Keys that arrive sooner than this after the question is drawn answer nothing: they were typed
 # before the human could read it (`history⏎` typed ahead while the question was being drawn).
