@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from guard.approvals import arity
-from guard.asking.prompt import DEFAULT_TIMEOUT, Choice, Question, problem_with
+from guard.asking.prompt import Choice, Question, problem_with
 from guard.errors import GuardError
 from guard.projection.requests import ACCESSES, SURFACES, DynamicRole, Request
 
