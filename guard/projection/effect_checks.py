@@ -275,7 +275,7 @@ def _kill_all(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sql(c: EffectCall, row: Effect) -> Found | None:
-    from guard.languages.sql_effects import destroying_statement
+    from guard.languages.sql_destroying import destroying_statement
 
     values = c.parsed.values
     texts: list[str | None] = []
