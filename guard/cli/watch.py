@@ -20,8 +20,14 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from guard.asking import terminal_device as terminal
-from guard.asking.approver import DEFAULT_TIMEOUT, paths
-from guard.asking.prompt import ANSWER_GRACE, CONFIRM_GAP, confirming, needs_confirming
+from guard.asking.approver import paths
+from guard.asking.prompt import (
+    ANSWER_GRACE,
+    CONFIRM_GAP,
+    DEFAULT_TIMEOUT,
+    confirming,
+    needs_confirming,
+)
 from guard.asking.terminal_device import visible
 from guard.cli import summary
 from guard.errors import GuardError

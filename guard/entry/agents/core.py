@@ -149,7 +149,8 @@ def _hold(
     judgement: Judgement, call: Call, env: Mapping[str, str], budget: float
 ) -> tuple[Answer, str, bool]:
     """The human at `guard watch` answers, within what is left of the agent's hook timeout."""
-    from guard.asking.confirm import DEFAULT_TIMEOUT, approver_mode, confirm
+    from guard.asking.confirm import approver_mode, confirm
+    from guard.asking.prompt import DEFAULT_TIMEOUT
 
     try:
         wanted = float(env.get("GUARD_PROMPT_TIMEOUT", "") or DEFAULT_TIMEOUT)
