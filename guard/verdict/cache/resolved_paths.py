@@ -215,6 +215,7 @@ class Links:
             try:
                 return os.lstat(path)
             except OSError as exc:
+                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
                 return exc
         found = seen.get(path)
         if found is not None:
@@ -223,6 +224,7 @@ class Links:
         try:
             found = os.lstat(path)
         except OSError as exc:
+            exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
             seen[path] = exc
             if stats is not None and isinstance(exc, FileNotFoundError):
                 stats.setdefault(path, exc)
@@ -238,6 +240,7 @@ class Links:
             try:
                 return os.stat(path)
             except OSError as exc:
+                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
                 return exc
         found = seen.get(path)
         if found is not None:
@@ -248,6 +251,7 @@ class Links:
             try:
                 found = os.stat(path)
             except OSError as exc:
+                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
                 found = exc
             seen[path] = found
         return found
@@ -272,6 +276,7 @@ class Links:
             try:
                 found = os.readlink(path)
             except OSError as exc:
+                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
                 found = exc
         if targets is not None:
             targets[path] = found
