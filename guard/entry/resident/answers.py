@@ -176,7 +176,8 @@ _GRANTS: dict[int, tuple[Ruleset, bytes]] = {}
 
 def _grant_fields(ruleset: Ruleset) -> bytes:
     """The `grant` pairs (`read PATH`, `write PATH`) of a ruleset, encoded once for as long as
-    the checker keeps the ruleset (guard/kernel/line_hold.py ruleset_for returns the one it keeps)."""
+    the checker keeps the ruleset (guard/kernel/line_hold.py ruleset_for returns the one it
+    keeps)."""
     kept = _GRANTS.get(id(ruleset))
     if kept is None or kept[0] is not ruleset:
         grants = wire.fields([("grant", f"{g.access} {g.path}") for g in ruleset.grants])
