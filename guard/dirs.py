@@ -100,3 +100,20 @@ def _uid() -> int:
     """This process's user id, asked once: guard never changes it (a system call saved on
     every line a long-lived checker judges)."""
     return os.getuid()
+
+
+def guard_program() -> str | None:
+    """The absolute path of the guard program to hand to a shell hook or an agent's config:
+    the one running (argv[0], when it is an executable named guard), else the one next to this
+    Python (the same install, run as `python -m guard`), else the one on PATH; None when there
+    is none. Each caller says what to do without one."""
+    import shutil
+
+    here = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
+    if here and os.path.basename(here) == "guard" and os.access(here, os.X_OK):
+        return here
+    beside = os.path.join(os.path.dirname(sys.executable), "guard")
+    if sys.executable and os.access(beside, os.X_OK):
+        return beside
+    found = shutil.which("guard")
+    return os.path.abspath(found) if found else None

@@ -118,9 +118,10 @@ def guard_config() -> tuple[str, str]:
     return user_config_dir(), user_policy_path()
 
 
-def guard_program(env: Mapping[str, str]) -> tuple[str, ...]:
-    """Where guard, the Python it runs on, its policy and the real bash live: readable, so the
-    line's bash starts and a nested guarded-bash runs (reading its policy, wherever it is)."""
+def guard_install_dirs(env: Mapping[str, str]) -> tuple[str, ...]:
+    """Where guard, the Python it runs on, its policy and the real bash live (directories, not
+    the program guard.dirs.guard_program names): readable, so the line's bash starts and a
+    nested guarded-bash runs (reading its policy, wherever it is)."""
     import sys
 
     package = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -153,7 +154,7 @@ def ruleset_for(judgement: Judgement, env: Mapping[str, str]) -> Ruleset:
         "extra_reads": policy.enforce.read,
         "extra_writes": policy.enforce.write,
         "tool_state": tool_state_dirs(env, ctx.home),
-        "program": guard_program(env),
+        "program": guard_install_dirs(env),
         "readable": (*SHELL_STARTUP, *guard_config()),
     }
     key = tuple((name, _frozen(value)) for name, value in inputs.items())

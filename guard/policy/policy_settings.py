@@ -18,7 +18,7 @@ Value = bool | str | tuple[str, ...]
 Report = Callable[[int, str], None]
 
 
-class Spec(NamedTuple):
+class SettingSpec(NamedTuple):
     kind: str  # "bool", "mode", "target" (true/false or an absolute socket path), "paths", "url"
     layers: tuple[str, ...]  # the layer kinds that may set it
     choices: tuple[str, ...] = ()  # for "mode"
@@ -31,13 +31,13 @@ class Spec(NamedTuple):
 # `setting(policy.settings, "enforce.mode")` when "enforce.mode" is in `policy.fixed`.
 
 
-SETTINGS: dict[str, Spec] = {
-    "enforce.mode": Spec("mode", ("managed",), ("off", "landlock", "require"), shared=True),
-    "approver.required": Spec("bool", ("managed",)),
-    "approver.notify": Spec("url", ("managed", "user")),
-    "approvals.always": Spec("bool", ("managed",)),
-    "audit.syslog": Spec("target", ("managed", "user")),
-    "audit.journald": Spec("target", ("managed", "user")),
+SETTINGS: dict[str, SettingSpec] = {
+    "enforce.mode": SettingSpec("mode", ("managed",), ("off", "landlock", "require"), shared=True),
+    "approver.required": SettingSpec("bool", ("managed",)),
+    "approver.notify": SettingSpec("url", ("managed", "user")),
+    "approvals.always": SettingSpec("bool", ("managed",)),
+    "audit.syslog": SettingSpec("target", ("managed", "user")),
+    "audit.journald": SettingSpec("target", ("managed", "user")),
 }
 TABLES = tuple(dict.fromkeys(key.split(".")[0] for key in SETTINGS))
 _HINT = {
@@ -91,7 +91,7 @@ def parse_settings(
     return tuple(sorted(found, key=lambda item: item[2]))  # in file order
 
 
-def _value(spec: Spec, value: object, home: str) -> Value | None:
+def _value(spec: SettingSpec, value: object, home: str) -> Value | None:
     if spec.kind == "bool":
         return value if isinstance(value, bool) else None
     if spec.kind == "mode":
@@ -116,7 +116,7 @@ def _value(spec: Spec, value: object, home: str) -> Value | None:
     return tuple(paths)
 
 
-def _example(spec: Spec) -> str:
+def _example(spec: SettingSpec) -> str:
     examples = {
         "bool": "true",
         "target": "true",

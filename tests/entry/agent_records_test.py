@@ -61,3 +61,45 @@ def test_guard_hook_knows_exactly_the_registered_agents() -> None:
 def test_unknown_agent_is_no_record() -> None:
     with pytest.raises(KeyError):
         agent("vim")
+
+
+def _covers(pattern: str, path: str) -> bool:
+    from fnmatch import fnmatchcase
+
+    return path == pattern or path.startswith(pattern + "/") or fnmatchcase(path, pattern)
+
+
+def _shipped_writes() -> list[str]:
+    import tomllib
+
+    policy = tomllib.loads((ROOT / "default-policy.toml").read_text(encoding="utf-8"))
+    writes: list[str] = policy["protected"]["writes"]
+    return writes
+
+
+def _agent_files() -> list[str]:
+    files = []
+    for record in agents().values():
+        files.append(record.project_path)
+        files.append(f"~/{record.user_path[1]}/{record.user_below}")
+    return files
+
+
+NOT_AGENT_CONFIG = {"~/.gitconfig", "~/.config/git", "~/.local/bin"}
+OTHER_AGENT_FILES = {"~/Documents/Cline/Rules/Hooks"}  # Cline's older global hooks directory
+
+
+def test_the_shipped_policy_protects_every_agents_config_file() -> None:
+    """`guard setup` writes guard's hook into these files; an agent's line must not unwrite it."""
+    writes = _shipped_writes()
+    for path in _agent_files():
+        assert any(_covers(p, path) for p in writes), f"{path} is not protected for writes"
+
+
+def test_every_home_pattern_the_shipped_policy_protects_is_an_agents_config() -> None:
+    """And the other way: a `~/` pattern for an agent names a file some agent record has."""
+    files = _agent_files()
+    for pattern in _shipped_writes():
+        if not pattern.startswith("~/") or pattern in NOT_AGENT_CONFIG | OTHER_AGENT_FILES:
+            continue
+        assert any(_covers(pattern, path) for path in files), f"{pattern}: no agent's file"

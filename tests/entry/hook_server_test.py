@@ -291,10 +291,10 @@ def test_an_interrupt_at_the_prompt_does_not_stop_it(server: Server, workspace: 
 def test_it_never_loads_the_prompt(workspace: Path) -> None:
     code = (
         "import sys, os\n"
-        "from guard.entry.shell_hooks.server import Checker, Request\n"
-        f"r = Request('1', 'zsh', 's', {str(workspace)!r}, '', '1', '', 'line', "
+        "from guard.entry.shell_hooks.server import HookChecker, HookRequest\n"
+        f"r = HookRequest('1', 'zsh', 's', {str(workspace)!r}, '', '1', '', 'line', "
         "'cat /etc/hosts', dict(os.environ))\n"
-        "print(Checker().answer(r)[0].decision, 'prompt_toolkit' in sys.modules)\n"
+        "print(HookChecker().answer(r)[0].decision, 'prompt_toolkit' in sys.modules)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

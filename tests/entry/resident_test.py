@@ -408,9 +408,9 @@ def test_messages_of_another_version_are_refused() -> None:
     message = wire.encode([("kind", "status")])
     assert wire.decode(message[4:]) == [("kind", b"status")]
     other = message.replace(b"\0\0\0\x011", b"\0\0\0\x012")
-    with pytest.raises(wire.ProtocolError):
+    with pytest.raises(wire.ResidentProtocolError):
         wire.decode(other[4:])
-    with pytest.raises(wire.ProtocolError):
+    with pytest.raises(wire.ResidentProtocolError):
         wire.decode(message[4:-2])
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from guard.entry.agents.calls import Answer, Parse
+from guard.entry.agents.calls import AgentAnswer, Parse
 
 TIMEOUT = 150  # seconds: the approver's 120 s, the hook's margin and guard's own start
 WATCH = "start `guard watch` in a terminal of your own: it answers what guard asks about"
@@ -42,8 +42,8 @@ class Process:
 class Agent:
     agent: str  # the name: `guard hook AGENT`, `guard setup AGENT`, the origin in the audit
     # how a request is read and answered
-    parse: Parse  # the hook's JSON to a Call; None: a call guard has no opinion on
-    answer: Callable[[Answer], str]  # the stdout text (JSON, or "" for no opinion)
+    parse: Parse  # the hook's JSON to a AgentCall; None: a call guard has no opinion on
+    answer: Callable[[AgentAnswer], str]  # the stdout text (JSON, or "" for no opinion)
     no_opinion: str  # what to print for a call guard does not judge
     in_band_ask: bool  # the agent shows its own prompt for a hook's ask (else: held)
     default_timeout: float  # the agent's own hook timeout, when setup did not say

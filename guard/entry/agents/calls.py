@@ -11,7 +11,7 @@ from typing import Any
 
 
 @dataclass(frozen=True, slots=True)
-class Call:
+class AgentCall:
     """One shell call an agent is about to make, as its hook input describes it."""
 
     agent: str  # "codex", "cursor" …: the origin shown at `guard watch` and in the audit log
@@ -22,7 +22,7 @@ class Call:
 
 
 @dataclass(frozen=True, slots=True)
-class Answer:
+class AgentAnswer:
     decision: str  # "allow", "deny" or "ask"
     reason: str  # one line starting with "guard"
 
@@ -31,7 +31,7 @@ class Unreadable(Exception):
     """The hook input is not what the agent documents; the message says what is missing."""
 
 
-Parse = Callable[[dict[str, Any], Mapping[str, str]], Call | None]
+Parse = Callable[[dict[str, Any], Mapping[str, str]], AgentCall | None]
 
 
 def session_for(agent: str, given: object) -> str:

@@ -11,20 +11,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from guard.entry.agents.agent import TIMEOUT, WATCH, Agent
-from guard.entry.agents.calls import Answer, Call, absolute, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, absolute, session_for
 from guard.entry.agents.payload import as_json, cwd, pretooluse, text
 
 NAME = "claude-code"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     tool = text(data.get("tool_name"), "tool_name")
     if tool != "Bash" or data.get("hook_event_name", "PreToolUse") != "PreToolUse":
         return None
     tool_input = data.get("tool_input")
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     command = text(command, "tool_input.command (the Bash call's command)")
-    return Call(
+    return AgentCall(
         NAME,
         command,
         cwd(data.get("cwd", os.getcwd())),
@@ -33,7 +33,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     )
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     return as_json(pretooluse(given))
 
 

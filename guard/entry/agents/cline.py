@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from guard.entry.agents.agent import WATCH, Agent
-from guard.entry.agents.calls import Answer, Call, Unreadable, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, Unreadable, session_for
 from guard.entry.agents.payload import as_json, first_root, text
 
 NAME = "cline"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     if data.get("hookName", "PreToolUse") != "PreToolUse":
         return None
     pre = data.get("preToolUse")
@@ -29,7 +29,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     root = first_root(data.get("workspaceRoots"))
     if root is None:
         raise Unreadable("the hook input has no workspaceRoots (where the command runs)")
-    return Call(
+    return AgentCall(
         NAME,
         text(command, "preToolUse.parameters.command"),
         root,
@@ -38,7 +38,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     )
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     if given.decision == "allow":
         return as_json({"cancel": False})
     return as_json({"cancel": True, "errorMessage": given.reason})

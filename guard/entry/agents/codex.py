@@ -12,27 +12,27 @@ from pathlib import Path
 from typing import Any
 
 from guard.entry.agents.agent import TIMEOUT, WATCH, Agent
-from guard.entry.agents.calls import Answer, Call, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, session_for
 from guard.entry.agents.payload import as_json, cwd, pretooluse, text
 
 NAME = "codex"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     tool = text(data.get("tool_name"), "tool_name")
     if tool != "Bash" or data.get("hook_event_name", "PreToolUse") != "PreToolUse":
         return None  # apply_patch and MCP tools: not shell lines
     tool_input = data.get("tool_input")
     command = tool_input.get("command") if isinstance(tool_input, dict) else None
     command = text(command, "tool_input.command")
-    return Call(NAME, command, cwd(data.get("cwd")), session_for(NAME, data.get("session_id")))
+    return AgentCall(NAME, command, cwd(data.get("cwd")), session_for(NAME, data.get("session_id")))
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     # allow: no decision at all, so Codex's own approval policy still applies
     if given.decision == "allow":
         return ""
-    return as_json(pretooluse(Answer("deny", given.reason)))  # ask would be invalid: run
+    return as_json(pretooluse(AgentAnswer("deny", given.reason)))  # ask would be invalid: run
 
 
 def trusted(path: Path) -> bool:

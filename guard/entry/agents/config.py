@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
+from guard import dirs
 from guard.entry.agents.agent import Agent
 from guard.entry.agents.registry import agent as record
 from guard.entry.agents.registry import agents
@@ -39,11 +38,9 @@ def user_base(agent: str) -> Path:
 
 
 def guard_program() -> str:
-    """The `guard` the agent should run: the one next to this Python, else the one on PATH."""
-    beside = Path(sys.executable).parent / "guard"
-    if beside.exists():
-        return str(beside)
-    return shutil.which("guard") or "guard"
+    """The `guard` the agent should run (guard.dirs.guard_program), else plain `guard`: the
+    installed command then fails to start it and denies (see hook_command)."""
+    return dirs.guard_program() or "guard"
 
 
 def hook_timeout(agent: str) -> int:

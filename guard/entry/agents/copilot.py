@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from guard.entry.agents.agent import TIMEOUT, WATCH, Agent, Process
-from guard.entry.agents.calls import Answer, Call, Unreadable, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, Unreadable, session_for
 from guard.entry.agents.payload import as_json, cwd, text
 
 NAME = "copilot"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     tool = data.get("toolName", data.get("tool_name"))
     tool = text(tool, "toolName")
     if tool.lower() not in ("bash", "shell"):
@@ -29,7 +29,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
         except ValueError:
             raise Unreadable("the hook input's toolArgs is not JSON") from None
     command = args.get("command") if isinstance(args, dict) else None
-    return Call(
+    return AgentCall(
         NAME,
         text(command, "toolArgs.command"),
         cwd(data.get("cwd")),
@@ -37,7 +37,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     )
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     if given.decision == "allow":
         return ""  # empty output: Copilot's own permission flow applies
     return as_json({"permissionDecision": given.decision, "permissionDecisionReason": given.reason})

@@ -1,9 +1,9 @@
 """What every agent adapter does: judge the call, hold it for a human where the agent has no
 real ask, and turn the outcome into one of three answers.
 
-An adapter (a row of `guard.entry.agents.protocols`) reads its agent's JSON into a `Call`; this
+An adapter (a row of `guard.entry.agents.protocols`) reads its agent's JSON into a `AgentCall`; this
 module
-returns an `Answer` (allow, deny or ask, with one `guard:` line); the adapter writes it in the
+returns an `AgentAnswer` (allow, deny or ask, with one `guard:` line); the adapter writes it in the
 agent's own form. Nothing here ever answers allow unless guard allowed: a call the policy asks
 about goes to the agent's own prompt only where the agent really shows one (`in_band_ask`);
 elsewhere it is held while the human at `guard watch` decides, and the hold ends in deny a few
@@ -24,7 +24,7 @@ from types import FrameType
 from typing import TYPE_CHECKING
 
 from guard.entry.agents.agent import Agent
-from guard.entry.agents.calls import Answer, Call, Unreadable
+from guard.entry.agents.calls import AgentAnswer, AgentCall, Unreadable
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class HoldTimeout(BaseException):
     A BaseException, so that no `except Exception` on the way swallows it."""
 
 
-def refused(why: str) -> Answer:
-    return Answer("deny", f"guard: {why}; {NOT_RUN}")
+def refused(why: str) -> AgentAnswer:
+    return AgentAnswer("deny", f"guard: {why}; {NOT_RUN}")
 
 
 def verdict_for(
@@ -68,14 +68,14 @@ def verdict_for(
 
 
 def decide(
-    call: Call,
+    call: AgentCall,
     env: Mapping[str, str],
     *,
     in_band_ask: bool,
     hook_timeout: float,
     may_hold: bool = True,
     prompt_known: bool = True,
-) -> Answer:
+) -> AgentAnswer:
     """Judge `call`; ask the agent's prompt (`in_band_ask`) or hold it for the approver (or
     raise `NeedsHold` where `may_hold` is False, or where the line asks and `prompt_known` is
     False: whether a human sees the agent's prompt is known only to the hook's process)."""
@@ -109,45 +109,46 @@ def decide(
             f"(guard setup {call.agent} writes one)"
         )
     except GuardError as exc:
-        return Answer("deny", f"{exc}; {NOT_RUN}")
+        return AgentAnswer("deny", f"{exc}; {NOT_RUN}")
     return _audit(judgement, call, answer, how, env, row=not logged)
 
 
 def _answer(
     judgement: Judgement,
-    call: Call,
+    call: AgentCall,
     env: Mapping[str, str],
     *,
     in_band_ask: bool,
     budget: float,
     may_hold: bool = True,
-) -> tuple[Answer, str, bool]:
+) -> tuple[AgentAnswer, str, bool]:
     """The answer, how it was reached, and whether its audit row is written (by the approver)."""
     verdict = judgement.verdict
     reasons = "; ".join(r.split(": ", 1)[-1] for r in verdict.reasons[:3])  # no "ask: " lead
     if verdict.decision == "allow":
         used = any(d.by.startswith("approval") for d in verdict.decided)
         if used:
-            return Answer("allow", "guard: allowed by an approval"), "approval", False
-        return Answer("allow", "guard: allowed by the policy"), "rule", False
+            return AgentAnswer("allow", "guard: allowed by an approval"), "approval", False
+        return AgentAnswer("allow", "guard: allowed by the policy"), "rule", False
     if verdict.decision == "deny":
-        return Answer("deny", f"guard: denied: {reasons}; {NOT_RUN}{FORBIDDEN}"), "rule", False
+        return AgentAnswer("deny", f"guard: denied: {reasons}; {NOT_RUN}{FORBIDDEN}"), "rule", False
     from guard.asking.confirm import approver_mode  # the prompt's modules: only when one asks
 
     mode = approver_mode(env, judgement.policy)
     if in_band_ask and mode != "always":
-        return Answer("ask", f"guard asks: {reasons}"), f"{call.agent}-prompt", False
+        return AgentAnswer("ask", f"guard asks: {reasons}"), f"{call.agent}-prompt", False
     if mode == "never":
         message = f"guard: denied: nobody can be asked (GUARD_APPROVER=never); {reasons}"
-        return Answer("deny", f"{message}{_grant_hint(judgement, call, env)}"), "no-approver", False
+        hint = _grant_hint(judgement, call, env)
+        return AgentAnswer("deny", f"{message}{hint}"), "no-approver", False
     if not may_hold:
         raise NeedsHold
     return _hold(judgement, call, env, budget)
 
 
 def _hold(
-    judgement: Judgement, call: Call, env: Mapping[str, str], budget: float
-) -> tuple[Answer, str, bool]:
+    judgement: Judgement, call: AgentCall, env: Mapping[str, str], budget: float
+) -> tuple[AgentAnswer, str, bool]:
     """The human at `guard watch` answers, within what is left of the agent's hook timeout."""
     from guard.asking.confirm import approver_mode, confirm
     from guard.asking.prompt import DEFAULT_TIMEOUT
@@ -173,15 +174,15 @@ def _hold(
     held = "" if by_hand else f"{call.agent} shows no question from its hooks"
     outcome = confirm(judgement, session=call.session, env=asked, origin=call.agent, held=held)
     if outcome.allowed:
-        allowed = Answer("allow", "guard: allowed by the human at `guard watch`")
+        allowed = AgentAnswer("allow", "guard: allowed by the human at `guard watch`")
         return allowed, outcome.how, outcome.logged
     message = outcome.message or "guard: denied by the human at `guard watch`"
     if outcome.how == "no-approver":
         message += _grant_hint(judgement, call, env)
-    return Answer("deny", message), outcome.how, outcome.logged
+    return AgentAnswer("deny", message), outcome.how, outcome.logged
 
 
-def _grant_hint(judgement: Judgement, call: Call, env: Mapping[str, str]) -> str:
+def _grant_hint(judgement: Judgement, call: AgentCall, env: Mapping[str, str]) -> str:
     """`; or for this session: guard approvals grant …` for what the line asks about."""
     from guard.asking.confirm import question_for
 
@@ -238,13 +239,13 @@ def deadline(seconds: float) -> Iterator[None]:
 
 def _audit(
     judgement: Judgement,
-    call: Call,
-    answer: Answer,
+    call: AgentCall,
+    answer: AgentAnswer,
     how: str,
     env: Mapping[str, str],
     *,
     row: bool,
-) -> Answer:
+) -> AgentAnswer:
     """Write the call's row (unless ``row`` is False: the approver wrote it) and count the
     session as active; the answer to give. A row that cannot be written is said once per
     session (on stderr and in the answer); where the managed policy keeps an audit log, an
@@ -284,8 +285,8 @@ def _audit(
         from guard.verdict.store.audit import required_by
 
         if answer.decision == "allow" and required_by(judgement.policy):
-            return Answer("deny", message)
-        return Answer(answer.decision, f"{answer.reason} — {message}")
+            return AgentAnswer("deny", message)
+        return AgentAnswer(answer.decision, f"{answer.reason} — {message}")
     store_trouble.worked(call.session, path)
     return answer
 

@@ -10,19 +10,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from guard.entry.agents.agent import TIMEOUT, WATCH, Agent
-from guard.entry.agents.calls import Answer, Call, absolute, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, absolute, session_for
 from guard.entry.agents.payload import as_json, cwd, first_root, text
 
 NAME = "cursor"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     event = data.get("hook_event_name", "beforeShellExecution")
     if event != "beforeShellExecution":
         return None
     roots = first_root(data.get("workspace_roots"))
     project = absolute(env.get("CURSOR_PROJECT_DIR", "")) or roots
-    return Call(
+    return AgentCall(
         NAME,
         text(data.get("command"), "command"),
         cwd(data.get("cwd"), project),
@@ -31,7 +31,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     )
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     if given.decision == "allow":
         return as_json({"permission": "allow"})
     return as_json(

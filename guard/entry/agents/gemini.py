@@ -11,13 +11,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from guard.entry.agents.agent import TIMEOUT, WATCH, Agent, Process
-from guard.entry.agents.calls import Answer, Call, Unreadable, absolute, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, Unreadable, absolute, session_for
 from guard.entry.agents.payload import as_json, cwd, text
 
 NAME = "gemini"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     tool = text(data.get("tool_name"), "tool_name")
     if tool != "run_shell_command" or data.get("hook_event_name", "BeforeTool") != "BeforeTool":
         return None
@@ -28,7 +28,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     where = tool_input.get("dir_path") or tool_input.get("directory")
     if isinstance(where, str) and where:
         where_run = os.path.normpath(os.path.join(where_run, where))
-    return Call(
+    return AgentCall(
         NAME,
         text(tool_input.get("command"), "tool_input.command"),
         where_run,
@@ -37,7 +37,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     )
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     if given.decision == "allow":
         return as_json({})  # no objection: Gemini's own confirmation policy applies
     if given.decision == "ask":  # its prompt does not show the reason: systemMessage does

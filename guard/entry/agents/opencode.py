@@ -9,13 +9,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from guard.entry.agents.agent import TIMEOUT, WATCH, Agent
-from guard.entry.agents.calls import Answer, Call, absolute, session_for
+from guard.entry.agents.calls import AgentAnswer, AgentCall, absolute, session_for
 from guard.entry.agents.payload import as_json, cwd, text
 
 NAME = "opencode"
 
 
-def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
+def parse(data: dict[str, Any], env: Mapping[str, str]) -> AgentCall | None:
     if text(data.get("tool"), "tool") != "bash":
         return None
     args = data.get("args")
@@ -25,7 +25,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     workdir = args.get("workdir") if isinstance(args, dict) else None
     if isinstance(workdir, str) and workdir:
         where_run = os.path.normpath(os.path.join(where_run, workdir))
-    return Call(
+    return AgentCall(
         NAME,
         text(command, "args.command"),
         where_run,
@@ -34,7 +34,7 @@ def parse(data: dict[str, Any], env: Mapping[str, str]) -> Call | None:
     )
 
 
-def answer(given: Answer) -> str:
+def answer(given: AgentAnswer) -> str:
     decision = "allow" if given.decision == "allow" else "deny"
     return as_json({"decision": decision, "reason": given.reason})
 

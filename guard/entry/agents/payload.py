@@ -6,7 +6,7 @@ import json
 import os
 from typing import Any
 
-from guard.entry.agents.calls import Answer, Unreadable, absolute
+from guard.entry.agents.calls import AgentAnswer, Unreadable, absolute
 
 
 def text(value: object, what: str) -> str:
@@ -33,7 +33,7 @@ def as_json(data: dict[str, Any]) -> str:
     return json.dumps(data, ensure_ascii=False)
 
 
-def pretooluse(answer: Answer) -> dict[str, Any]:
+def pretooluse(answer: AgentAnswer) -> dict[str, Any]:
     """The PreToolUse answer Claude Code reads (and Codex, for a deny)."""
     return {
         "hookSpecificOutput": {

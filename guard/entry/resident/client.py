@@ -214,7 +214,7 @@ def exchange(
         return None
     try:
         answer = _ask(sock, wire.encode(pairs), meanwhile)
-    except (OSError, wire.ProtocolError, UnicodeError):
+    except (OSError, wire.ResidentProtocolError, UnicodeError):
         sock.close()
         return None
     if answer is None or wire.first(answer, "action") != "done":
@@ -236,7 +236,7 @@ def request(pairs: list[tuple[str, str | bytes]]) -> list[tuple[str, bytes]] | N
         return None
     try:
         return _ask(sock, wire.encode(pairs))
-    except (OSError, wire.ProtocolError):
+    except (OSError, wire.ResidentProtocolError):
         return None
     finally:
         sock.close()
@@ -289,7 +289,7 @@ def _ask(
             meanwhile()
         size = int.from_bytes(_receive(sock, 4), "big")
         if size > wire.MAX_MESSAGE:
-            raise wire.ProtocolError("an answer over the size limit")
+            raise wire.ResidentProtocolError("an answer over the size limit")
         return wire.decode(_receive(sock, size))
     except TimeoutError:
         _stop_hung(sock)

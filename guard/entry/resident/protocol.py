@@ -36,7 +36,7 @@ DEFAULT_IDLE = 600.0
 SUN_PATH_MAX = 107  # bytes of a Unix socket path, without its NUL
 
 
-class ProtocolError(Exception):
+class ResidentProtocolError(Exception):
     """A message that does not follow the format, or from another version."""
 
 
@@ -67,15 +67,15 @@ def decode(body: bytes) -> list[tuple[str, bytes]]:
     at, end = 0, len(body)
     while at < end:
         if at + 4 > end:
-            raise ProtocolError("a field's length is cut off")
+            raise ResidentProtocolError("a field's length is cut off")
         size = int.from_bytes(body[at : at + 4], "big")
         at += 4
         if at + size > end:
-            raise ProtocolError("a field is cut off")
+            raise ResidentProtocolError("a field is cut off")
         fields.append(body[at : at + size])
         at += size
     if len(fields) % 2 or fields[:2] != [b"v", VERSION.encode()]:
-        raise ProtocolError("not a message of this version")
+        raise ResidentProtocolError("not a message of this version")
     return [(fields[i].decode("ascii", "replace"), fields[i + 1]) for i in range(2, len(fields), 2)]
 
 
@@ -153,13 +153,13 @@ def peer(sock: _socket.socket) -> tuple[int, int]:
 
 
 def receive(sock: _socket.socket, size: int, *, other: str) -> bytes:
-    """Exactly `size` bytes from `sock`; a ProtocolError when `other` (the checker, the client)
-    closes the connection first."""
+    """Exactly `size` bytes from `sock`; a ResidentProtocolError when `other` (the checker, the
+    client) closes the connection first."""
     chunks, got = [], 0
     while got < size:
         chunk = sock.recv(min(size - got, 1 << 20))
         if not chunk:
-            raise ProtocolError(f"the {other} closed the connection")
+            raise ResidentProtocolError(f"the {other} closed the connection")
         chunks.append(chunk)
         got += len(chunk)
     return b"".join(chunks)

@@ -29,7 +29,7 @@ Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]
 
 
-class Checker:
+class ResidentChecker:
     """The state one checker keeps between requests."""
 
     def __init__(self, path: str) -> None:
@@ -208,7 +208,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
         raise GuardError(f"guard: the checker cannot listen on {path} ({exc.strerror}); "
                          "check the directory, or set GUARD_RESIDENT=0") from None
     ours = os.stat(path).st_ino
-    checker = Checker(path)
+    checker = ResidentChecker(path)
     from guard.verdict.store.store import keep_stores_open
 
     keep_stores_open()
@@ -242,7 +242,7 @@ def _already(path: str) -> None:
               "started (`guard serve --user --stop` stops it)", file=sys.stderr)  # fmt: skip
 
 
-def warm_up(checker: Checker, directory: str) -> None:
+def warm_up(checker: ResidentChecker, directory: str) -> None:
     """Load what answering needs (the modules, the parser, the policy, the enforcement and
     the ruleset of a line in `directory`, with the environment of the client that started the
     checker: most likely the next one's) before the first request, so that it is as fast as the
@@ -280,7 +280,7 @@ def _stop(signum: int, frame: object) -> None:
     raise _Stopped
 
 
-def serve(listener: socket.socket, checker: Checker, idle: float, ours: int) -> None:
+def serve(listener: socket.socket, checker: ResidentChecker, idle: float, ours: int) -> None:
     last = time.monotonic()
     while not checker.stopping:
         left = idle - (time.monotonic() - last)
@@ -305,7 +305,7 @@ def _still_ours(path: str, ours: int) -> bool:
         return False
 
 
-def handle(conn: socket.socket, checker: Checker) -> None:
+def handle(conn: socket.socket, checker: ResidentChecker) -> None:
     """One request from a peer of our uid: answer it; after the client's ACK, the audit row."""
     conn.settimeout(REQUEST_SECONDS)
     try:
@@ -315,7 +315,7 @@ def handle(conn: socket.socket, checker: Checker) -> None:
         if size > wire.MAX_MESSAGE:
             return
         pairs = wire.decode(_receive(conn, size))
-    except (OSError, wire.ProtocolError):
+    except (OSError, wire.ResidentProtocolError):
         with contextlib.suppress(OSError):
             conn.sendall(wire.encode([("action", "fallback"), ("reason", "a bad request")]))
         return

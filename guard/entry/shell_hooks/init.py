@@ -4,11 +4,9 @@ in the package (shell-hooks/) with one substitution, the absolute path of the gu
 
 from __future__ import annotations
 
-import os
 import shlex
-import shutil
-import sys
 
+from guard import dirs
 from guard.errors import GuardError
 
 SHELLS = {"bash": "guard.bash", "zsh": "guard.zsh", "fish": "guard.fish"}
@@ -48,11 +46,8 @@ def fish_quote(text: str) -> str:
 
 
 def guard_program() -> str:
-    """The absolute path of the guard program that is running, else the one on PATH."""
-    here = os.path.abspath(sys.argv[0]) if sys.argv and sys.argv[0] else ""
-    if here and os.path.basename(here) == "guard" and os.access(here, os.X_OK):
-        return here
-    found = shutil.which("guard")
+    """The guard program the hook runs (guard.dirs.guard_program); without one, an error."""
+    found = dirs.guard_program()
     if found:
-        return os.path.abspath(found)
+        return found
     raise GuardError("guard: cannot tell where the guard program is; put it on PATH and retry")

@@ -65,12 +65,12 @@ BLINDS = (
 WAKE_SECONDS = 5.0  # how often a waiting checker looks whether its shell is still there
 
 
-class ProtocolError(Exception):
+class HookProtocolError(Exception):
     """A request that does not follow the wire format; the checker answers and exits."""
 
 
 @dataclass(frozen=True, slots=True)
-class Request:
+class HookRequest:
     id: str
     shell: str
     session: str
@@ -115,17 +115,18 @@ def fields(fd: int, alive: Callable[[], bool]) -> Iterator[str]:
         buffer += chunk
 
 
-def read_request(source: Iterator[str]) -> Request:
-    """The next request; StopIteration at the end, ProtocolError (with the id) when malformed."""
+def read_request(source: Iterator[str]) -> HookRequest:
+    """The next request; StopIteration at the end, HookProtocolError (with the id) when
+    malformed."""
     head = [next(source)]
     head.append(_more(source, head))
     if head[0] != VERSION:
-        raise ProtocolError(head[1])
+        raise HookProtocolError(head[1])
     for _ in range(HEADER - 2):
         head.append(_more(source, head))
     _, rid, shell, session, cwd, last, gen, int_trap, mode, text = head
     if shell not in ("bash", "zsh") or mode not in ("history", "line", "typed"):
-        raise ProtocolError(rid)
+        raise HookProtocolError(rid)
     env: Mapping[str, str]
     if shell == "bash":
         env = exported(_more(source, head))
@@ -135,17 +136,17 @@ def read_request(source: Iterator[str]) -> Request:
             name, eq, value = item.partition("=")
             if eq and name:
                 env[name] = value
-    return Request(rid, shell, session, cwd, last, gen, int_trap, mode, text, env)
+    return HookRequest(rid, shell, session, cwd, last, gen, int_trap, mode, text, env)
 
 
 def _more(source: Iterator[str], head: list[str]) -> str:
     try:
         return next(source)
     except StopIteration:
-        raise ProtocolError(head[1] if len(head) > 1 else "") from None
+        raise HookProtocolError(head[1] if len(head) > 1 else "") from None
 
 
-class Checker:
+class HookChecker:
     """Turns requests into replies; remembers what one shell's previous line looked like."""
 
     def __init__(self) -> None:
@@ -153,7 +154,7 @@ class Checker:
         self._gen = ""
         self._env: dict[str, str] = {}
 
-    def answer(self, request: Request) -> tuple[Reply, Judgement | None]:
+    def answer(self, request: HookRequest) -> tuple[Reply, Judgement | None]:
         relay = bool(request.int_trap.strip())
         line = request.text
         if request.mode == "history":
@@ -179,7 +180,7 @@ class Checker:
         said = [*map(escaped, warnings), *told(result)]  # each one line, safe for the terminal
         return Reply(request.id, decision, relay, "\n".join(said)), result
 
-    def _typed(self, request: Request, relay: bool) -> tuple[Reply, Judgement | None]:
+    def _typed(self, request: HookRequest, relay: bool) -> tuple[Reply, Judgement | None]:
         """Allow (recorded) a line typed at Enter that the policy allows with nothing to say;
         anything else passes to PS0's check of the line bash read, which records it."""
         self._adopt(request.env)
@@ -191,7 +192,7 @@ class Checker:
             return Reply(request.id, "pass", relay, ""), None
         return Reply(request.id, "allow", relay, ""), result
 
-    def _judged(self, request: Request, line: str) -> Judgement:
+    def _judged(self, request: HookRequest, line: str) -> Judgement:
         """`line` judged as a fresh `guard check` in the shell would judge it."""
         return judge(
             line,
@@ -276,7 +277,7 @@ def serve(fd_in: int = 0, fd_out: int = 1) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # ^C at the prompt is not for the checker
     parent = os.getppid()
     source = fields(fd_in, lambda: os.getppid() == parent)
-    checker = Checker()
+    checker = HookChecker()
     audit = AuditWriter()
     try:
         while True:
@@ -284,7 +285,7 @@ def serve(fd_in: int = 0, fd_out: int = 1) -> int:
                 request = read_request(source)
             except StopIteration:
                 return 0
-            except ProtocolError as exc:
+            except HookProtocolError as exc:
                 reason = "guard: the shell hook and the checker do not speak the same version"
                 os.write(fd_out, Reply(str(exc), "fallback", True, reason).encode())
                 return 1
@@ -301,7 +302,9 @@ def serve(fd_in: int = 0, fd_out: int = 1) -> int:
         audit.close()
 
 
-def _recorded_first(checker: Checker, request: Request, reply: Reply, result: Judgement) -> Reply:
+def _recorded_first(
+    checker: HookChecker, request: HookRequest, reply: Reply, result: Judgement
+) -> Reply:
     """The reply once the line's row is written (a session's first row, a store that failed,
     a managed audit log): with the warning when it could not be (once per session), a refusal
     where the managed policy requires the row of an allowed line, or `pass` for a typed line
@@ -333,7 +336,7 @@ def _recorded_first(checker: Checker, request: Request, reply: Reply, result: Ju
     return Reply(reply.id, reply.decision, reply.relay, text)
 
 
-def _answer(checker: Checker, request: Request) -> tuple[Reply, Judgement | None]:
+def _answer(checker: HookChecker, request: HookRequest) -> tuple[Reply, Judgement | None]:
     try:
         return checker.answer(request)
     except GuardError as exc:
