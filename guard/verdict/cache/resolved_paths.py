@@ -24,7 +24,9 @@ from __future__ import annotations
 import os
 import posixpath
 import time
+from collections.abc import Callable
 from stat import S_ISLNK
+from typing import TypeVar
 
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.paths import normalise
@@ -51,6 +53,19 @@ from guard.verdict.cache.path_questions import (
     stamp_of,
 )
 from guard.verdict.workspace import glob_matches
+
+T = TypeVar("T")
+
+
+def _asked(ask: Callable[[str], T], path: str) -> T | OSError:
+    """What `ask` (lstat, stat, readlink) answers for `path`, or the error it raised, kept
+    without its traceback: the frames of the walk would tie each kept error into a cycle that only
+    the collector frees."""
+    try:
+        return ask(path)
+    except OSError as exc:
+        exc.__traceback__ = None
+        return exc
 
 
 class Links:
@@ -212,24 +227,16 @@ class Links:
     def _lstat(self, path: str) -> Look:
         seen = self._lstats
         if seen is None:
-            try:
-                return os.lstat(path)
-            except OSError as exc:
-                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
-                return exc
+            return _asked(os.lstat, path)
         found = seen.get(path)
         if found is not None:
             return found
         stats = self._stats  # stat sees what lstat saw, for what is not there or not a link
-        try:
-            found = os.lstat(path)
-        except OSError as exc:
-            exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
-            seen[path] = exc
-            if stats is not None and isinstance(exc, FileNotFoundError):
-                stats.setdefault(path, exc)
-            return exc
-        seen[path] = found
+        found = seen[path] = _asked(os.lstat, path)
+        if isinstance(found, OSError):
+            if stats is not None and isinstance(found, FileNotFoundError):
+                stats.setdefault(path, found)
+            return found
         if stats is not None and not S_ISLNK(found.st_mode):
             stats.setdefault(path, found)
         return found
@@ -237,23 +244,14 @@ class Links:
     def _stat(self, path: str) -> Look:
         seen = self._stats
         if seen is None:
-            try:
-                return os.stat(path)
-            except OSError as exc:
-                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
-                return exc
+            return _asked(os.stat, path)
         found = seen.get(path)
         if found is not None:
             return found
         self._lstat(path)
         found = seen.get(path)
         if found is None:  # a link, or an lstat that failed otherwise
-            try:
-                found = os.stat(path)
-            except OSError as exc:
-                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
-                found = exc
-            seen[path] = found
+            found = seen[path] = _asked(os.stat, path)
         return found
 
     def _target(self, path: str) -> object:
@@ -273,11 +271,7 @@ class Links:
         elif not S_ISLNK(look.st_mode):
             found = PLAIN
         else:
-            try:
-                found = os.readlink(path)
-            except OSError as exc:
-                exc.__traceback__ = None  # kept: not its frames (a cycle for the collector)
-                found = exc
+            found = _asked(os.readlink, path)
         if targets is not None:
             targets[path] = found
         return found
