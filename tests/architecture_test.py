@@ -3,8 +3,9 @@
 Every `import guard.…` and `from guard… import …` in guard/ is read with `ast`, those inside
 functions and under TYPE_CHECKING too: a circle that only closes late is still a circle for a
 reader. A module may import its own stage and the stages before it; the base modules at the
-package's top (`guard.errors`, `guard.dirs`, `guard.printable`) come before everything.
-docs/architecture.md says what each stage holds.
+package's top (`guard.errors`, `guard.dirs`, `guard.printable`) come before everything. A
+stage's `__init__` lists what it offers (`__all__`); the stages after it import only those names.
+docs/architecture.md says what each stage holds; its lists of modules are generated from here.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ STAGES = (
     "entry",
     "cli",
 )
-BASE = frozenset({"guard", "guard.errors", "guard.dirs", "guard.printable"})
+BASE = frozenset({"guard", "guard.errors", "guard.dirs", "guard.printable", "guard.stage_front"})
 LIMIT = 80  # lines of one function or method
 
 
@@ -172,3 +173,204 @@ def test_every_folder_of_modules_is_a_package_an_install_ships() -> None:
         str(f.relative_to(ROOT.parent)) for f in folders if not (f / "__init__.py").exists()
     )
     assert not missing, f"add an __init__.py (a docstring saying what it holds) to {missing}"
+
+
+# Each stage says what it offers: its __init__ lists the public names (`__all__`), each with the
+# module it lives in, and the stages after it import those names from the stage, never from its
+# modules, so a module can move inside its stage without touching its importers.
+OFFERING = tuple(s for s in STAGES if s not in ("base", "cli"))
+
+
+def _stage_package(module: str) -> str:
+    return "guard" if stage(module) == "base" else f"guard.{stage(module)}"
+
+
+def _reached_past_the_front(path: Path, me: str) -> list[str]:
+    """`from guard.<stage>.<module> import …` (or `import guard.<stage>.<module>`) in `path`
+    for a stage other than `me`'s: what should come from `guard.<stage>` itself."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            targets = [node.module]
+        elif isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        else:
+            continue
+        for target in targets:
+            parts = target.split(".")
+            if parts[0] != "guard" or len(parts) < 3 or parts[1] not in OFFERING:
+                continue
+            if parts[1] != me:
+                out.append(f"line {node.lineno}: {target}")
+    return out
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_imports_across_stages_go_through_the_stage(module: str) -> None:
+    path = MODULES[module]
+    if path.name == "__init__.py" and module.count(".") == 1:
+        return  # a stage's front names where each of its names lives
+    wrong = _reached_past_the_front(path, stage(module))
+    assert not wrong, (
+        f"{path.relative_to(ROOT.parent)} reaches into another stage: {wrong}; import the name "
+        "from the stage (`from guard.<stage> import name`) and list it in that stage's "
+        "__init__ (_WHERE, the TYPE_CHECKING block)"
+    )
+
+
+def test_the_front_check_sees_a_reach_past_it(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        "from guard.verdict import judge\nfrom guard.verdict.judgement import Judgement\n",
+        encoding="utf-8",
+    )
+    assert _reached_past_the_front(tmp_path / "m.py", "entry") == [
+        "line 2: guard.verdict.judgement"
+    ]
+    assert _reached_past_the_front(tmp_path / "m.py", "verdict") == []
+
+
+def _front(stage_name: str) -> tuple[dict[str, str], dict[str, str], frozenset[str]]:
+    """A stage's __init__: its `_WHERE`, the TYPE_CHECKING imports (name → module) and
+    `_MODULES`, read with ast."""
+    tree = ast.parse(MODULES[f"guard.{stage_name}"].read_text(encoding="utf-8"))
+    where: dict[str, str] = {}
+    typed: dict[str, str] = {}
+    modules: frozenset[str] = frozenset()
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else None
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id == "_WHERE":
+            where = ast.literal_eval(node.value)  # type: ignore[union-attr, arg-type]
+        if isinstance(target, ast.Name) and target.id == "_MODULES":
+            call = node.value
+            assert isinstance(call, ast.Call)
+            modules = frozenset(ast.literal_eval(call.args[0])) if call.args else frozenset()
+        if isinstance(node, ast.If):  # if TYPE_CHECKING:
+            for inner in node.body:
+                if isinstance(inner, ast.ImportFrom) and inner.module:
+                    for a in inner.names:
+                        is_module = f"{inner.module}.{a.name}" in MODULES
+                        typed[a.asname or a.name] = (
+                            f"{inner.module}.{a.name}" if is_module else inner.module
+                        )
+    return where, typed, modules
+
+
+@pytest.mark.parametrize("stage_name", OFFERING)
+def test_each_stage_lists_what_it_offers(stage_name: str) -> None:
+    import importlib
+
+    where, typed, modules = _front(stage_name)
+    package = importlib.import_module(f"guard.{stage_name}")
+    assert package.__all__ == sorted(where), "__all__ is sorted(_WHERE)"
+    assert typed == where, (
+        f"guard/{stage_name}/__init__.py: the TYPE_CHECKING imports (what mypy reads) and "
+        "_WHERE (what an import gets) must name the same places"
+    )
+    for name, module in where.items():
+        assert name in modules or f"guard.{stage_name}.{name}" not in MODULES, (
+            f"guard.{stage_name}.{name} is a module too: once imported it would hide the name "
+            f"{name}; rename the module"
+        )
+        assert (name in modules) == (module in MODULES and module.endswith(f".{name}")), name
+        found = getattr(package, name)
+        if name in modules:
+            assert found is importlib.import_module(module)
+        else:
+            assert found is getattr(importlib.import_module(module), name), name
+
+
+@pytest.mark.parametrize("stage_name", OFFERING)
+def test_a_stage_offers_only_what_later_stages_use(stage_name: str) -> None:
+    """No dead fronts: every name a stage lists is imported from it somewhere after it."""
+    used: set[str] = set()
+    for module, path in MODULES.items():
+        if stage(module) == stage_name:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module == f"guard.{stage_name}":
+                used.update(a.name for a in node.names)
+    unused = sorted(set(_front(stage_name)[0]) - used)
+    assert not unused, f"guard/{stage_name}/__init__.py offers {unused}, which nothing imports"
+
+
+# docs/architecture.md's lists of modules are made from this graph, so they cannot drift: run
+# `python tests/architecture_test.py --write` after adding, moving or renaming a module.
+DOC = ROOT.parent / "docs" / "architecture.md"
+BEGIN = "<!-- modules: generated by `python tests/architecture_test.py --write` -->"
+END = "<!-- end of generated modules -->"
+
+
+def _summary(path: Path) -> str:
+    """A module's docstring, its first sentence, on one line."""
+    doc = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    first = " ".join(doc.split("\n\n", 1)[0].split())
+    cut = first.find(". ")
+    return (first[: cut + 1] if cut > 0 else first).replace("|", "\\|")
+
+
+def _in_import_order(modules: list[str]) -> list[list[str]]:
+    """`modules` (one stage's, without its front) in layers: each imports only modules of
+    earlier layers."""
+    left, layers = set(modules), []
+    while left:
+        layer = sorted(m for m in left if not GRAPH[m] & left)
+        assert layer, f"a circle among {sorted(left)}"
+        layers.append(layer)
+        left -= set(layer)
+    return layers
+
+
+def module_lists() -> str:
+    """The generated part of docs/architecture.md: per stage, what it offers and its modules in
+    import order (a module imports only the rows above it), each with its docstring's first
+    sentence."""
+    out = [BEGIN, ""]
+    for name in STAGES:
+        members = sorted(m for m in MODULES if stage(m) == name)
+        where = "guard/" if name == "base" else f"guard/{name}/"
+        out += [f"### `{where}`", ""]
+        if name in OFFERING:
+            offers = ", ".join(f"`{n}`" for n in sorted(_front(name)[0]))
+            out += [f"Offers the stages after it: {offers}.", ""]
+        out += ["| layer | module | holds |", "|---|---|---|"]
+        front = "guard" if name == "base" else f"guard.{name}"
+        path = MODULES[front].relative_to(ROOT.parent)
+        out.append(f"| front | `{path}` | {_summary(MODULES[front])} |")
+        members.remove(front)
+        for depth, layer in enumerate(_in_import_order(members), start=1):
+            for module in layer:
+                path = MODULES[module].relative_to(ROOT.parent)
+                out.append(f"| {depth} | `{path}` | {_summary(MODULES[module])} |")
+        out.append("")
+    out.append(END)
+    return "\n".join(out)
+
+
+def _doc_with_lists() -> str:
+    text = DOC.read_text(encoding="utf-8")
+    head, found, rest = text.partition(BEGIN)
+    assert found, f"docs/architecture.md lost its marker {BEGIN!r}"
+    return head + module_lists() + rest.partition(END)[2]
+
+
+def test_the_docs_list_every_module_as_the_graph_has_it() -> None:
+    assert DOC.read_text(encoding="utf-8") == _doc_with_lists(), (
+        "docs/architecture.md's module lists are out of date: run "
+        "`python tests/architecture_test.py --write`"
+    )
+
+
+def test_every_module_says_what_it_holds() -> None:
+    silent = sorted(str(p.relative_to(ROOT.parent)) for p in MODULES.values() if not _summary(p))
+    assert not silent, f"give {silent} a docstring: its first sentence goes into the docs"
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] == ["--write"]:
+        DOC.write_text(_doc_with_lists(), encoding="utf-8")
+    else:
+        print(module_lists())

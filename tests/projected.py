@@ -3,7 +3,7 @@ filesystem) and the views of a line's projection they assert on."""
 
 from __future__ import annotations
 
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.requests import Projection
 from guard.projection.shell_state import Context
 

@@ -1,1 +1,19 @@
 """What an approval covers: the scopes a human may pick when a request asks (arity)."""
+
+from __future__ import annotations
+
+from guard.stage_front import front
+
+TYPE_CHECKING = False  # typing's costs an import the checker's fast path does not make
+
+if TYPE_CHECKING:
+    from guard.approvals import arity as arity
+
+# what the stage offers the stages after it, and the module each lives in (guard/stage_front.py)
+_WHERE: dict[str, str] = {
+    "arity": "guard.approvals.arity",
+}
+_MODULES = frozenset({"arity"})  # names that are modules
+__all__ = sorted(_WHERE)
+
+__getattr__ = front(__name__, _WHERE, _MODULES)

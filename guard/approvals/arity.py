@@ -20,18 +20,20 @@ import os
 import re
 from dataclasses import dataclass
 
-from guard.knowledge.commands import command_for
-from guard.knowledge.commands.command import EXACT
-from guard.projection.paths import display, inside
-from guard.projection.patterns import (
+from guard.knowledge import EXACT, command_for
+from guard.projection import (
+    Access,
+    Request,
+    Surface,
     command_name,
+    display,
     escape_command,
     escape_path,
     escape_text,
+    inside,
     render_argv,
+    vital,
 )
-from guard.projection.requests import Access, Request, Surface
-from guard.projection.vital_targets import vital
 
 _VERSIONED = re.compile(r"(python|pypy|ruby|perl|php|lua|node)[0-9.]*|mkfs(\..*)?")
 _PLAIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:@-]*")

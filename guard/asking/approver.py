@@ -30,7 +30,7 @@ from typing import Any, get_args
 from guard.approvals import arity
 from guard.asking.prompt import Choice, Question, problem_with
 from guard.errors import GuardError
-from guard.projection.requests import ACCESSES, SURFACES, DynamicRole, Request
+from guard.projection import ACCESSES, SURFACES, DynamicRole, Request
 
 PROTOCOL = 1
 MAX_MESSAGE = 4 << 20  # bytes in one message line

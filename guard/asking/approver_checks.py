@@ -11,11 +11,10 @@ from typing import TYPE_CHECKING
 
 from guard.asking.approver import Ask
 from guard.errors import GuardError
-from guard.policy.rules import Policy
+from guard.policy import Policy
 
 if TYPE_CHECKING:
-    from guard.verdict.cache.line_cache import LineCache
-    from guard.verdict.store.store import Store
+    from guard.verdict import LineCache, Store
 
 
 def checked(ask: Ask) -> Ask:
@@ -25,7 +24,7 @@ def checked(ask: Ask) -> Ask:
     that file as it is: otherwise the answer would trust rules an agent wrote there."""
     from dataclasses import replace
 
-    from guard.policy.policy_settings import setting
+    from guard.policy import setting
 
     policy = _machine_policy(ask)
     drop: set[str] = set()
@@ -36,8 +35,8 @@ def checked(ask: Ask) -> Ask:
     kept = tuple(c for c in ask.question.choices if c.scope not in drop)
     project = next((c for c in kept if c.target == "project"), None)
     if project is not None:
-        from guard.policy.policy_file import project_policy_path
-        from guard.verdict.trust import is_trusted
+        from guard.policy import project_policy_path
+        from guard.verdict import is_trusted
 
         if not (ask.workspace and is_trusted(project_policy_path(ask.workspace[0]))[0]):
             kept = tuple(c for c in kept if c is not project)
@@ -49,7 +48,7 @@ def checked(ask: Ask) -> Ask:
 def _machine_policy(ask: Ask) -> Policy:
     """This side's policy, with the machine's managed layer: what the requester says of its
     own policy counts for nothing here."""
-    from guard.policy.files import load_policy
+    from guard.policy import load_policy
 
     return load_policy(None, home=ask.home)
 
@@ -58,8 +57,8 @@ def _managed_asks(ask: Ask, policy: Policy) -> bool:
     """Whether the managed layer's deny or ask decides one of the requests that ask."""
     if not policy.managed_rules or not ask.asking:
         return False
-    from guard.projection.requests import SURFACES, Projection
-    from guard.verdict.decide import decide
+    from guard.projection import SURFACES, Projection
+    from guard.verdict import decide
 
     only = Policy(rules=(), defaults=dict.fromkeys(SURFACES, "allow"), default_sources={},
                   managed_rules=policy.managed_rules)  # fmt: skip
@@ -78,9 +77,9 @@ def approved(
     """The id of a stored approval under which every asking request is allowed, or 0."""
     if not ask.approvable or not ask.asking:
         return 0
-    from guard.policy.policy_settings import setting
-    from guard.projection.requests import SURFACES, Projection
-    from guard.verdict.decide import decide
+    from guard.policy import setting
+    from guard.projection import SURFACES, Projection
+    from guard.verdict import decide
 
     try:  # indexed, and read again only when the approvals change (approvals/line_cache.py)
         approvals = cache.approvals(ask.session, env, time.time(), ask.home, store=store)

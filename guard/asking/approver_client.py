@@ -19,11 +19,11 @@ from guard.asking.approver import Invalid, Lines, ask_message, encode, paths
 from guard.asking.ask_result import Outcome
 from guard.asking.prompt import Choice, Question
 from guard.errors import GuardError
-from guard.verdict.judgement import Judgement
+from guard.verdict import Judgement
 
 GRACE = 5.0  # seconds past the approver's own timeout before the requester gives up on it
 CONNECT_SECONDS = 2.0
-NO_TERMINAL = "no terminal"  # why the terminal was not asked; confirm.py says it better
+NO_TERMINAL = "no terminal"  # why the terminal was not asked; confirmation.py says it better
 
 
 def request_approval(

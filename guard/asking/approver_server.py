@@ -36,10 +36,10 @@ from guard.asking.approver_checks import approved, checked
 from guard.asking.approver_queue import Event, Waiting, waiting_summary
 from guard.asking.approver_sockets import listen_at, lock_socket, make_socket_dir
 from guard.errors import GuardError
-from guard.verdict.cache.line_cache import LineCache
+from guard.verdict import LineCache
 
 if TYPE_CHECKING:
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store
 
 Kind = Literal["request", "control"]
 
@@ -91,7 +91,7 @@ class Approver:
     ) -> Approver:
         """Take the lock, replace stale socket files, listen. GuardError when another approver
         runs, a path is taken by something else, or the store cannot be opened."""
-        from guard.verdict.store.store import Store
+        from guard.verdict import Store
 
         for path in (where.request, where.control):
             make_socket_dir(os.path.dirname(path))
@@ -154,7 +154,7 @@ class Approver:
             return f"guard: request #{request_id} has no answer {key!r}; its keys are {keys}"
         problems: list[str] = []
         if choice.scope in ("session", "always"):
-            from guard.asking.confirm import save_grant
+            from guard.asking.confirmation import save_grant
 
             workspace = w.ask.workspace[0] if w.ask.workspace else ""
             via = {"watch": "guard watch", "web": "guard watch --web"}.get(by, "guard approve")

@@ -1,7 +1,8 @@
 """What asking came to: allowed or not, how it was decided (a human at the terminal, the
 approver, a timeout, no terminal …), the line to print when denied and the key picked.
 
-Made by guard/asking/confirm.py (the terminal) and guard/asking/approver_client.py (the approver).
+Made by guard/asking/confirmation.py (the terminal) and guard/asking/approver_client.py (the
+approver).
 """
 
 from __future__ import annotations

@@ -60,9 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _at_once(args_list)  # no subcommand: nothing to import, not even argparse
     if args_list[:1] in (["check"], ["hook"], ["explain"]):
         if args_list[0] == "hook":  # agents' hooks: the checker answers what needs no human
-            from guard.entry.agents.resident_hook import fast_hook as fast_cli
+            from guard.entry import fast_hook as fast_cli
         else:
-            from guard.entry.resident.client import fast_cli
+            from guard.entry import fast_cli
 
         try:
             status = fast_cli(args_list)

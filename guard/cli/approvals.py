@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from guard.cli import summary
 from guard.errors import GuardError
 from guard.printable import escaped
-from guard.projection.paths import display as display_path
-from guard.projection.requests import ACCESSES, SURFACES
+from guard.projection import ACCESSES, SURFACES
+from guard.projection import display as display_path
 
 if TYPE_CHECKING:
-    from guard.policy.policy_file import AppendedRule
+    from guard.policy import AppendedRule
 
 PATH_SURFACES = ("external_directory", "protected")
 
@@ -73,7 +73,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _list(args: argparse.Namespace) -> int:
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store
 
     limit = args.limit if args.limit is not None else (0 if args.json or args.ids else PAGE)
     offset = max(args.offset, 0)
@@ -117,8 +117,7 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _grant(args: argparse.Namespace) -> int:
-    from guard.verdict.store.audit import trust_changed
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store, trust_changed
 
     if args.always and not _always_allowed():
         print("guard: the managed policy turns off lasting approvals ([approvals] always = "
@@ -163,8 +162,7 @@ def _grant(args: argparse.Namespace) -> int:
 def _always_allowed() -> bool:
     import os
 
-    from guard.policy.managed import read_managed_layer
-    from guard.policy.policy_settings import combine_settings, setting
+    from guard.policy import combine_settings, read_managed_layer, setting
 
     layer = read_managed_layer(os.path.expanduser("~"))
     if layer is None:
@@ -215,14 +213,14 @@ def display(path: str) -> str:
 
 def written_rules() -> tuple[AppendedRule, ...]:
     """The rules `a` (your policy file) and `p` (this project's) answers wrote, still there."""
-    from guard.policy.policy_file import appended_rules
+    from guard.policy import appended_rules
 
     return tuple(rule for path in _rule_files() for rule in appended_rules(path))
 
 
 def _rule_files() -> list[str]:
-    from guard.policy.policy_file import project_policy_path, user_policy_path
-    from guard.verdict.workspace import find_workspace
+    from guard.policy import project_policy_path, user_policy_path
+    from guard.verdict import find_workspace
 
     files = [user_policy_path()]
     try:
@@ -237,9 +235,8 @@ def _rule_files() -> list[str]:
 def _revoke_rule(rule_id: str) -> int:
     """Take rule ``rule_id`` out of the policy file that holds it (a trusted project file stays
     trusted: only an allow rule went)."""
-    from guard.policy.policy_file import remove_appended
-    from guard.verdict.store.audit import trust_changed
-    from guard.verdict.trust import is_trusted, trust
+    from guard.policy import remove_appended
+    from guard.verdict import is_trusted, trust, trust_changed
 
     path = next((r.path for r in written_rules() if r.id == rule_id), None)
     if path is None:
@@ -262,8 +259,7 @@ def _revoke_rule(rule_id: str) -> int:
 
 
 def _revoke(args: argparse.Namespace) -> int:
-    from guard.verdict.store.audit import trust_changed
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store, trust_changed
 
     if isinstance(args.id, str):
         return _revoke_rule(args.id)
@@ -283,8 +279,7 @@ def _revoke(args: argparse.Namespace) -> int:
 
 
 def _clear(args: argparse.Namespace) -> int:
-    from guard.verdict.store.audit import trust_changed
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store, trust_changed
 
     whose = f"session {escaped(args.session)}'s" if args.session else "all"
     if not args.yes:

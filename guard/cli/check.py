@@ -10,7 +10,7 @@ import argparse
 import sys
 
 from guard.cli import summary
-from guard.entry.check import ALLOW, ASK, DENY, check_line, how_decided
+from guard.entry import ALLOW, ASK, DENY, check_line, how_decided
 
 USAGE = 2
 _how = how_decided  # the shell hooks' resident checker imported it from here
@@ -42,7 +42,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.verdict.store.session import current_session
+    from guard.verdict import current_session
 
     if not args.command:
         print("guard: check needs a command line: guard check -- 'COMMAND'", file=sys.stderr)

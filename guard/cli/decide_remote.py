@@ -51,7 +51,7 @@ def run_deny(args: argparse.Namespace) -> int:
 
 def control(message: Mapping[str, object], env: Mapping[str, str]) -> dict[str, object]:
     """Send one message to the approver's control socket and return its reply."""
-    from guard.asking.approver import Invalid, Lines, encode, paths
+    from guard.asking import Invalid, Lines, encode, paths
 
     where = paths(env).control
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -89,7 +89,7 @@ def _check(reply: Mapping[str, object]) -> None:
 
 
 def _list(reply: Mapping[str, object]) -> int:
-    from guard.asking.terminal_device import visible
+    from guard.asking import visible
 
     _requests = reply.get("requests")
     requests = _requests if isinstance(_requests, list) else []

@@ -110,7 +110,7 @@ def hook_findings(state: dict[str, str]) -> list[Finding]:
 
 def changed_functions(shell: str, seen: str) -> str:
     """Which of the hook's functions differ from the shipped hook's; "" when none."""
-    from guard.entry.shell_hooks.init import hook_text
+    from guard.entry import hook_text
 
     names = FUNCTIONS[shell]
     if shell == "bash":
@@ -165,7 +165,7 @@ def rc_findings() -> list[Finding]:
 
 def workspace_findings(cwd: str | None) -> list[Finding]:
     """What the workspace rule gives for this directory; a warning when there is none."""
-    from guard.verdict.workspace import choose_workspace, current_dir
+    from guard.verdict import choose_workspace, current_dir
 
     env = dict(os.environ)
     here = cwd or current_dir(env)
@@ -184,10 +184,8 @@ def workspace_findings(cwd: str | None) -> list[Finding]:
 
 
 def policy_findings(cwd: str | None) -> list[Finding]:
-    from guard.policy.files import load_policy
-    from guard.policy.rules import PROJECT_FILE
-    from guard.verdict.trust import is_trusted
-    from guard.verdict.workspace import build_context
+    from guard.policy import PROJECT_FILE, load_policy
+    from guard.verdict import build_context, is_trusted
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -204,7 +202,7 @@ def policy_findings(cwd: str | None) -> list[Finding]:
 
 def managed_finding() -> Finding:
     """The managed layer's path and state: absent, in use, or refused (then lines ask)."""
-    from guard.policy.managed import managed_policy_path, read_managed_layer
+    from guard.policy import managed_policy_path, read_managed_layer
 
     path = managed_policy_path()
     layer = read_managed_layer(os.path.expanduser("~"), path=path)
@@ -221,7 +219,7 @@ def managed_finding() -> Finding:
 
 
 def store_finding() -> Finding:
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store
 
     try:
         with Store.open() as store:
@@ -242,8 +240,8 @@ def store_finding() -> Finding:
 
 def _unaudited() -> str:
     """What a store guard cannot use means for the lines, here."""
-    from guard.policy.files import load_policy
-    from guard.verdict.store.audit import required_by
+    from guard.policy import load_policy
+    from guard.verdict import required_by
 
     try:
         where = required_by(load_policy(None))
@@ -277,9 +275,9 @@ def tiocsti_finding(path: str) -> Finding:
 
 def enforce_finding(cwd: str | None) -> Finding:
     """Whether guarded-bash can hold lines with Landlock here, and whether it will."""
-    from guard.kernel.line_hold import probe, status
-    from guard.policy.files import load_policy
-    from guard.verdict.workspace import build_context
+    from guard.kernel import probe, status
+    from guard.policy import load_policy
+    from guard.verdict import build_context
 
     ctx = build_context(cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -291,8 +289,8 @@ def agent_findings(cwd: str | None) -> list[Finding]:
     """For each agent found here: is guard's hook installed (yours or the project's), does it
     fail closed there, and (Codex) has the hook been trusted."""
     from guard.cli.setup import project_dir
-    from guard.entry.agents import setup as agent_setup
-    from guard.entry.agents.config import AGENTS
+    from guard.entry import AGENTS
+    from guard.entry import setup as agent_setup
 
     out = []
     here = cwd or os.getcwd()
@@ -325,7 +323,7 @@ def agent_findings(cwd: str | None) -> list[Finding]:
 
 def closed_by(agent: str) -> str:
     """What stops a call when guard cannot answer, in doctor's words."""
-    from guard.entry.agents.config import AGENTS
+    from guard.entry import AGENTS
 
     option = AGENTS[agent].fail_closed
     if AGENTS[agent].shape == "file":  # the agent runs guard's own file
@@ -338,8 +336,8 @@ def resident_finding() -> Finding:
     and lines served; or why every call checks in-process."""
     import time
 
-    from guard.entry.resident import protocol as wire
-    from guard.entry.resident.client import request
+    from guard.entry import protocol as wire
+    from guard.entry import request
 
     path = wire.socket_path(os.environ)
     if not wire.enabled(os.environ):

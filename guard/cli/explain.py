@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from guard.cli import summary
-from guard.entry.judgement_json import as_json
+from guard.entry import as_json
 from guard.errors import GuardError
 from guard.printable import escaped
-from guard.projection.paths import display
-from guard.verdict.judgement import Judgement, judge
+from guard.projection import display
+from guard.verdict import Judgement, judge
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
 
@@ -106,7 +106,7 @@ def _own(word: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.verdict.store.session import current_session
+    from guard.verdict import current_session
 
     session = args.session or current_session()
     if args.jsonl:
@@ -126,14 +126,14 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         out = as_json(result)
         if args.enforce:  # issue 17: the ruleset the line would run under
-            from guard.kernel.line_hold import describe_json
+            from guard.kernel import describe_json
 
             out["enforce"] = describe_json(result, result.context.env)
         print(json.dumps(out, ensure_ascii=True))
     else:
         sys.stdout.write(render(result, colour=_colour()))
         if args.enforce:  # issue 17: the ruleset the line would run under
-            from guard.kernel.line_hold import describe
+            from guard.kernel import describe
 
             sys.stdout.write(describe(result, result.context.env))
     return 0
@@ -142,9 +142,8 @@ def run(args: argparse.Namespace) -> int:
 def _jsonl(args: argparse.Namespace, session: str) -> int:
     """One object per input line, in order, flushed as it is written: a line that is not a JSON
     string, or that guard fails on, is an object with a `syntax` request (and an `error`)."""
-    from guard.entry.judgement_json import JsonLines
-    from guard.verdict.cache.line_cache import LineCache
-    from guard.verdict.judgement import agent_session
+    from guard.entry import JsonLines
+    from guard.verdict import LineCache, agent_session
 
     cache = LineCache()
     encoded = JsonLines()

@@ -20,9 +20,7 @@ import json
 from collections.abc import Mapping
 
 from guard.cli import summary
-from guard.entry.agents.core import respond
-from guard.entry.agents.hook import run
-from guard.entry.agents.registry import NAMES
+from guard.entry import NAMES, respond, run
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -39,7 +37,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def claude_code(raw: bytes, env: Mapping[str, str]) -> dict[str, object] | None:
     """Claude Code's answer to one PreToolUse input; None for tools guard has no opinion on."""
-    from guard.entry.agents.claude_code import AGENT
+    from guard.entry import AGENT
 
     text = respond(AGENT, raw, env)
     if not text:

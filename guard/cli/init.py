@@ -12,7 +12,7 @@ import os
 import sys
 
 from guard.cli import summary
-from guard.entry.shell_hooks.init import SHELLS, guard_program, render
+from guard.entry import SHELLS, guard_program, render
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,7 +24,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     sys.stdout.write(render(args.shell, guard_program()))
     if os.environ.get("GUARD_WORKSPACE"):  # the shell's session starts here: say it once
-        from guard.verdict.workspace import choose_workspace, current_dir
+        from guard.verdict import choose_workspace, current_dir
 
         home = os.environ.get("HOME") or os.path.expanduser("~")
         chosen = choose_workspace(current_dir(os.environ), os.environ, home)

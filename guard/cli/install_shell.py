@@ -18,13 +18,7 @@ import sys
 import tempfile
 
 from guard.cli import summary
-from guard.entry.shim.launcher import (
-    ARGV0_VAR,
-    SNIFF_BYTES,
-    is_guard_shim,
-    native_source,
-    script_text,
-)
+from guard.entry import ARGV0_VAR, SNIFF_BYTES, is_guard_shim, native_source, script_text
 from guard.errors import GuardError
 
 NAME = "bash"

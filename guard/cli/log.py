@@ -15,8 +15,7 @@ from guard.cli import summary
 from guard.printable import escaped
 
 if TYPE_CHECKING:
-    from guard.verdict.store.schema import AuditRow
-    from guard.verdict.store.store import Store
+    from guard.verdict import AuditRow, Store
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -35,7 +34,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store
 
     if args.limit < 0:
         print(f"guard: --limit counts rows; give 0 or more, not {args.limit}", file=sys.stderr)
@@ -95,7 +94,7 @@ def _show(r: AuditRow, widths: Widths) -> None:
 
 def follow(session: str | None, limit: int, *, as_json: bool, poll: float = 0.25) -> int:
     """The last ``limit`` rows, then every new one as it is written, until interrupted."""
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store
 
     with Store.open() as store:
         rows = tuple(reversed(store.log(session, limit)))

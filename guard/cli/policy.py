@@ -29,8 +29,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _show(args: argparse.Namespace) -> int:
-    from guard.policy.files import load_policy, render_policy
-    from guard.verdict.workspace import build_context
+    from guard.policy import load_policy, render_policy
+    from guard.verdict import build_context
 
     ctx = build_context(args.cwd)
     root = ctx.workspace[0] if ctx.workspace else None
@@ -39,9 +39,8 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from guard.policy.files import check_policy_file, user_policy_path
-    from guard.policy.rules import PROJECT_FILE
-    from guard.verdict.workspace import build_context
+    from guard.policy import PROJECT_FILE, check_policy_file, user_policy_path
+    from guard.verdict import build_context
 
     if args.file:
         files = [args.file]
@@ -49,7 +48,7 @@ def _check(args: argparse.Namespace) -> int:
         ctx = build_context(args.cwd)
         project = [os.path.join(root, PROJECT_FILE) for root in ctx.workspace[:1]]
         files = [f for f in (user_policy_path(), *project) if os.path.exists(f)]
-    from guard.policy.managed import managed_policy_path, read_managed_layer
+    from guard.policy import managed_policy_path, read_managed_layer
 
     managed = managed_policy_path()
     if not args.file and os.path.lexists(managed):
@@ -69,10 +68,8 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _trust(args: argparse.Namespace) -> int:
-    from guard.policy.files import check_policy_file
-    from guard.policy.rules import PROJECT_FILE
-    from guard.verdict.trust import trust
-    from guard.verdict.workspace import build_context
+    from guard.policy import PROJECT_FILE, check_policy_file
+    from guard.verdict import build_context, trust
 
     roots = build_context(args.cwd).workspace
     if not args.file and not roots:
@@ -100,7 +97,7 @@ def _trust(args: argparse.Namespace) -> int:
         for line in f:  # what a human reads before trusting it: nothing in it may hide a rule
             print(escaped(line.removesuffix("\n")))
     sha256 = trust(path)
-    from guard.verdict.store.audit import trust_changed
+    from guard.verdict import trust_changed
 
     trust_changed(None, how="policy-trust", what=f"trust {path}",
                   detail={"path": os.path.realpath(path), "sha256": sha256})  # fmt: skip

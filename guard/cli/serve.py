@@ -26,15 +26,15 @@ def run(args: argparse.Namespace) -> int:
         print("guard: --stop and --idle go with --user: guard serve --user --stop", file=sys.stderr)
         return 2
     if not args.user:
-        from guard.entry.shell_hooks.server import serve
+        from guard.entry import serve
 
         return serve(0, 1)
-    from guard.entry.resident import protocol as wire
+    from guard.entry import protocol as wire
 
     if args.stop:
         return stop()
     idle = args.idle if args.idle is not None else wire.DEFAULT_IDLE
-    from guard.entry.resident.server import main
+    from guard.entry import main
 
     return main(wire.socket_path(os.environ), idle)
 
@@ -43,8 +43,8 @@ def stop() -> int:
     """Stop the checker that serves this user's socket, and wait until it has gone."""
     import time
 
-    from guard.entry.resident import protocol as wire
-    from guard.entry.resident.client import request
+    from guard.entry import protocol as wire
+    from guard.entry import request
 
     answer = request([("kind", "stop")])
     if answer is None or wire.first(answer, "action") != "done":

@@ -12,7 +12,7 @@ import os
 from pathlib import Path
 
 from guard.cli import summary
-from guard.entry.agents.config import AGENTS, config_path, fail_closed_text, guard_call
+from guard.entry import AGENTS, config_path, fail_closed_text, guard_call
 from guard.errors import GuardError
 
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def one_agent(args: argparse.Namespace) -> int:
-    from guard.entry.agents import setup as agent_setup
+    from guard.entry import setup as agent_setup
 
     project = project_dir() if args.project else None
     if args.uninstall:
@@ -90,7 +90,7 @@ def every_agent(args: argparse.Namespace) -> int:
     import io
     import sys
 
-    from guard.entry.agents import setup as agent_setup
+    from guard.entry import setup as agent_setup
 
     project = project_dir() if args.project else None
     if args.uninstall:
@@ -128,7 +128,7 @@ def every_agent(args: argparse.Namespace) -> int:
 def _outcome(agent: str, project: str | None, args: argparse.Namespace) -> tuple[str, bool]:
     """One line for the summary (where the hook is now, whether it fails closed), and whether
     that is as it should be."""
-    from guard.entry.agents import setup as agent_setup
+    from guard.entry import setup as agent_setup
 
     path = config_path(agent, project=project)
     if args.dry_run:
@@ -158,7 +158,7 @@ def _verb(action: str, *, uninstall: bool) -> tuple[str, str]:
 
 
 def _detect(project: str | None) -> int:
-    from guard.entry.agents import setup as agent_setup
+    from guard.entry import setup as agent_setup
 
     found = agent_setup.detected(project)
     if not found:

@@ -19,23 +19,21 @@ from contextlib import suppress
 from types import FrameType
 from typing import TYPE_CHECKING
 
-from guard.asking import terminal_device as terminal
-from guard.asking.approver import paths
-from guard.asking.prompt import (
+from guard.asking import (
     ANSWER_GRACE,
     CONFIRM_GAP,
     DEFAULT_TIMEOUT,
     confirming,
     needs_confirming,
+    paths,
+    visible,
 )
-from guard.asking.terminal_device import visible
+from guard.asking import terminal_device as terminal
 from guard.cli import summary
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.asking.approver_queue import Event, Waiting
-    from guard.asking.approver_server import Approver
-    from guard.asking.web.web_approver import WebApprover
+    from guard.asking import Approver, Event, Waiting, WebApprover
 
 QUIT = ("q", "Q", "\x03", "\x04")
 NEXT = "\t"
@@ -59,7 +57,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    from guard.asking.approver_server import Approver
+    from guard.asking import Approver
     from guard.cli import watch_web
 
     env = dict(os.environ)
@@ -290,7 +288,7 @@ def request_lines(
 ) -> list[str]:
     """One waiting request as the human sees it: where it comes from, then the prompt's own
     rendering (command with ``^`` under the marked parts, why it asks, the keys)."""
-    from guard.asking.prompt import render
+    from guard.asking import render
 
     ask = w.ask
     left = max(0.0, w.deadline - now)

@@ -12,10 +12,7 @@ from typing import TYPE_CHECKING
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.asking.approver_notify import Notifier
-    from guard.asking.approver_queue import Event
-    from guard.asking.approver_server import Approver
-    from guard.asking.web.web_approver import WebApprover
+    from guard.asking import Approver, Event, Notifier, WebApprover
 
 EXTRA = "guard: --web needs guard's web extra; install it: pip install 'guard-shell[web]'"
 
@@ -46,7 +43,7 @@ def start_web(
     approver: Approver, args: argparse.Namespace, say: Callable[..., None], env: Mapping[str, str]
 ) -> WebApprover:
     try:
-        from guard.asking.web.web_approver import DEFAULT_LISTEN, WebApprover
+        from guard.asking import DEFAULT_LISTEN, WebApprover
     except ImportError as exc:
         raise GuardError(f"{EXTRA} ({exc})") from None
     web = WebApprover(
@@ -64,14 +61,13 @@ def start_web(
 
 def notifier(env: Mapping[str, str]) -> Notifier | None:
     """The `[approver] notify` webhook of the user's (or the managed) policy, if any."""
-    from guard.policy.files import load_policy
-    from guard.policy.policy_settings import setting
+    from guard.policy import load_policy, setting
 
     home = env.get("HOME") or os.path.expanduser("~")
     url = setting(load_policy(None, home=home, trust_project=False).settings, "approver.notify")
     if not isinstance(url, str):
         return None
-    from guard.asking.approver_notify import Notifier
+    from guard.asking import Notifier
 
     return Notifier(url)
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass
 
 from guard.errors import GuardError
 from guard.printable import denied, escaped
-from guard.verdict.judgement import Judgement, judge
-from guard.verdict.store.session import idle_seconds
+from guard.verdict import Judgement, idle_seconds, judge
 
 ALLOW, DENY, ASK = 0, 1, 3
 
@@ -118,7 +117,7 @@ def settle(
         print(line, file=sys.stderr)
     decision = result.verdict.decision
     if decision == "ask" and prompt:
-        from guard.asking.confirm import confirm
+        from guard.asking import confirm
 
         outcome = confirm(result, session=session, env=env, origin=origin)
         if not outcome.allowed and outcome.message:
@@ -146,7 +145,7 @@ def told(result: Judgement) -> list[str]:
 
 def as_fish(result: Judgement, env: Mapping[str, str]) -> Judgement:
     """`result` of a line typed into fish: one more ask for each way fish reads it otherwise."""
-    from guard.projection.fish_lines import fish_problems
+    from guard.projection import fish_problems
 
     commands = [r.argv for r in result.projection.requests if r.surface == "command" and r.argv]
     for problem in fish_problems(result.projection.command, commands, env):
@@ -156,7 +155,7 @@ def as_fish(result: Judgement, env: Mapping[str, str]) -> Judgement:
 
 def forced_ask(result: Judgement, reason: str) -> Judgement:
     """`result` with one more request that asks for `reason` (a deny stays a deny)."""
-    from guard.projection.requests import Decided, Request, Verdict
+    from guard.projection import Decided, Request, Verdict
 
     command = result.projection.command
     span = (0, len(command.encode("utf-8", "surrogateescape")))
@@ -198,8 +197,8 @@ def may_write_late(result: Judgement, session: str) -> bool:
     """Whether the row of an allowed line may be written after it has started (guarded-bash's
     forked child, a checker's audit thread): only once a row of this session was written to
     this store, and never where the managed policy keeps an audit log."""
-    from guard.verdict.store import trouble as store_trouble
-    from guard.verdict.store.audit import required_by
+    from guard.verdict import required_by
+    from guard.verdict import trouble as store_trouble
 
     if required_by(result.policy):
         return False
@@ -208,7 +207,7 @@ def may_write_late(result: Judgement, session: str) -> bool:
 
 def failed_late(session: str, problem: GuardError) -> None:
     """A row written late was lost: the session's next line writes its row first, and says."""
-    from guard.verdict.store import trouble as store_trouble
+    from guard.verdict import trouble as store_trouble
 
     why = str(problem).removeprefix("guard: ")
     store_trouble.failed(session, store_trouble.store_path_text(), why)
@@ -234,7 +233,7 @@ def audit_check(
     message = unwritten(result, session, decision, problem)
     if message:
         print(message, file=sys.stderr)
-    from guard.verdict.store.audit import required_by
+    from guard.verdict import required_by
 
     return message if decision == "allow" and required_by(result.policy) else ""
 
@@ -242,11 +241,11 @@ def audit_check(
 def unwritten(result: Judgement, session: str, decision: str, problem: GuardError) -> str:
     """What to say of a row that could not be written: the refusal, where the managed policy
     requires the row of an allowed line; else the warning, once per session ("" after)."""
-    from guard.verdict.store.audit import not_written_line, refusal, required_by
+    from guard.verdict import not_written_line, refusal, required_by
 
     where = required_by(result.policy)
     if where and decision == "allow":
-        from guard.verdict.store.audit import refusal_to_system_log
+        from guard.verdict import refusal_to_system_log
 
         message = refusal(where, problem)
         refusal_to_system_log(
@@ -273,9 +272,8 @@ def write_row(
     """The line's audit row (unless ``row`` is False: the approver wrote it) and the session's
     touch; the failure, if any. The session's store state (guard/verdict/store/trouble.py)
     learns that the store works."""
-    from guard.verdict.judgement import without_store
-    from guard.verdict.store import trouble as store_trouble
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store, without_store
+    from guard.verdict import trouble as store_trouble
 
     if without_store(os.environ):
         return None  # in a sandbox: the approver outside logs what it is asked

@@ -10,8 +10,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from guard.projection.requests import Decided, Projection, Verdict
-from guard.verdict.judgement import Judgement
+from guard.projection import Decided, Projection, Verdict
+from guard.verdict import Judgement
 
 
 def as_json(result: Judgement) -> dict[str, Any]:

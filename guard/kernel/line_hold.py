@@ -24,9 +24,8 @@ from guard.kernel.ruleset import (
     tool_state_dirs,
 )
 from guard.kernel.ruleset_looks import listing, resolve_link, seen, settled, there
-from guard.policy.enforce_policy import enforcement_mode
-from guard.policy.rules import DEFAULT_SOURCE, Mode, Policy
-from guard.verdict.judgement import Judgement
+from guard.policy import DEFAULT_SOURCE, Mode, Policy, enforcement_mode
+from guard.verdict import Judgement
 
 
 class Plan(NamedTuple):
@@ -113,7 +112,7 @@ def guard_config() -> tuple[str, str]:
     """guard's config dir and policy file: protected, yet readable (a nested guarded-bash
     reads its policy; a line can never write it)."""
     from guard.dirs import user_config_dir
-    from guard.policy.files import user_policy_path
+    from guard.policy import user_policy_path
 
     return user_config_dir(), user_policy_path()
 

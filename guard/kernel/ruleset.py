@@ -16,8 +16,7 @@ import posixpath
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Literal, NamedTuple
 
-from guard.projection.paths import inside_any
-from guard.projection.requests import Decided
+from guard.projection import Decided, inside_any
 
 Access = Literal["read", "write"]  # read: read files, list directories, run; write: everything
 
@@ -368,7 +367,7 @@ def _glob(pattern: str, name: str) -> bool:
 
 def render_ruleset(ruleset: Ruleset, home: str, *, shown: int = 6) -> list[str]:
     """The ruleset as lines for `guard explain --enforce`: grants grouped by access and why."""
-    from guard.projection.paths import display
+    from guard.projection import display
 
     groups: dict[tuple[Access, str], list[str]] = {}
     for g in ruleset.grants:

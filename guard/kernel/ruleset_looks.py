@@ -11,7 +11,7 @@ import os
 import stat
 from collections.abc import Sequence
 
-from guard.verdict.cache.path_questions import RACY_NS, fails, no_stat
+from guard.verdict import RACY_NS, fails, no_stat
 
 
 def there(path: str) -> bool:

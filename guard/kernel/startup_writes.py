@@ -20,9 +20,7 @@ import os
 from collections.abc import Mapping, Sequence
 
 from guard.kernel.ruleset import Ruleset
-from guard.projection.paths import display
-from guard.projection.project import project
-from guard.projection.shell_state import Context
+from guard.projection import Context, display, project
 
 PROFILES = ("~/.bash_profile", "~/.bash_login", "~/.profile")  # the first that exists
 MAX_DEPTH = 3  # files sourced from files sourced from a profile
@@ -143,7 +141,7 @@ def startup_notes(
     files = startup_files(env, ctx.home, login=login, noprofile=noprofile)
     if not files:
         return []
-    from guard.policy.files import user_policy_path
+    from guard.policy import user_policy_path
 
     writable = [g.path for g in ruleset.grants if g.access == "write"]
     return held_writes(ctx, files, writable, user_policy_path())

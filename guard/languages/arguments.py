@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from guard.knowledge.commands.spec import TEXT_VALUES, Role, Spec
+from guard.knowledge import TEXT_VALUES, Role, Spec
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _REMOTE = re.compile(r"^[^/:]+:")  # host:path, user@host:path (no slash before the colon)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from guard.knowledge.commands.effect import Tool
+from guard.knowledge import Tool
 
 
 class Parsed(NamedTuple):

@@ -23,8 +23,7 @@ from guard.policy.rules import (
     Rule,
 )
 from guard.policy.toml_problems import quote
-from guard.projection.protected import ProtectedPath
-from guard.projection.requests import SURFACES, Decision, Surface
+from guard.projection import SURFACES, Decision, ProtectedPath, Surface
 
 
 def load_policy(
@@ -161,7 +160,7 @@ def _managed_rules(layer: PolicyFile) -> tuple[Rule, ...]:
     own ask rules, no lower layer's rule or approval may relax them."""
     if not layer.protected:
         return layer.rules
-    from guard.projection.protected import covered_pattern
+    from guard.projection import covered_pattern
 
     added = tuple(
         Rule("protected", covered_pattern(pattern), "ask", access,

@@ -23,8 +23,7 @@ from guard.policy.toml_problems import (
     quote,
     type_name,
 )
-from guard.projection.patterns import is_relative_path_pattern
-from guard.projection.requests import (
+from guard.projection import (
     ACCESSES,
     DECISIONS,
     SURFACES,
@@ -32,6 +31,7 @@ from guard.projection.requests import (
     Decision,
     DynamicRole,
     Surface,
+    is_relative_path_pattern,
 )
 
 Report = Callable[[int, str], None]

@@ -8,8 +8,7 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from guard.policy.policy_settings import Value
-from guard.projection.protected import ProtectedPath
-from guard.projection.requests import Access, Decision, DynamicRole, Surface
+from guard.projection import Access, Decision, DynamicRole, ProtectedPath, Surface
 
 Kind = Literal["default", "user", "project", "managed"]
 Mode = Literal["off", "landlock", "require"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from guard.projection.requests import DECISIONS, SURFACES, Decision, Surface
+from guard.projection import DECISIONS, SURFACES, Decision, Surface
 
 ABSOLUTE_HINT = "write an absolute path or one starting with ~/ (only .guard.toml may be relative)"
 

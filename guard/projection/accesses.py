@@ -8,8 +8,8 @@ one place. Words nobody can know are `walker.dynamic`.
 
 from __future__ import annotations
 
-from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
-from guard.languages.arguments import is_local_path
+from guard.knowledge import SYSTEM_BIN_DIRS
+from guard.languages import is_local_path
 from guard.projection import paths
 from guard.projection.patterns import render_argv
 from guard.projection.protected import ProtectedPath

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands.shells import is_shell
+from guard.knowledge import is_shell
 from guard.projection.accesses import access
 from guard.projection.option_values import sql_text
 from guard.projection.parallel_jobs import parallel
@@ -21,7 +21,7 @@ from guard.projection.walker import Call, KindHandler, Walker, dynamic, run_code
 def _shell(c: Call) -> None:
     """`bash -c STRING [$0 [args…]]`, `sh script args`, or code read from standard input."""
     w, argv, stdin, depth = c.w, c.argv, c.stdin, c.depth
-    from guard.languages.bash_argv import parse_bash_argv
+    from guard.languages import parse_bash_argv
 
     via = (argv[0].value or "sh").rsplit("/", 1)[-1]
     words = [a.value if a.value is not None else f"\0unknown{i}" for i, a in enumerate(argv)]
@@ -70,7 +70,7 @@ def _shell(c: Call) -> None:
 
 
 def looks_path(text: str) -> bool:
-    from guard.languages.arguments import looks_like_path
+    from guard.languages import looks_like_path
 
     return looks_like_path(text)
 

@@ -10,10 +10,8 @@ import re
 from collections.abc import Callable
 from typing import NamedTuple
 
-from guard.knowledge.commands import command_for
-from guard.knowledge.commands.effect import Effect, Tool
-from guard.knowledge.commands.files import FIND_NARROWING, find_deleter
-from guard.languages.effect_argv import Parsed, given
+from guard.knowledge import FIND_NARROWING, Effect, Tool, command_for, find_deleter
+from guard.languages import Parsed, given
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code
 from guard.projection.walk_records import Arg, Stdin
@@ -275,7 +273,7 @@ def _kill_all(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sql(c: EffectCall, row: Effect) -> Found | None:
-    from guard.languages.sql_destroying import destroying_statement
+    from guard.languages import destroying_statement
 
     values = c.parsed.values
     texts: list[str | None] = []
@@ -314,14 +312,14 @@ def _ssh(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _http_upload(c: EffectCall, row: Effect) -> Found | None:
-    from guard.languages.network_effects import http_upload
+    from guard.languages import http_upload
 
     target = http_upload(c.name, c.parsed)
     return None if target is None else Found(target)
 
 
 def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
-    from guard.languages.network_effects import fed_to_host
+    from guard.languages import fed_to_host
 
     fed = c.stdin is not None and c.stdin.kind != "terminal"
     target = fed_to_host(c.parsed, fed)
@@ -329,7 +327,7 @@ def _fed_to_host(c: EffectCall, row: Effect) -> Found | None:
 
 
 def _sftp_host(c: EffectCall, row: Effect) -> Found | None:
-    from guard.languages.network_effects import sftp_host
+    from guard.languages import sftp_host
 
     target = sftp_host(c.parsed)
     return None if target is None else Found(target)

@@ -14,18 +14,19 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from guard.knowledge.commands import command_for
-from guard.knowledge.commands.command import Command
-from guard.knowledge.commands.effect import Effect, Tool
-from guard.knowledge.commands.spec import Spec
-from guard.knowledge.verbs import (
+from guard.knowledge import (
     COMPOUND_LENGTH,
     DESTRUCTIVE_VERBS,
     PATH_ENDS,
     PATH_LENGTH,
     SCALE_VERBS,
+    Command,
+    Effect,
+    Spec,
+    Tool,
+    command_for,
 )
-from guard.languages.effect_argv import Parsed, given, parse
+from guard.languages import Parsed, given, parse
 from guard.projection.accesses import add_effect
 from guard.projection.effect_checks import CHECKS, EffectCall, Found
 from guard.projection.interpreter_effects import inline_code

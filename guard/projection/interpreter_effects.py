@@ -10,8 +10,7 @@ are kept, reported with the host (its paths are the other machine's).
 
 from __future__ import annotations
 
-from guard.knowledge.commands import command_for
-from guard.knowledge.commands.interpreter import Interpreter
+from guard.knowledge import Interpreter, command_for
 from guard.projection.accesses import access, add_effect
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg, Stdin
@@ -110,7 +109,7 @@ def _next(argv: list[Arg], i: int) -> Arg:
 
 
 def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, depth: int) -> None:
-    from guard.languages.inline_code import python_findings, script_findings, vim_findings
+    from guard.languages import python_findings, script_findings, vim_findings
 
     if code.value is None:
         dynamic(w, code, "code", f"the code {via} runs is not known: {code.reason}")

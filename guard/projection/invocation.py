@@ -10,10 +10,8 @@ from itertools import product
 
 from tree_sitter import Node
 
-from guard.knowledge.commands import command_for
-from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
-from guard.knowledge.commands.spec import Spec
-from guard.languages.arguments import Reading
+from guard.knowledge import SYSTEM_BIN_DIRS, Spec, command_for
+from guard.languages import Reading
 from guard.projection import paths
 from guard.projection.accesses import SHOPT_REASON, access
 from guard.projection.code_runners import CODE_KINDS

@@ -12,11 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from guard.knowledge.commands.network import SSH_CODE_KEYS
-from guard.knowledge.commands.spec import Role
-from guard.knowledge.commands.vcs import GIT_CODE_KEYS, GIT_HARMLESS_KEYS
-from guard.languages.arguments import looks_like_path, path_part
-from guard.languages.sed_program import sed_effects
+from guard.knowledge import GIT_CODE_KEYS, GIT_HARMLESS_KEYS, SSH_CODE_KEYS, Role
+from guard.languages import looks_like_path, path_part, sed_effects
 from guard.projection.accesses import access
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Call, Walker, dynamic, run_code
@@ -123,7 +120,7 @@ _AWK_ARGV = re.compile(r"\bARGV\s*\[[^\]]*\]\s*=[^=]|\bARGC\s*=[^=]")
 
 def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
     """An awk program: `getline < "FILE"` reads; system(), pipes and `print > …` ask."""
-    from guard.knowledge.commands.text import AWK_RUNS, AWK_WRITES
+    from guard.knowledge import AWK_RUNS, AWK_WRITES
 
     if script is None:
         return
@@ -260,7 +257,7 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
 def sql_text(w: Walker, arg: Arg, text: str | None, depth: int, via: str) -> None:
     """SQL given to a database client: statements and client commands that reach files
     (`ATTACH`, `COPY … FROM 'f'`, `.output f`) are accesses; ones that run programs are code."""
-    from guard.languages.sql import DIALECTS, sql_effects
+    from guard.languages import DIALECTS, sql_effects
 
     if text is None:
         dynamic(w, arg, "code", f"the SQL given to {via} is not known: {arg.reason}")

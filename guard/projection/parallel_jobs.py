@@ -17,7 +17,7 @@ import itertools
 import re
 import shlex
 
-from guard.knowledge.commands.shells import PARALLEL
+from guard.knowledge import PARALLEL
 from guard.projection.accesses import access
 from guard.projection.plain_commands import substituted
 from guard.projection.walk_records import Arg, Stdin

@@ -18,7 +18,7 @@ def piped_input(w: Walker, before: Node, node: Node) -> Stdin:
     command = w.text(name) if name is not None else ""
     if command in ("xargs", "parallel"):  # only then does it matter what paths it prints
         return Stdin("pipe", roots=produced_roots(w, before))
-    from guard.languages.sql import DIALECTS
+    from guard.languages import DIALECTS
 
     if command in DIALECTS:
         return _piped_sql(w, before)
@@ -37,7 +37,7 @@ def _piped_sql(w: Walker, before: Node) -> Stdin:
 def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:
     """Where the paths a simple command prints lie, when it is a known producer
     (`find src -name '*.py'`, `git ls-files`): see guard/knowledge/producers.py."""
-    from guard.languages.printed_roots import printed_roots
+    from guard.languages import printed_roots
 
     argv = static_argv(w, node)
     return printed_roots(argv) if argv else None

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands.archives import CPIO_EXTRACTS
-from guard.knowledge.commands.containers import CONTAINER_COMMANDS, CONTAINER_HOST_POWERS
-from guard.knowledge.commands.files import (
+from guard.knowledge import (
     AT_FILE_COMMANDS,
+    CONTAINER_COMMANDS,
+    CONTAINER_HOST_POWERS,
+    CPIO_EXTRACTS,
     DEFAULT_WRITES,
+    RECURSIVE_READS,
     STDIN_FILE_LISTS,
     SUBCOMMAND_HOME_WRITES,
 )
-from guard.knowledge.commands.text import RECURSIVE_READS
-from guard.languages.arguments import ACCESS_ROLES, Reading, path_part, read_argv
+from guard.languages import ACCESS_ROLES, Reading, path_part, read_argv
 from guard.projection import paths
 from guard.projection.accesses import access
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value

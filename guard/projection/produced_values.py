@@ -34,8 +34,8 @@ def produced_value(
         if cwd is None:
             return None
         return next((r for r in workspace if paths.inside_any(cwd, (r,))), None)
-    from guard.knowledge.producers import PRODUCERS
-    from guard.languages.printed_roots import printed_roots
+    from guard.knowledge import PRODUCERS
+    from guard.languages import printed_roots
 
     rows = PRODUCERS.get(name)
     if not rows or all(r.prints == "paths" for r in rows):

@@ -6,8 +6,8 @@ the first one found asks, as `cat` of it would.
 
 from __future__ import annotations
 
-from guard.knowledge.commands.text import RECURSIVE_READS
-from guard.languages.arguments import Reading
+from guard.knowledge import RECURSIVE_READS
+from guard.languages import Reading
 from guard.projection import paths
 from guard.projection.budget import OverBudget
 from guard.projection.protected import ProtectedPath

@@ -11,7 +11,7 @@ import re
 
 from tree_sitter import Node
 
-from guard.knowledge.commands.files import FILE_TEST_OPERATORS
+from guard.knowledge import FILE_TEST_OPERATORS
 from guard.projection.accesses import access
 from guard.projection.requests import Access
 from guard.projection.walk_records import Arg, Stdin

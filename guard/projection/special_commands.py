@@ -6,8 +6,7 @@ Each kind is one function with the same signature; `KINDS` maps a spec's kind to
 
 from __future__ import annotations
 
-from guard.knowledge.commands.files import FILE_TEST_OPERATORS, find_deleter
-from guard.knowledge.commands.spec import Spec
+from guard.knowledge import FILE_TEST_OPERATORS, Spec, find_deleter
 from guard.projection.accesses import access
 from guard.projection.plain_commands import plain, substituted
 from guard.projection.requests import Access

@@ -63,7 +63,7 @@ def may_run(
 ) -> None:
     """Project `argv[i:]` as a command, for the first operand `i` that names a known command
     and has words after it."""
-    from guard.knowledge.commands import command_for
+    from guard.knowledge import command_for
 
     tool = (argv[0].value or "").rsplit("/", 1)[-1]
     looked = 0

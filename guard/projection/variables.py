@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands import OPTION_VARIABLES
-from guard.knowledge.commands.option_table import OptionTable
-from guard.knowledge.environment import (
+from guard.knowledge import (
     ENVIRONMENT,
     GUARDS_MODULES,
+    OPTION_VARIABLES,
     PYTHON_PATHS,
+    OptionTable,
     env_role,
     named,
     names_files,
 )
-from guard.languages.arguments import path_part
+from guard.languages import path_part
 from guard.projection.accesses import access
 from guard.projection.shell_state import Var
 from guard.projection.walk_records import Arg
@@ -214,7 +214,7 @@ def _paths(w: Walker, name: str, value: str | None, arg: Arg) -> None:
         return
     separators = value.replace(" ", ":") if name == "LD_PRELOAD" else value
     known = set(w.scope.env.get(name, "").split(":")) if name == "PATH" else set()
-    from guard.knowledge.commands.files import SYSTEM_BIN_DIRS
+    from guard.knowledge import SYSTEM_BIN_DIRS
 
     for element in separators.split(":"):
         if element and element not in known and element.rstrip("/") not in SYSTEM_BIN_DIRS:

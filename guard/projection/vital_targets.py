@@ -13,7 +13,7 @@ guard/knowledge/vital_paths.py.
 
 from __future__ import annotations
 
-from guard.knowledge.vital_paths import DISK, EVERY_NAME, HOME_PARENTS, SYSTEM_DIRS
+from guard.knowledge import DISK, EVERY_NAME, HOME_PARENTS, SYSTEM_DIRS
 from guard.projection import paths
 from guard.projection.patterns import render_argv
 from guard.projection.requests import Access, Request

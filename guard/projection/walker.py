@@ -6,8 +6,8 @@ crash. Commands themselves are read by `guard/projection/invocation.py`.
 
 This module is what every handler builds on, so it imports none of them. What the walk needs of
 them (the node handlers, running an argv, walking nested code, setting a variable, a command's
-effects) reaches it as `Calls`, a table `guard/projection/project.py` assembles and passes in:
-a handler that finds nested code (an `eval` string, a `-c` script, a heredoc fed to a shell)
+effects) reaches it as `Calls`, a table `guard/projection/line_projection.py` assembles and passes
+in: a handler that finds nested code (an `eval` string, a `-c` script, a heredoc fed to a shell)
 hands it back with `run_code`, which walks it through that table, never by importing the walker
 back.
 """
@@ -20,7 +20,7 @@ from typing import NamedTuple, Protocol
 
 from tree_sitter import Node
 
-from guard.knowledge.commands.spec import Spec
+from guard.knowledge import Spec
 from guard.projection.requests import DynamicRole, Request
 from guard.projection.shell_state import Context, Scope, Var
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
@@ -40,7 +40,7 @@ class Calls(NamedTuple):
 
     nodes: Mapping[str, Handler]  # a node type's handler
     run_argv: RunArgv  # one command with its argv (guard/projection/invocation.py)
-    walk_source: WalkSource  # parse and walk code (guard/projection/project.py)
+    walk_source: WalkSource  # parse and walk code (guard/projection/line_projection.py)
     set_variable: SetVariable  # an assignment (guard/projection/variables.py)
     assigned: Assigned  # a value given to a name (guard/projection/variables.py)
     command_effects: CommandEffects  # what a command destroys, publishes … (effects.py)

@@ -4,19 +4,22 @@ bwrap, compilers read word by word, and tar. Each is a command kind added to
 
 from __future__ import annotations
 
-from guard.knowledge.commands.build import COMPILER_LINKER, RUNNERS
-from guard.knowledge.commands.containers import BWRAP_OPTIONS
-from guard.knowledge.commands.shells import RUNUSER_AS_WRAPPER, SU
-from guard.knowledge.commands.spec import TEXT_VALUES, Spec
-from guard.knowledge.commands.system import SCHEDULER_READ_ONLY
-from guard.knowledge.commands.vcs import (
+from guard.knowledge import (
+    BWRAP_OPTIONS,
+    COMPILER_LINKER,
     GIT,
     GIT_CONFIG_READS,
     GIT_GLOBAL_VALUES,
     GIT_OTHER,
     GIT_SUBCOMMANDS,
+    RUNNERS,
+    RUNUSER_AS_WRAPPER,
+    SCHEDULER_READ_ONLY,
+    SU,
+    TEXT_VALUES,
+    Spec,
 )
-from guard.languages.arguments import looks_like_path
+from guard.languages import looks_like_path
 from guard.projection.option_values import file_list, git_config, use
 from guard.projection.plain_commands import plain
 from guard.projection.walk_records import Arg

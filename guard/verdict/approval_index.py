@@ -13,16 +13,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Protocol
 
-from guard.projection.patterns import (
-    compile_command,
-    compile_path,
-    compile_text,
-    literal_head,
-    render_argv,
-)
+from guard.projection import compile_command, compile_path, compile_text, literal_head, render_argv
 
 if TYPE_CHECKING:
-    from guard.projection.requests import Request
+    from guard.projection import Request
 
 PATHS = ("external_directory", "protected")  # surfaces whose patterns are path patterns
 MAX_KEYS = 256  # a request with more separators than this looks in every bucket of its surface

@@ -15,17 +15,20 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from guard.errors import GuardError
-from guard.policy.files import load_policy
-from guard.policy.policy_settings import setting
-from guard.policy.rules import PROJECT_FILE, Policy
-from guard.projection.project import project
-from guard.projection.protected import ProtectedPath, ProtectedPaths
-from guard.projection.requests import Projection, Request, Verdict
-from guard.projection.shell_state import Context
+from guard.policy import PROJECT_FILE, Policy, load_policy, setting
+from guard.projection import (
+    Context,
+    Projection,
+    ProtectedPath,
+    ProtectedPaths,
+    Request,
+    Verdict,
+    project,
+)
 from guard.verdict.cache.judging_inputs import Surroundings
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
+from guard.verdict.project_trust import is_trusted
 from guard.verdict.store.session import idle_seconds
-from guard.verdict.trust import is_trusted
 from guard.verdict.web_port import reaching
 from guard.verdict.workspace import (
     Workspace,
@@ -368,7 +371,7 @@ def own_paths(
 ) -> tuple[str, ...]:
     """Where guard keeps its config, state and sockets: reaching them changes guard itself."""
     from guard import dirs
-    from guard.policy.files import user_policy_path
+    from guard.policy import user_policy_path
 
     found = [dirs.user_config_dir(), dirs.user_state_dir(), dirs.user_runtime_dir()]
     for name in ("GUARD_CONFIG", "GUARD_STATE_DIR", "GUARD_MANAGED_POLICY"):

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from guard.dirs import environ_get
-from guard.projection.requests import Projection, Request
+from guard.projection import Projection, Request
 
 _NO_DIGIT = re.compile(r"[^0-9]*", re.S)
 REASON = "talks to the approver's web page (port {port}): only the human answers there"

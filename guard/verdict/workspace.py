@@ -16,8 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import NamedTuple
 
 from guard.errors import GuardError
-from guard.projection.paths import normalise
-from guard.projection.shell_state import Context
+from guard.projection import Context, normalise
 
 AGENT_VARIABLE = "GUARD_AGENT"
 
@@ -147,7 +146,7 @@ def build_context(
 def glob_matches(pattern: str) -> tuple[str, ...]:
     """What a glob matches now (at most 256 paths), each with its symlinks resolved. The walk is
     bounded (guard/projection/bounded_glob.py): one that would list too much raises OverBudget."""
-    from guard.projection.bounded_glob import matches
+    from guard.projection import matches
 
     try:
         return tuple(_real(p) for p in matches(pattern, max_matches=256))
@@ -163,7 +162,7 @@ def files_below(directory: str) -> tuple[str, ...]:
     """The files below `directory` (links not followed into), not below `.git` or
     `node_modules` inside it; () for what is no directory. Past BELOW_ENTRIES entries it
     raises OverBudget: the line asks rather than waits."""
-    from guard.projection.budget import OverBudget
+    from guard.projection import OverBudget
 
     found: list[str] = []
     stack = [directory]

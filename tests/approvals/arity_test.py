@@ -8,7 +8,7 @@ from guard.approvals.arity import Choice, approval_choices, command_pattern
 from guard.policy.rules import Policy
 from guard.projection.patterns import render_argv
 from guard.projection.requests import Access, DynamicRole, Projection, Request
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 from guard.verdict.store.schema import Approval
 
 HOME = "/home/u"

@@ -27,7 +27,7 @@ from guard.asking.approver_client import request_approval
 from guard.asking.approver_queue import Event
 from guard.asking.approver_server import Approver
 from guard.asking.ask_result import Outcome
-from guard.asking.confirm import question_for
+from guard.asking.confirmation import question_for
 from guard.cli.decide_remote import control
 from guard.verdict.judgement import Judgement, judge
 from guard.verdict.store.store import Store
@@ -459,7 +459,7 @@ def test_an_approver_that_stops_denies_what_waits(env: dict[str, str]) -> None:
      ("never", "never"), ("off", "never"), ("0", "never"), ("sometimes", "always")],
 )  # fmt: skip
 def test_guard_approver_chooses_where_a_question_goes(setting: str, mode: str) -> None:
-    from guard.asking.confirm import approver_mode
+    from guard.asking.confirmation import approver_mode
 
     assert approver_mode({"GUARD_APPROVER": setting}) == mode
 

@@ -50,7 +50,7 @@ def main() -> None:
         inner.sort()
         print(f"in-process judgement (policy files read, store opened, decided): median "
               f"{statistics.median(inner):.2f} ms, p95 {inner[int(len(inner) * 0.95) - 1]:.2f} ms")
-        from guard.verdict.decide import decide
+        from guard.verdict.decision import decide
         from guard.verdict.store.store import Store
 
         with Store.open() as store:

@@ -25,7 +25,7 @@ from guard.policy.files import load_policy
 from guard.policy.shipped_policy import default_layer
 from guard.projection import patterns
 from guard.projection.requests import Projection, Request
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 
 RUNS = 2000
 HOME = "/home/u"

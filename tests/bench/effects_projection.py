@@ -12,7 +12,7 @@ import sys
 import time
 
 from guard.projection import invocation
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.shell_state import Context
 
 ORDINARY = [

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from projection import MIX, rate
 
 from guard.policy.files import load_policy
-from guard.projection.project import parser, project
-from guard.verdict.decide import decide
+from guard.projection.line_projection import parser, project
+from guard.verdict.decision import decide
 from guard.verdict.workspace import build_context
 
 

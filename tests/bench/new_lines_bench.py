@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from guard.projection.project import parser
+from guard.projection.line_projection import parser
 
 DIRS = ["src", "tests", "lib", "docs", "scripts", "src/api", "src/core", "pkg/util", "app/models",
         "web/components", "internal/store", "cmd/server", "examples", "tools", "config"]

@@ -24,9 +24,9 @@ from collections import Counter
 from pathlib import Path
 
 from guard.policy.files import load_policy
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.requests import Request
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 from guard.verdict.workspace import build_context
 
 HERE = Path(__file__).resolve().parent

@@ -15,9 +15,9 @@ import tempfile
 import time
 
 from guard.policy.files import load_policy
-from guard.projection.project import parser, project
+from guard.projection.line_projection import parser, project
 from guard.projection.shell_state import Context
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 
 MIX = [
     "git status", "ls -la", "cat src/main.py | grep -n foo", "npm test", "make -j4",

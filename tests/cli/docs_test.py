@@ -14,7 +14,7 @@ from pathlib import Path
 
 from agent_payloads import PAYLOADS
 
-from guard.asking.confirm import question_for
+from guard.asking.confirmation import question_for
 from guard.asking.prompt import needs_confirming
 from guard.verdict.judgement import judge
 

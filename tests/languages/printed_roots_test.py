@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from guard.languages.printed_roots import printed_roots
-from guard.projection.project import project
+from guard.languages.producer_output import printed_roots
+from guard.projection.line_projection import project
 from guard.projection.shell_state import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")

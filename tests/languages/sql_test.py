@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from guard.languages.sql import Dialect, sql_effects
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.shell_state import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")

@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from guard.asking.confirm import approver_mode, confirm, question_for
+from guard.asking.confirmation import approver_mode, confirm, question_for
 from guard.policy import managed
 from guard.policy.files import load_policy, render_policy
 from guard.verdict.judgement import judge
+from guard.verdict.project_trust import trust
 from guard.verdict.store.store import Store
-from guard.verdict.trust import trust
 
 GUARD = [sys.executable, "-m", "guard"]
 SESSION = "managed-test"

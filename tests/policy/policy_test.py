@@ -446,7 +446,7 @@ def test_show_lists_each_rule_and_default_with_where_it_came_from(
 
 HOT_PATH = """
 import sys
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 from guard.policy.files import load_policy
 load_policy(None)
 print(sorted(m for m in ("platformdirs", "prompt_toolkit", "difflib", "json") if m in sys.modules))

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guard.projection.bash_quoting import substitution_sites
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.shell_state import Context
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")

@@ -21,9 +21,9 @@ from hypothesis import strategies as st
 
 CHILD = r"""
 import json, resource, sys, time
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 from guard.policy.files import load_policy
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.verdict.workspace import build_context
 
 cwd = sys.argv[1]

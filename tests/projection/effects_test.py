@@ -14,9 +14,9 @@ import pytest
 
 from guard.policy.files import load_policy
 from guard.policy.rules import Policy
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.shell_state import Context
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 
 W = "/w/proj"
 H = "/h/u"

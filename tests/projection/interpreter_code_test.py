@@ -13,9 +13,9 @@ import sys
 import pytest
 
 from guard.policy.files import load_policy
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.shell_state import Context
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 
 W = "/w/proj"
 H = "/h/u"
@@ -153,7 +153,7 @@ def test_ordinary_inline_code_stays_allowed(line: str) -> None:
 def test_the_checker_imports_ast_only_when_python_code_is_met() -> None:
     code = (
         "import sys\n"
-        "from guard.projection.project import project\n"
+        "from guard.projection.line_projection import project\n"
         "from guard.projection.shell_state import Context\n"
         "ctx = Context(cwd='/w', env={}, workspace=('/w',), home='/h')\n"
         "project(\"git status; python3 -c 'print(1)'; node -e 'x'\", ctx)\n"

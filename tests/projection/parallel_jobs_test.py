@@ -11,7 +11,7 @@ import pytest
 from projected import CTX, H, run
 
 from guard.policy.files import load_policy
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 
 
 def seen(line: str) -> set[str]:

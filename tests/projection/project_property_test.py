@@ -6,10 +6,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guard.policy.files import load_policy
+from guard.projection.line_projection import INTERNAL_ERROR, parser, project
 from guard.projection.parse_repair import repair
-from guard.projection.project import INTERNAL_ERROR, parser, project
 from guard.projection.shell_state import Context
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 
 CTX = Context(cwd="/w/proj", env={"HOME": "/h/u"}, workspace=("/w/proj",), home="/h/u")
 SEEDS = [

@@ -10,7 +10,7 @@ import pytest
 
 from guard.policy.files import combine
 from guard.policy.shipped_policy import default_layer
-from guard.projection.project import project
+from guard.projection.line_projection import project
 from guard.projection.protected import ProtectedPaths
 from guard.projection.requests import Projection
 from guard.projection.shell_state import Context
@@ -695,7 +695,7 @@ def test_the_check_path_imports_no_heavy_modules() -> None:
 
     code = (
         "import sys, guard.verdict.judgement; "
-        "from guard.projection.project import parser; parser(); "
+        "from guard.projection.line_projection import parser; parser(); "
         "print(sorted(m for m in ('dataclasses', 'importlib.resources', 'prompt_toolkit',"
         " 'platformdirs') if m in sys.modules))"
     )
@@ -714,7 +714,7 @@ def test_a_line_with_those_characters_does_not_crash_a_process() -> None:
     import sys
 
     code = (
-        "from guard.projection.project import project\n"
+        "from guard.projection.line_projection import project\n"
         "from guard.projection.shell_state import Context\n"
         "ctx = Context('/w', {}, ('/w',), '/h')\n"
         "for _ in range(3000): project('{\\U0010ffff', ctx)\n"

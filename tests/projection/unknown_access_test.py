@@ -12,8 +12,8 @@ import pytest
 from projected import CTX, H, dynamic_roles, external, run
 
 from guard.policy.files import load_policy
-from guard.projection.project import project
-from guard.verdict.decide import decide
+from guard.projection.line_projection import project
+from guard.verdict.decision import decide
 
 
 def verdict(line: str) -> str:

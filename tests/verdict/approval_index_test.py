@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from guard.projection.requests import Request
 from guard.verdict.approval_index import ApprovalIndex, stored_key
 from guard.verdict.cache.line_cache import LineCache
-from guard.verdict.decide import _approved_by
+from guard.verdict.decision import _approved_by
 from guard.verdict.judgement import judge
 from guard.verdict.store.schema import MIGRATIONS, SCHEMA_VERSION
 from guard.verdict.store.store import Store

@@ -11,7 +11,7 @@ import pytest
 from guard.policy.files import load_policy
 from guard.policy.rules import Policy, Rule
 from guard.projection.requests import Access, DynamicRole, Projection, Request
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 from guard.verdict.store.schema import Approval
 
 HOME = "/home/u"
@@ -63,8 +63,8 @@ def effect(kind: str, target: str, reason: str, *argv: str) -> Request:
 
 
 def projected(argv: tuple[str, ...]) -> Projection:
+    from guard.projection.line_projection import project
     from guard.projection.patterns import render_argv
-    from guard.projection.project import project
     from guard.projection.shell_state import Context
 
     ctx = Context(cwd=WS, env={"HOME": HOME, "PATH": "/usr/bin:/bin"}, workspace=(WS,), home=HOME)

@@ -28,7 +28,7 @@ from guard.asking.web.pairing import Pairing
 from guard.asking.web.server import WebServer
 from guard.asking.web.snapshot import snapshot
 from guard.errors import GuardError
-from guard.verdict.web_port import listen_file
+from guard.verdict import listen_file
 
 DEFAULT_LISTEN = "127.0.0.1:0"
 Say = Callable[..., None]  # prints lines at the terminal, on the approver's thread

@@ -38,7 +38,7 @@ def session_for(agent: str, given: object) -> str:
     """`agent:<id>` from the agent's session id field, else this process's parent session."""
     if isinstance(given, str) and given.strip():
         return f"{agent}:{given.strip()}"
-    from guard.verdict.store.session import current_session
+    from guard.verdict import current_session
 
     return current_session()
 

@@ -28,7 +28,7 @@ from guard.entry.agents.calls import AgentAnswer, AgentCall, Unreadable
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.verdict.judgement import Judgement
+    from guard.verdict import Judgement
 
 NOT_RUN = "the command was not run"
 FORBIDDEN = " (the policy forbids it: do not try it another way; ask the user if it is needed)"
@@ -60,7 +60,7 @@ def verdict_for(
     workspace_dir: str | None,
 ) -> Judgement:
     """The judgement of one agent call: the single place an adapter asks guard's checker."""
-    from guard.verdict.judgement import judge
+    from guard.verdict import judge
 
     return judge(
         command, cwd=cwd, env=env, session=session, agent=True, workspace_dir=workspace_dir
@@ -132,7 +132,7 @@ def _answer(
         return AgentAnswer("allow", "guard: allowed by the policy"), "rule", False
     if verdict.decision == "deny":
         return AgentAnswer("deny", f"guard: denied: {reasons}; {NOT_RUN}{FORBIDDEN}"), "rule", False
-    from guard.asking.confirm import approver_mode  # the prompt's modules: only when one asks
+    from guard.asking import approver_mode  # the prompt's modules: only when one asks
 
     mode = approver_mode(env, judgement.policy)
     if in_band_ask and mode != "always":
@@ -150,8 +150,7 @@ def _hold(
     judgement: Judgement, call: AgentCall, env: Mapping[str, str], budget: float
 ) -> tuple[AgentAnswer, str, bool]:
     """The human at `guard watch` answers, within what is left of the agent's hook timeout."""
-    from guard.asking.confirm import approver_mode, confirm
-    from guard.asking.prompt import DEFAULT_TIMEOUT
+    from guard.asking import DEFAULT_TIMEOUT, approver_mode, confirm
 
     try:
         wanted = float(env.get("GUARD_PROMPT_TIMEOUT", "") or DEFAULT_TIMEOUT)
@@ -184,7 +183,7 @@ def _hold(
 
 def _grant_hint(judgement: Judgement, call: AgentCall, env: Mapping[str, str]) -> str:
     """`; or for this session: guard approvals grant …` for what the line asks about."""
-    from guard.asking.confirm import question_for
+    from guard.asking import question_for
 
     _question, grants = question_for(judgement, env)
     lines = []
@@ -200,13 +199,13 @@ def _grant_hint(judgement: Judgement, call: AgentCall, env: Mapping[str, str]) -
 
 def _protected_ask(judgement: Judgement) -> Judgement:
     """A protected path never gets a silent allow: an allowed one is asked about again."""
-    from guard.projection.requests import Decided, Verdict
+    from guard.projection import Decided, Verdict
 
     verdict = judgement.verdict
     protected = [d for d in verdict.decided if d.request.surface == "protected"]
     if verdict.decision != "allow" or not protected:
         return judgement
-    from guard.verdict.decide import describe
+    from guard.verdict import describe
 
     home = judgement.context.home
     decided = tuple(
@@ -250,10 +249,8 @@ def _audit(
     session as active; the answer to give. A row that cannot be written is said once per
     session (on stderr and in the answer); where the managed policy keeps an audit log, an
     allowed call whose row cannot be written is refused instead."""
-    from guard.verdict.judgement import without_store
-    from guard.verdict.store import trouble as store_trouble
-    from guard.verdict.store.session import idle_seconds
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store, idle_seconds, without_store
+    from guard.verdict import trouble as store_trouble
 
     if without_store(env):
         return answer
@@ -282,7 +279,7 @@ def _audit(
         if not message:
             return answer
         print(message, file=sys.stderr)
-        from guard.verdict.store.audit import required_by
+        from guard.verdict import required_by
 
         if answer.decision == "allow" and required_by(judgement.policy):
             return AgentAnswer("deny", message)

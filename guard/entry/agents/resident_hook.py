@@ -56,7 +56,7 @@ def hook_cli(agent: str, timeout: str | None) -> int:
     """`guard hook AGENT` through the checker; in this process when it does not answer (a call
     held for a human, no checker)."""
     raw = read_stdin(MAX_HOOK_INPUT + 1)
-    from guard.verdict.store.session import current_session
+    from guard.verdict import current_session
 
     pairs: list[tuple[str, str | bytes]] = [
         ("kind", "hook"), ("agent", agent), ("input", raw), ("session", current_session()),

@@ -15,12 +15,9 @@ import os
 from collections.abc import Callable
 
 from guard.entry.resident import protocol as wire
-from guard.kernel.ruleset import Ruleset
-from guard.policy.files import load_policy
-from guard.policy.policy_inputs import policy_inputs
-from guard.policy.rules import Policy
-from guard.verdict.judgement import Judgement, judge
-from guard.verdict.workspace import is_agent
+from guard.kernel import Ruleset
+from guard.policy import Policy, load_policy, policy_inputs
+from guard.verdict import Judgement, is_agent, judge
 
 Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]
@@ -32,7 +29,7 @@ def fallback(reason: str) -> Answer:
 
 
 class FreshPolicies:
-    """Policies kept in memory, each with everything it was read from (policy_inputs.py: the
+    """Policies kept in memory, each with everything it was read from (policy_freshness.py: the
     files' bytes, who may change them, the directories above the managed file, which file that
     is): anything a fresh process would read otherwise now is read again, so a policy is never
     stale. A layer that `load_policy` reads from another file must be named there too."""
@@ -112,7 +109,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
     extra: dict[str, object] = {}
     notes = ""
     if origin == "guarded-bash" and result.verdict.decision == "allow":
-        from guard.policy.enforce_policy import enforcement_mode
+        from guard.policy import enforcement_mode
 
         mode = enforcement_mode(result.policy, env, agent=result.context.agent)
         if mode != "off":
@@ -147,7 +144,7 @@ def _ruleset_pairs(
 ) -> tuple[Answer, dict[str, object]]:
     """The enforcement a client applies before it execs bash: the mode and each grant
     (`read PATH`, `write PATH`), and what the audit row says of it."""
-    from guard.kernel.line_hold import probe, ruleset_for
+    from guard.kernel import probe, ruleset_for
 
     abi, why_not = probe()
     pairs: Answer = [("enforce", mode)]
@@ -160,8 +157,7 @@ def _ruleset_pairs(
 
 def _startup_notes(result: Judgement, env: dict[str, str], *, login: bool) -> str:
     """What guarded-bash says in-process of the start-up files' writes the ruleset holds."""
-    from guard.kernel.line_hold import probe, ruleset_for
-    from guard.kernel.startup_writes import startup_notes
+    from guard.kernel import probe, ruleset_for, startup_notes
 
     if probe()[0] is None:
         return ""

@@ -137,7 +137,7 @@ def fast_cli(argv: list[str]) -> int | None:
     if parsed is None or (explaining and "--json" not in parsed[0]):
         return None
     options, words = parsed
-    from guard.verdict.store.session import current_session
+    from guard.verdict import current_session
 
     session = options.get("--session") or current_session()
     if explaining:

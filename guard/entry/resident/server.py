@@ -209,7 +209,7 @@ def main(path: str, idle: float = wire.DEFAULT_IDLE) -> int:
                          "check the directory, or set GUARD_RESIDENT=0") from None
     ours = os.stat(path).st_ino
     checker = ResidentChecker(path)
-    from guard.verdict.store.store import keep_stores_open
+    from guard.verdict import keep_stores_open
 
     keep_stores_open()
     warm_up(checker, started_in)
@@ -250,8 +250,8 @@ def warm_up(checker: ResidentChecker, directory: str) -> None:
     try:
         from guard.entry import check, judgement_json  # noqa: F401
         from guard.entry.agents import core, protocols  # noqa: F401
-        from guard.kernel.line_hold import probe, ruleset_for
-        from guard.verdict.judgement import judge
+        from guard.kernel import probe, ruleset_for
+        from guard.verdict import judge
 
         result = judge("true", cwd=directory, session=None, use_store=False, agent=True,
                        policy_loader=checker.policies.load)  # fmt: skip

@@ -43,9 +43,7 @@ from dataclasses import dataclass
 from guard.entry.check import may_write_late, told
 from guard.entry.shell_hooks.state import exported, history_entry
 from guard.errors import GuardError
-from guard.verdict.cache.line_cache import LineCache
-from guard.verdict.judgement import Judgement, judge
-from guard.verdict.workspace import is_agent
+from guard.verdict import Judgement, LineCache, is_agent, judge
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -252,8 +250,7 @@ class AuditWriter:
 def _record(result: Judgement, session: str, decision: str, kept: LineCache) -> None:
     """One audit row, as `guard check` writes it, with origin "hook"."""
     from guard.entry.check import how_decided
-    from guard.verdict.judgement import without_store
-    from guard.verdict.store.session import idle_seconds
+    from guard.verdict import idle_seconds, without_store
 
     if without_store(os.environ):
         return
@@ -320,14 +317,14 @@ def _recorded_first(
         checker.cache.close()
         problem = GuardError(f"guard: the audit row failed ({type(exc).__name__}: {exc})")
     else:
-        from guard.verdict.store import trouble as store_trouble
+        from guard.verdict import trouble as store_trouble
 
         store_trouble.worked(request.session, store_trouble.store_path_text())
         return reply
     if request.mode == "typed":
         return Reply(reply.id, "pass", reply.relay, "")
     from guard.printable import escaped
-    from guard.verdict.store.audit import required_by
+    from guard.verdict import required_by
 
     message = escaped(unwritten(result, request.session, reply.decision, problem))
     if reply.decision == "allow" and required_by(result.policy):

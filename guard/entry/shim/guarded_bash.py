@@ -34,7 +34,7 @@ from guard.entry.shim.script_input import (
     write_all,
 )
 from guard.errors import GuardError
-from guard.languages.bash_argv import BashInvocation, parse_bash_argv
+from guard.languages import BashInvocation, parse_bash_argv
 from guard.printable import escaped
 
 # Every agent's `bash -c` line starts this module: what it imports on that path is kept to the
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, MutableMapping, Sequence
     from typing import NoReturn
 
-    from guard.verdict.judgement import Judgement
+    from guard.verdict import Judgement
 
 REFUSED = 126
 INTERRUPTED = 130
@@ -141,7 +141,7 @@ def real_shell(env: Mapping[str, str], *, own: str) -> str:
 def allowed(text: str, inv: BashInvocation) -> bool:
     """Judge `text` run with `inv`'s `$0` and arguments; ask a human when the policy says so."""
     from guard.entry.resident import client as resident_client
-    from guard.verdict.store.session import current_session
+    from guard.verdict import current_session
 
     session = current_session()
     stdin_code = inv.mode == "command" and stdin_may_carry_code()
@@ -174,12 +174,12 @@ def allowed(text: str, inv: BashInvocation) -> bool:
 def _enforce(judgement: Judgement, *, login: bool) -> Mapping[str, object]:
     """Plan an allowed line's enforcement (docs/enforcement.md); applied right before exec.
     What the start-up files bash reads first would write outside it is said now."""
-    from guard.kernel.line_hold import pending_ruleset, prepare
+    from guard.kernel import pending_ruleset, prepare
 
     detail = prepare(judgement)
     ruleset = pending_ruleset()
     if ruleset is not None:
-        from guard.kernel.startup_writes import startup_notes
+        from guard.kernel import startup_notes
 
         env = judgement.context.env
         for note in startup_notes(judgement.context, ruleset, env, login=login):
@@ -379,7 +379,7 @@ def exec_shell(shell: str, argv: Sequence[str]) -> NoReturn:
     # process is restricted, which it must not inherit
     start_pending()
     if "guard.kernel.line_hold" in sys.modules:  # the line runs held to its ruleset
-        from guard.kernel.line_hold import apply_pending
+        from guard.kernel import apply_pending
 
         apply_pending()
     apply_held()  # the ruleset the resident checker planned for this line, if it answered

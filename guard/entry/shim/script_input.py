@@ -13,7 +13,7 @@ import stat
 def input_limit() -> int:
     """Bytes of a script read for checking: one more than the projection checks, so anything
     longer is judged too long to check (ask) and never judged on its beginning alone."""
-    from guard.projection.project import MAX_INPUT_BYTES
+    from guard.projection import MAX_INPUT_BYTES
 
     return MAX_INPUT_BYTES + 1
 

@@ -19,11 +19,10 @@ def quiet(env: Mapping[str, str]) -> bool:
 def banner(env: Mapping[str, str]) -> str:
     """``guard: guarded bash — workspace ~/src/app; policy: shipped default + ~/.config/…;
     questions: this terminal (no approver running)``."""
-    from guard.asking.confirm import approver_mode
-    from guard.policy.files import user_policy_path
-    from guard.policy.rules import PROJECT_FILE
-    from guard.projection.paths import display
-    from guard.verdict.workspace import build_context
+    from guard.asking import approver_mode
+    from guard.policy import PROJECT_FILE, user_policy_path
+    from guard.projection import display
+    from guard.verdict import build_context
 
     ctx = build_context(None, env)
     home = ctx.home
@@ -50,7 +49,7 @@ def banner(env: Mapping[str, str]) -> str:
 
 
 def _approver_listening(env: Mapping[str, str]) -> bool:
-    from guard.asking.approver import paths
+    from guard.asking import paths
     from guard.errors import GuardError
 
     try:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from guard.policy.rules import Policy
-from guard.projection.shell_state import Context
+from guard.policy import Policy
+from guard.projection import Context
 
 
 class Surroundings(NamedTuple):

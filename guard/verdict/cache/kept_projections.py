@@ -18,9 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 
-from guard.projection.project import INTERNAL_ERROR, project
-from guard.projection.requests import Projection
-from guard.projection.shell_state import Context
+from guard.projection import INTERNAL_ERROR, Context, Projection, project
 
 KEPT_LINES = 2048
 KEPT_CHARS = 4096  # longer lines are walked every time

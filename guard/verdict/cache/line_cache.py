@@ -50,15 +50,13 @@ from stat import S_ISLNK
 from typing import TYPE_CHECKING, Any
 
 from guard.dirs import environ_get
-from guard.policy.files import load_policy, user_policy_path
-from guard.policy.rules import PROJECT_FILE, Policy
-from guard.projection.requests import Projection, Verdict
-from guard.projection.shell_state import Context
+from guard.policy import PROJECT_FILE, Policy, load_policy, user_policy_path
+from guard.projection import Context, Projection, Verdict
 from guard.verdict.cache.judging_inputs import Surroundings
 from guard.verdict.cache.kept_projections import KeptProjections
 from guard.verdict.cache.path_questions import RACY_NS, Answered, settled, stamp_of
 from guard.verdict.cache.resolved_paths import Links
-from guard.verdict.decide import decide
+from guard.verdict.decision import decide
 from guard.verdict.store.session import idle_seconds
 from guard.verdict.workspace import build_context
 
@@ -220,7 +218,7 @@ class LineCache:
         user = user_policy_path()
         project = os.path.join(workspace, PROJECT_FILE) if workspace else ""
         key = (workspace, home, user, trust_project)
-        from guard.policy.managed import managed_policy_path
+        from guard.policy import managed_policy_path
 
         links = self.links
         # the machine's file: an edit or a chmod counts too, and a chmod of a directory above
@@ -281,8 +279,8 @@ class LineCache:
 
     # -- trust ------------------------------------------------------------------------------
     def trusted(self, path: str) -> tuple[bool, str]:
-        """`guard.verdict.trust.is_trusted`, hashing the file only when it changed."""
-        from guard.verdict.trust import is_trusted
+        """`guard.verdict.project_trust.is_trusted`, hashing the file only when it changed."""
+        from guard.verdict.project_trust import is_trusted
 
         st = self.links.lstat(path)
         if isinstance(st, FileNotFoundError):
@@ -294,7 +292,7 @@ class LineCache:
         now = stamp_of(st)
         kept = self._digests.get(path)
         if kept is None or kept[0] != now:
-            from guard.verdict.trust import digest
+            from guard.verdict.project_trust import digest
 
             kept = (now, digest(path))
             if settled((now,)):  # else hashed again on the next line
@@ -415,6 +413,6 @@ def _managed_dirs(path: str, links: Links) -> tuple[str, ...]:
     that is there is used only while no user can change them."""
     if not links.exists(path):
         return ()
-    from guard.policy.managed import checked_directories
+    from guard.policy import checked_directories
 
     return checked_directories(path, links.realpath)

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from stat import S_ISDIR
 
-from guard.policy.policy_inputs import owners_of as owners_of  # who may change a file
+from guard.policy import owners_of as owners_of  # who may change a file
 
 Look = os.stat_result | OSError  # what an lstat or a stat found
 Question = tuple[int, str]  # which look (below), of which path

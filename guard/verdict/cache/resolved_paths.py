@@ -28,8 +28,7 @@ from collections.abc import Callable
 from stat import S_ISLNK
 from typing import TypeVar
 
-from guard.projection.bounded_glob import is_pattern
-from guard.projection.paths import normalise
+from guard.projection import is_pattern, normalise
 from guard.verdict.cache.path_questions import (
     EXISTS,
     GONE,

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from guard.projection.requests import ACCESSES, SURFACES, Request
+from guard.projection import ACCESSES, SURFACES, Request
 from guard.verdict.store.file import StoreConnection, explain
 from guard.verdict.store.schema import IDLE_SECONDS, SCOPES, Approval
 

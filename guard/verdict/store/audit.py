@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from guard.errors import GuardError
 
 if TYPE_CHECKING:
-    from guard.policy.rules import Policy
+    from guard.policy import Policy
     from guard.verdict.store.store import Store
 
 TRUST = "trust"  # the decision of a row that changes trust; `how` says which change

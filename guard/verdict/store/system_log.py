@@ -15,7 +15,7 @@ import os
 import sys
 from typing import NamedTuple
 
-from guard.policy.policy_settings import Value, setting
+from guard.policy import Value, setting
 from guard.verdict.store.schema import AuditRow
 
 JOURNALD_SOCKET = "/run/systemd/journal/socket"
@@ -49,8 +49,7 @@ _WARNED: set[Target] = set()
 
 def configured_targets() -> tuple[Target, ...]:
     """The targets the managed and the user's policy set; re-read when either file changes."""
-    from guard.policy.files import load_policy, user_policy_path
-    from guard.policy.managed import managed_policy_path
+    from guard.policy import load_policy, managed_policy_path, user_policy_path
 
     paths = (managed_policy_path(), user_policy_path())
     key = tuple(_status(path) for path in paths)

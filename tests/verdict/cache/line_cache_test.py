@@ -133,7 +133,7 @@ def test_a_store_directory_opened_to_others_is_refused_on_the_next_line(workspac
 
 
 def test_trust_given_or_lost_elsewhere_counts_on_the_next_line(workspace: Path) -> None:
-    from guard.verdict.trust import trust
+    from guard.verdict.project_trust import trust
 
     project = workspace / ".guard.toml"
     allow = '[[rules]]\nsurface = "external_directory"\npattern = "/etc/hosts"\naction = "allow"\n'

@@ -17,14 +17,12 @@ from guard.approvals import arity
 from guard.asking.ask_result import Outcome
 from guard.asking.prompt import DEFAULT_TIMEOUT, Answer, Choice, Question
 from guard.errors import GuardError
-from guard.policy.policy_settings import setting
-from guard.policy.rules import Policy
-from guard.projection.paths import display
-from guard.projection.requests import Decided
-from guard.verdict.judgement import Judgement
+from guard.policy import Policy, setting
+from guard.projection import Decided, display
+from guard.verdict import Judgement
 
 if TYPE_CHECKING:
-    from guard.verdict.store.store import Store
+    from guard.verdict import Store
 
 # Denials the terminal prompt itself reports on the terminal: no second line on stderr.
 SHOWN_AT_THE_PROMPT = frozenset({"interrupt", "timeout"})
@@ -237,7 +235,7 @@ def _rule_hint(narrow: Sequence[arity.Choice]) -> str:
     `a` would write, named, not a generic pointer."""
     if not narrow:
         return "allow it once at a terminal (what it runs cannot be approved for longer)"
-    from guard.policy.files import user_policy_path
+    from guard.policy import user_policy_path
 
     rules = "; ".join(
         f'surface = "{a.surface}", pattern = "{a.pattern}"'
@@ -301,7 +299,7 @@ def save_grant(
     problem; the caller decides where to show them (the line is still allowed once)."""
     problems: list[str] = []
     if choice.scope == "session":
-        from guard.verdict.store.store import Store
+        from guard.verdict import Store
 
         now = time.time()
         try:
@@ -321,7 +319,7 @@ def save_grant(
         except GuardError as exc:
             problems.append(f"{exc} (allowed once; the approval was not saved)")
     elif choice.scope == "always":
-        from guard.policy.policy_file import append_rules, project_policy_path, user_policy_path
+        from guard.policy import append_rules, project_policy_path, user_policy_path
 
         target = (
             project_policy_path(workspace) if choice.target == "project" else user_policy_path()
@@ -330,7 +328,7 @@ def save_grant(
             append_rules(target, approvals, command=command)
             _audit_rules(target, approvals, granted_by, command, session)
             if choice.target == "project":
-                from guard.verdict.trust import trust
+                from guard.verdict import trust
 
                 trust(target)  # it was trusted (or absent) before; the human added this rule
         except GuardError as exc:
@@ -343,7 +341,7 @@ def save_grant(
 def _audit_grant(
     store: Store, session: str, new: int, a: arity.Choice, by: str, command: str
 ) -> None:
-    from guard.verdict.store.audit import trust_changed
+    from guard.verdict import trust_changed
 
     access = f" [{a.access}]" if a.access else ""
     trust_changed(store, how="grant", what=f"grant session {a.surface} {a.pattern}{access}",
@@ -356,7 +354,7 @@ def _audit_grant(
 def _audit_rules(
     target: str, approvals: Sequence[arity.Choice], by: str, command: str, session: str
 ) -> None:
-    from guard.verdict.store.audit import trust_changed
+    from guard.verdict import trust_changed
 
     rules = [{"surface": a.surface, "pattern": a.pattern, "access": a.access} for a in approvals]
     shown = ", ".join(a.pattern for a in approvals)

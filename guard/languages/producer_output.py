@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from guard.knowledge.producers import PRODUCERS, Producer
+from guard.knowledge import PRODUCERS, Producer
 
 
 def printed_roots(argv: Sequence[str]) -> tuple[str, ...] | None:

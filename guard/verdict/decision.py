@@ -12,17 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from guard.policy.files import display_path
-from guard.policy.rules import Policy, Rule
-from guard.projection.patterns import (
-    command_name,
-    compile_command,
-    compile_path,
-    compile_text,
-    literal_head,
-    render_argv,
-)
-from guard.projection.requests import (
+from guard.policy import Policy, Rule, display_path
+from guard.projection import (
     STRICTNESS,
     Decided,
     Decision,
@@ -30,6 +21,12 @@ from guard.projection.requests import (
     Request,
     Surface,
     Verdict,
+    command_name,
+    compile_command,
+    compile_path,
+    compile_text,
+    literal_head,
+    render_argv,
     strictest,
 )
 
