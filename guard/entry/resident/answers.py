@@ -19,7 +19,7 @@ from guard.kernel.ruleset import Ruleset
 from guard.policy.files import load_policy
 from guard.policy.policy_inputs import policy_inputs
 from guard.policy.rules import Policy
-from guard.verdict.judgement import Judgement, judge
+from guard.verdict.judgement import Judgement
 from guard.verdict.workspace import is_agent
 
 Pairs = list[tuple[str, bytes]]
@@ -83,7 +83,15 @@ def client_dir(env: dict[str, str], here: str) -> str:
 
 def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
-    from guard.entry.check import audit_check, failed_late, may_write_late, settle, write_row
+    from guard.entry.check import (
+        LineRequest,
+        audit_check,
+        decide_line,
+        failed_late,
+        may_write_late,
+        settle,
+        write_row,
+    )
 
     env = environment(pairs)
     adopt(env)
@@ -95,7 +103,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
     arg0 = next((wire.text(v) for k, v in pairs if k == "arg0"), None)
     prompt = wire.first(pairs, "prompt") == "1"
     origin = wire.first(pairs, "origin", "guard check")
-    result = judge(
+    line = LineRequest(
         wire.first(pairs, "text"),
         cwd=cwd,
         env=env,
@@ -106,6 +114,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
         agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
         policy_loader=policies.load,
     )
+    result = decide_line(line)
     if result.verdict.decision == "ask" and prompt:
         return fallback("ask: the client asks the human"), None
     held: Answer = []
@@ -238,12 +247,13 @@ def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | N
     """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
     import json
 
+    from guard.entry.check import LineRequest, decide_line
     from guard.entry.judgement_json import as_json
 
     env = environment(pairs)
     adopt(env)
     here = wire.first(pairs, "getcwd")
-    result = judge(
+    line = LineRequest(
         wire.first(pairs, "text"),
         cwd=wire.first(pairs, "cwd") or client_dir(env, here),
         env=env,
@@ -251,6 +261,7 @@ def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | N
         agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
         policy_loader=policies.load,
     )
+    result = decide_line(line)
     err = "".join(line + "\n" for line in result.warnings + result.notes)
     out = json.dumps(as_json(result), ensure_ascii=True) + "\n"
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err)], None
