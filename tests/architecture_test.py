@@ -101,6 +101,60 @@ def test_entry_is_one_subpackage_per_product() -> None:
     )
 
 
+# the one place a line is judged: every entry point goes through it (guard/entry/check.py)
+ONE_JUDGE = ("guard.entry.check", "decide_line")
+
+
+def _judge_calls(module: str, path: Path) -> list[tuple[str, str, int]]:
+    """Where `module` calls `judge` (by that name, an alias of it, or as an attribute), or
+    imports it: (module, the function it is in, line)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = {"judge"}
+    found: list[tuple[str, str, int]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("guard.verdict"):
+            for alias in node.names:
+                if alias.name == "judge":
+                    names.add(alias.asname or alias.name)
+
+    def visit(node: ast.AST, where: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inside = where
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                inside = child.name
+            if isinstance(child, ast.Call):
+                func = child.func
+                name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+                if name in names:
+                    found.append((module, where, child.lineno))
+            visit(child, inside)
+
+    visit(tree, "<module>")
+    return found
+
+
+def test_one_function_judges_a_line() -> None:
+    """`judge` (guard/verdict/judgement.py) is called from `decide_line` alone: a new entry
+    point that judged a line itself would skip what every edge does alike."""
+    calls = [c for m, p in MODULES.items() if m != "guard.verdict.judgement"
+             for c in _judge_calls(m, p)]  # fmt: skip
+    stray = [f"{m}:{line} (in {where})" for m, where, line in calls if (m, where) != ONE_JUDGE]
+    assert not stray, (
+        f"judge() is called at {stray}: have the line judged through "
+        "guard.entry.check.decide_line(LineRequest(...)), the one path every entry point takes"
+    )
+    assert [(m, where) for m, where, _ in calls] == [ONE_JUDGE]
+
+
+def test_the_judge_check_sees_another_caller(tmp_path: Path) -> None:
+    (tmp_path / "m.py").write_text(
+        "from guard.verdict.judgement import judge as j\n"
+        "def f() -> None:\n    j('ls')\n",
+        encoding="utf-8",
+    )
+    assert _judge_calls("m", tmp_path / "m.py") == [("m", "f", 3)]
+
+
 def _circle() -> list[str] | None:
     state: dict[str, int] = {}
     path: list[str] = []

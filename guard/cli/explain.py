@@ -11,11 +11,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from guard.cli import summary
-from guard.entry import as_json
+from guard.entry import LineRequest, as_json, decide_line
 from guard.errors import GuardError
 from guard.printable import escaped
 from guard.projection import display
-from guard.verdict import Judgement, judge
+from guard.verdict import Judgement
 
 COLOURS = {"allow": "32", "ask": "33", "deny": "31"}
 
@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
     command = " ".join(args.command)
     if args.command == ["-"]:
         command = sys.stdin.read().removesuffix("\n")  # the line as a file holds it, all of it
-    result = judge(command, cwd=args.cwd, session=session)
+    result = decide_line(LineRequest(command, cwd=args.cwd, session=session))
     for warning in result.warnings + result.notes:
         print(escaped(warning), file=sys.stderr)
     if args.json:
@@ -172,16 +172,10 @@ def _jsonl(args: argparse.Namespace, session: str) -> int:
                 problem = f"line {number} is not a JSON string"
             if isinstance(command, str):
                 try:
-                    text = encoded.line(
-                        judge(
-                            command,
-                            cwd=args.cwd,
-                            env=env,
-                            session=session,
-                            cache=cache,
-                            agent=agent,
-                        )
+                    asked = LineRequest(
+                        command, cwd=args.cwd, env=env, session=session, cache=cache, agent=agent
                     )
+                    text = encoded.line(decide_line(asked))
                 except Exception as exc:  # fail closed, and go on with the next line
                     status = 2
                     why = str(exc).removeprefix("guard: ")

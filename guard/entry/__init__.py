@@ -22,7 +22,9 @@ if TYPE_CHECKING:
     from guard.entry.check import ALLOW as ALLOW
     from guard.entry.check import ASK as ASK
     from guard.entry.check import DENY as DENY
+    from guard.entry.check import LineRequest as LineRequest
     from guard.entry.check import check_line as check_line
+    from guard.entry.check import decide_line as decide_line
     from guard.entry.check import how_decided as how_decided
     from guard.entry.judgement_json import JsonLines as JsonLines
     from guard.entry.judgement_json import as_json as as_json
@@ -50,12 +52,14 @@ _WHERE: dict[str, str] = {
     "ASK": "guard.entry.check",
     "DENY": "guard.entry.check",
     "JsonLines": "guard.entry.judgement_json",
+    "LineRequest": "guard.entry.check",
     "NAMES": "guard.entry.agents.registry",
     "SHELLS": "guard.entry.shell_hooks.init",
     "SNIFF_BYTES": "guard.entry.shim.launcher",
     "as_json": "guard.entry.judgement_json",
     "check_line": "guard.entry.check",
     "config_path": "guard.entry.agents.config",
+    "decide_line": "guard.entry.check",
     "fail_closed_text": "guard.entry.agents.config",
     "fast_cli": "guard.entry.resident.client",
     "fast_hook": "guard.entry.agents.resident_hook",

@@ -1,6 +1,10 @@
 """Checking one command line at an edge: judge it, ask a human if needed, record the verdict.
 
-The one path `guard check`, guarded-bash and the shell hooks' fallback share. Kept out of
+`decide_line` is the one place any entry point has a line judged (`guard check`, guarded-bash,
+the shell hooks and their checker, the agents' hooks, the resident checker, `guard explain`):
+the judgement with the adjustments its edge asks for (a fish line, a checker that timed out, an
+agent's protected path). The entry points differ only in what they do with it. `check_line` is
+the one path `guard check`, guarded-bash and the shell hooks' fallback share. Kept out of
 `guard/cli/` so guarded-bash does not import argparse for it.
 """
 
@@ -12,12 +16,69 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from guard.errors import GuardError
 from guard.printable import denied, escaped
 from guard.verdict import Judgement, idle_seconds, judge
 
+if TYPE_CHECKING:
+    from guard.policy import Policy
+    from guard.verdict import LineCache
+
 ALLOW, DENY, ASK = 0, 1, 3
+
+
+@dataclass(frozen=True, slots=True)
+class LineRequest:
+    """One line to judge and what it is judged in (guard/verdict/judgement.py `judge` says
+    what each of cwd … cache means), with what its edge adds: `shell` "fish" (the fish hook:
+    a line fish would read otherwise than bash asks, with what differs), `ask_because` (the
+    shell hooks, when their checker timed out: a line the policy allows asks, with that
+    reason) and `ask_protected` (an agent's call: a protected path is never allowed silently,
+    an allowed one asks again)."""
+
+    command: str
+    cwd: str | None = None
+    env: Mapping[str, str] | None = None
+    session: str | None = None
+    positional: tuple[str, ...] | None = None
+    arg0: str | None = None
+    stdin_code: bool = False
+    agent: bool | None = None
+    workspace_dir: str | None = None
+    cache: LineCache | None = None
+    use_store: bool = True
+    policy_loader: Callable[..., Policy] | None = None
+    shell: Literal["bash", "fish"] = "bash"
+    ask_because: str = ""
+    ask_protected: bool = False
+
+
+def decide_line(line: LineRequest) -> Judgement:
+    """The judgement of `line`, with its edge's adjustments: the one call of `judge` in guard
+    (tests/architecture_test.py keeps it so), so every entry point decides alike."""
+    result = judge(
+        line.command,
+        cwd=line.cwd,
+        env=line.env,
+        session=line.session,
+        positional=line.positional,
+        arg0=line.arg0,
+        use_store=line.use_store,
+        policy_loader=line.policy_loader,
+        stdin_code=line.stdin_code,
+        agent=line.agent,
+        workspace_dir=line.workspace_dir,
+        cache=line.cache,
+    )
+    if line.shell == "fish":
+        result = as_fish(result, os.environ if line.env is None else line.env)
+    if line.ask_because:
+        result = forced_ask(result, line.ask_because)
+    if line.ask_protected:
+        result = protected_ask(result)
+    return result
 
 
 def check_line(
@@ -49,7 +110,7 @@ def check_line(
     asks, with that reason. With `shell` "fish" (the fish hook), a line fish would read
     otherwise than bash asks, with what differs (guard/projection/fish_lines.py)."""
     env = dict(os.environ)
-    result = judge(
+    line = LineRequest(
         command,
         cwd=cwd,
         env=env,
@@ -57,13 +118,12 @@ def check_line(
         positional=positional,
         arg0=arg0,
         stdin_code=stdin_code,
+        shell="fish" if shell == "fish" else "bash",
+        ask_because=ask_because,
     )
-    if shell == "fish":
-        result = as_fish(result, env)
-        if result.verdict.decision != "allow" or result.warnings:
-            print(file=sys.stderr)  # the fish hook asks with the typed line still on its row
-    if ask_because:
-        result = forced_ask(result, ask_because)
+    result = decide_line(line)
+    if shell == "fish" and (result.verdict.decision != "allow" or result.warnings):
+        print(file=sys.stderr)  # the fish hook asks with the typed line still on its row
     settled = settle(result, session=session, env=env, prompt=prompt, origin=origin)
     status, decision, how, picked = settled.status, settled.decision, settled.how, settled.key
     extra: Mapping[str, object] = {}
@@ -167,6 +227,26 @@ def forced_ask(result: Judgement, reason: str) -> Judgement:
         (asked, *v.decided),
     )
     return result._replace(verdict=verdict)
+
+
+def protected_ask(result: Judgement) -> Judgement:
+    """`result` of an agent's call: a protected path the line reaches never gets a silent
+    allow; an allowed one is asked about again."""
+    from guard.projection import Decided, Verdict
+
+    verdict = result.verdict
+    protected = [d for d in verdict.decided if d.request.surface == "protected"]
+    if verdict.decision != "allow" or not protected:
+        return result
+    from guard.verdict import describe
+
+    home = result.context.home
+    decided = tuple(
+        Decided(d.request, "ask", d.by) if d.request.surface == "protected" else d
+        for d in verdict.decided
+    )
+    reasons = tuple(dict.fromkeys(f"ask: {describe(d.request, home=home)}" for d in protected))
+    return result._replace(verdict=Verdict("ask", reasons, decided))
 
 
 def _forked_child() -> bool | None:

@@ -9,7 +9,8 @@ about goes to the agent's own prompt only where the agent really shows one (`in_
 elsewhere it is held while the human at `guard watch` decides, and the hold ends in deny a few
 seconds before the agent's own hook timeout would let the command run.
 
-`verdict_for` is the one place that judges: the resident checker (issue 15) replaces it there.
+`verdict_for` is the one place an adapter has a call judged, through `decide_line`
+(guard/entry/check.py), the path every entry point takes.
 """
 
 from __future__ import annotations
@@ -59,12 +60,16 @@ def verdict_for(
     env: Mapping[str, str],
     workspace_dir: str | None,
 ) -> Judgement:
-    """The judgement of one agent call: the single place an adapter asks guard's checker."""
-    from guard.verdict import judge
+    """The judgement of one agent call: the single place an adapter asks guard's checker
+    (through `decide_line`, as every entry point). A protected path the call reaches is never
+    allowed silently: an allowed one asks again."""
+    from guard.entry.check import LineRequest, decide_line
 
-    return judge(
-        command, cwd=cwd, env=env, session=session, agent=True, workspace_dir=workspace_dir
-    )
+    line = LineRequest(
+        command, cwd=cwd, env=env, session=session, agent=True, workspace_dir=workspace_dir,
+        ask_protected=True,
+    )  # fmt: skip
+    return decide_line(line)
 
 
 def decide(
@@ -94,9 +99,7 @@ def decide(
         )
     try:
         with deadline(budget):
-            judgement = _protected_ask(
-                verdict_for(call.command, call.cwd, call.session, env, call.workspace_dir)
-            )
+            judgement = verdict_for(call.command, call.cwd, call.session, env, call.workspace_dir)
             if judgement.verdict.decision == "ask" and not prompt_known:
                 raise NeedsHold
             answer, how, logged = _answer(
@@ -195,25 +198,6 @@ def _grant_hint(judgement: Judgement, call: AgentCall, env: Mapping[str, str]) -
         argv += ["--access", c.access] if c.access else []
         lines.append(shlex.join(argv))
     return f"; or allow it for this session: {' && '.join(lines)}" if lines else ""
-
-
-def _protected_ask(judgement: Judgement) -> Judgement:
-    """A protected path never gets a silent allow: an allowed one is asked about again."""
-    from guard.projection import Decided, Verdict
-
-    verdict = judgement.verdict
-    protected = [d for d in verdict.decided if d.request.surface == "protected"]
-    if verdict.decision != "allow" or not protected:
-        return judgement
-    from guard.verdict import describe
-
-    home = judgement.context.home
-    decided = tuple(
-        Decided(d.request, "ask", d.by) if d.request.surface == "protected" else d
-        for d in verdict.decided
-    )
-    reasons = tuple(dict.fromkeys(f"ask: {describe(d.request, home=home)}" for d in protected))
-    return judgement._replace(verdict=Verdict("ask", reasons, decided))
 
 
 @contextmanager

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from guard.entry.resident import protocol as wire
 from guard.kernel import Ruleset
 from guard.policy import Policy, load_policy, policy_inputs
-from guard.verdict import Judgement, is_agent, judge
+from guard.verdict import Judgement, is_agent
 
 Pairs = list[tuple[str, bytes]]
 Answer = list[tuple[str, str | bytes]]
@@ -80,7 +80,15 @@ def client_dir(env: dict[str, str], here: str) -> str:
 
 def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | None]:
     """`guard check` / guarded-bash: status and messages; an ask to prompt for is fallback."""
-    from guard.entry.check import audit_check, failed_late, may_write_late, settle, write_row
+    from guard.entry.check import (
+        LineRequest,
+        audit_check,
+        decide_line,
+        failed_late,
+        may_write_late,
+        settle,
+        write_row,
+    )
 
     env = environment(pairs)
     adopt(env)
@@ -92,7 +100,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
     arg0 = next((wire.text(v) for k, v in pairs if k == "arg0"), None)
     prompt = wire.first(pairs, "prompt") == "1"
     origin = wire.first(pairs, "origin", "guard check")
-    result = judge(
+    line = LineRequest(
         wire.first(pairs, "text"),
         cwd=cwd,
         env=env,
@@ -103,6 +111,7 @@ def check(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | Non
         agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
         policy_loader=policies.load,
     )
+    result = decide_line(line)
     if result.verdict.decision == "ask" and prompt:
         return fallback("ask: the client asks the human"), None
     held: Answer = []
@@ -234,12 +243,13 @@ def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | N
     """`guard explain --json`: the JSON line and the warnings and notes; nothing is recorded."""
     import json
 
+    from guard.entry.check import LineRequest, decide_line
     from guard.entry.judgement_json import as_json
 
     env = environment(pairs)
     adopt(env)
     here = wire.first(pairs, "getcwd")
-    result = judge(
+    line = LineRequest(
         wire.first(pairs, "text"),
         cwd=wire.first(pairs, "cwd") or client_dir(env, here),
         env=env,
@@ -247,6 +257,7 @@ def explain(pairs: Pairs, policies: FreshPolicies) -> tuple[Answer, AfterAck | N
         agent=is_agent(env, terminal=wire.first(pairs, "terminal") == "1"),
         policy_loader=policies.load,
     )
+    result = decide_line(line)
     err = "".join(line + "\n" for line in result.warnings + result.notes)
     out = json.dumps(as_json(result), ensure_ascii=True) + "\n"
     return [("action", "done"), ("status", "0"), ("stdout", out), ("stderr", err)], None

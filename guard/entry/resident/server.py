@@ -248,13 +248,14 @@ def warm_up(checker: ResidentChecker, directory: str) -> None:
     checker: most likely the next one's) before the first request, so that it is as fast as the
     next ones; clients that come meanwhile wait. What it keeps is checked as always before use."""
     try:
-        from guard.entry import check, judgement_json  # noqa: F401
+        from guard.entry import judgement_json  # noqa: F401
         from guard.entry.agents import core, protocols  # noqa: F401
+        from guard.entry.check import LineRequest, decide_line
         from guard.kernel import probe, ruleset_for
-        from guard.verdict import judge
 
-        result = judge("true", cwd=directory, session=None, use_store=False, agent=True,
-                       policy_loader=checker.policies.load)  # fmt: skip
+        line = LineRequest("true", cwd=directory, session=None, use_store=False, agent=True,
+                           policy_loader=checker.policies.load)  # fmt: skip
+        result = decide_line(line)
         if probe()[0] is not None:
             ruleset_for(result, os.environ)
     except Exception:  # a line that fails here fails again, and is answered, when it comes

@@ -40,10 +40,10 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from guard.entry.check import may_write_late, told
+from guard.entry.check import LineRequest, decide_line, may_write_late, told
 from guard.entry.shell_hooks.state import exported, history_entry
 from guard.errors import GuardError
-from guard.verdict import Judgement, LineCache, is_agent, judge
+from guard.verdict import Judgement, LineCache, is_agent
 
 VERSION = "1"
 HEADER = 10  # fields before ENV
@@ -154,6 +154,7 @@ class HookChecker:
 
     def answer(self, request: HookRequest) -> tuple[Reply, Judgement | None]:
         relay = bool(request.int_trap.strip())
+        typed = request.mode == "typed"  # at Enter: allow, or pass to PS0's check of the line
         line = request.text
         if request.mode == "history":
             entry = history_entry(request.text)
@@ -161,16 +162,23 @@ class HookChecker:
                 return Reply(request.id, "deny", relay, NOT_IN_HISTORY), None
             line = entry[1]
         warnings: list[str] = []
-        if request.mode == "typed":
-            return self._typed(request, relay)
-        if request.gen and request.gen == self._gen:
-            warnings.append(HOOK_GONE[request.shell])
-        self._gen = request.gen
+        if not typed:
+            if request.gen and request.gen == self._gen:
+                warnings.append(HOOK_GONE[request.shell])
+            self._gen = request.gen
         self._adopt(request.env)
         if request.shell == "bash" and HISTORY_OFF.search(line):
+            if typed:
+                return Reply(request.id, "pass", relay, ""), None
             return Reply(request.id, "deny", relay, BLINDS), None
         result = self._judged(request, line)
         decision = result.verdict.decision
+        if typed:
+            # allowed (recorded) when the policy allows it with nothing to say; anything else
+            # passes to PS0's check of the line bash read, which records it
+            if decision != "allow" or result.warnings:
+                return Reply(request.id, "pass", relay, ""), None
+            return Reply(request.id, "allow", relay, ""), result
         if decision == "ask":
             return Reply(request.id, "ask", relay, line), None
         from guard.printable import escaped
@@ -178,21 +186,9 @@ class HookChecker:
         said = [*map(escaped, warnings), *told(result)]  # each one line, safe for the terminal
         return Reply(request.id, decision, relay, "\n".join(said)), result
 
-    def _typed(self, request: HookRequest, relay: bool) -> tuple[Reply, Judgement | None]:
-        """Allow (recorded) a line typed at Enter that the policy allows with nothing to say;
-        anything else passes to PS0's check of the line bash read, which records it."""
-        self._adopt(request.env)
-        line = request.text
-        if request.shell == "bash" and HISTORY_OFF.search(line):
-            return Reply(request.id, "pass", relay, ""), None
-        result = self._judged(request, line)
-        if result.verdict.decision != "allow" or result.warnings:
-            return Reply(request.id, "pass", relay, ""), None
-        return Reply(request.id, "allow", relay, ""), result
-
     def _judged(self, request: HookRequest, line: str) -> Judgement:
         """`line` judged as a fresh `guard check` in the shell would judge it."""
-        return judge(
+        asked = LineRequest(
             line,
             cwd=request.cwd or None,
             env=request.env,
@@ -200,6 +196,7 @@ class HookChecker:
             cache=self.cache,
             agent=is_agent(request.env, terminal=True),  # a person's shell, unless GUARD_AGENT=1
         )
+        return decide_line(asked)
 
     def _adopt(self, env: Mapping[str, str]) -> None:
         """Make this process's environment the shell's, as a fresh `guard check` would see it:
