@@ -7,7 +7,6 @@ store), or always (a rule appended to the user's or the project's policy file).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
@@ -21,7 +20,7 @@ from guard.policy.rules import Policy
 from guard.projection.paths import display
 from guard.projection.requests import Decided
 from guard.verdict.judgement import Judgement
-from guard.verdict.offers import Grant, granted, offers_for
+from guard.verdict.offers import Grant, granted
 
 if TYPE_CHECKING:
     from guard.verdict.store.store import Store
@@ -48,22 +47,14 @@ KEY_LABELS = {
 def question_for(
     judgement: Judgement, env: Mapping[str, str]
 ) -> tuple[Question, dict[str, tuple[Grant, ...]]]:
-    """The question, and for each key the approvals it would store (guard/verdict/offers.py
-    builds what is offered; this renders it)."""
+    """The question, and for each key the approvals it would store (the judgement holds what
+    is offered, guard/verdict/offers.py; this renders it)."""
     home = judgement.context.home
     asked = asking(judgement)
-    # an approval never turns the managed policy's ask into allow: only "allow once" helps
-    rememberable = not any(d.by.startswith("managed") for d in asked)
-    # while a policy file has a problem every line asks and no approval counts: only "once"
     problems = judgement.policy.problems
-    offers = offers_for(
-        [d.request for d in asked],
-        home=home,
-        is_dir=os.path.isdir,  # asked now, as the question is built: never a kept answer
-        rememberable=rememberable and not problems,
-        always=setting(judgement.policy.settings, "approvals.always") is not False,
-        project=judgement.project_trusted,
-    )
+    # built when the line was judged (guard/verdict/judgement.py); built now for a judgement
+    # whose verdict was replaced without them
+    offers = judgement.offers or judgement.with_verdict(judgement.verdict).offers
     choices = tuple(
         Choice(
             o.key,
