@@ -155,6 +155,17 @@ def test_the_judge_check_sees_another_caller(tmp_path: Path) -> None:
     assert _judge_calls("m", tmp_path / "m.py") == [("m", "f", 3)]
 
 
+def test_asking_only_renders_what_an_ask_offers() -> None:
+    """What an ask offers is built in guard/verdict/offers.py; asking renders it and never
+    reaches back into the approvals stage (guard/approvals/arity.py) itself."""
+    reaching = sorted(
+        m
+        for m in MODULES
+        if m.startswith("guard.asking") and any(t.startswith("guard.approvals") for t in GRAPH[m])
+    )
+    assert not reaching, f"{reaching} import guard.approvals: use guard.verdict.offers"
+
+
 def _circle() -> list[str] | None:
     state: dict[str, int] = {}
     path: list[str] = []

@@ -27,10 +27,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, get_args
 
-from guard.approvals import arity
 from guard.asking.prompt import Choice, Question, problem_with
 from guard.errors import GuardError
 from guard.projection import ACCESSES, SURFACES, DynamicRole, Request
+from guard.verdict import Grant, granted, offers_for
 
 PROTOCOL = 1
 MAX_MESSAGE = 4 << 20  # bytes in one message line
@@ -70,7 +70,7 @@ class Ask:
     home: str
     origin: str  # what sent it: "guard check", "claude-code" …
     question: Question  # labels and covers built from the grants
-    grants: Mapping[str, tuple[arity.Choice, ...]]  # key -> what that answer stores
+    grants: Mapping[str, tuple[Grant, ...]]  # key -> what that answer stores
     asking: tuple[Request, ...]  # the requests that asked
     approvable: bool  # False when the requester's policy has problems: approvals do not apply
     reasons: tuple[str, ...] = ()  # the requester's verdict, as its own audit rows word it
@@ -85,7 +85,7 @@ def ask_message(
     home: str,
     origin: str,
     question: Question,
-    grants: Mapping[str, Sequence[arity.Choice]],
+    grants: Mapping[str, Sequence[Grant]],
     asking: Sequence[Request],
     approvable: bool,
     reasons: Sequence[str] = (),
@@ -196,42 +196,28 @@ def read_ask(data: object) -> Ask:
 
 def server_choices(
     asking: Sequence[Request],
-) -> tuple[list[Choice], dict[str, tuple[arity.Choice, ...]]]:
+) -> tuple[list[Choice], dict[str, tuple[Grant, ...]]]:
     """The answers the human is offered, made here from the requests that ask — never from the
     requester's choices: keys mean the same every time (`n` is always deny), what a key grants
     is what guard itself would offer for those requests (never `/**` or a bare interpreter),
     and "always" writes only the human's own policy file (a requester could name any
     workspace as its project)."""
-    home = os.path.expanduser("~")
-    narrow: list[arity.Choice] = []
-    wide: list[arity.Choice] = []
-    rememberable = bool(asking)
-    for request in asking:
-        options = arity.approval_choices(request, home=home, is_dir=os.path.isdir(request.path))
-        if not options:
-            rememberable = False
-            break
-        narrow.append(options[0])
-        wide.append(options[-1])
-    sure = any(r.surface == "protected" for r in asking)  # a protected path: a second key
-    choices = [Choice("y", LABELS["once"], "once", (), confirm=sure)]
-    grants: dict[str, tuple[arity.Choice, ...]] = {"y": ()}
-    if rememberable:
-        covers = tuple(dict.fromkeys(grant_text(g) for g in narrow))
-        choices.append(Choice("s", LABELS["session"], "session", covers, confirm=sure))
-        grants["s"] = tuple(narrow)
-        covers_wide = tuple(dict.fromkeys(grant_text(g) for g in wide))
-        if covers_wide != covers:
-            choices.append(Choice("d", LABELS["session"], "session", covers_wide, confirm=sure))
-            grants["d"] = tuple(wide)
-        choices.append(Choice("a", LABELS["always"], "always", covers, "user"))
-        grants["a"] = tuple(narrow)
-    choices.append(Choice("n", LABELS["deny"], "deny", ()))
-    grants["n"] = ()
-    return choices, grants
+    offers = offers_for(asking, home=os.path.expanduser("~"), is_dir=os.path.isdir)
+    choices = [
+        Choice(
+            o.key,
+            LABELS[o.scope],
+            o.scope,  # type: ignore[arg-type]
+            tuple(dict.fromkeys(grant_text(g) for g in o.grants)),
+            o.target,  # type: ignore[arg-type]
+            confirm=o.sure,
+        )
+        for o in offers
+    ]
+    return choices, granted(offers)
 
 
-def grant_text(g: arity.Choice) -> str:
+def grant_text(g: Grant) -> str:
     """What a stored approval covers, in the words the approver shows."""
     if g.surface in ("external_directory", "protected"):
         return f"{g.access or 'use'} {g.pattern}"
@@ -275,14 +261,14 @@ def _span(value: object) -> tuple[int, int]:
     return value[0], value[1]
 
 
-def _grant(value: object) -> arity.Choice:
+def _grant(value: object) -> Grant:
     g = _object(value, "a grant")
     surface = _one_of(g, "surface", SURFACES)
     access = _one_of(g, "access", (None, *ACCESSES))
     pattern = _text(g, "pattern")
     if not pattern:
         raise Invalid("a grant needs a pattern")
-    return arity.Choice(surface, pattern, access, pattern)
+    return Grant(surface, pattern, access, pattern)
 
 
 def _request_json(r: Request) -> dict[str, object]:

@@ -11,15 +11,14 @@ from __future__ import annotations
 import socket
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import suppress
 
-from guard.approvals import arity
 from guard.asking.approver import Invalid, Lines, ask_message, encode, paths
 from guard.asking.ask_result import Outcome
 from guard.asking.prompt import Choice, Question
 from guard.errors import GuardError
-from guard.verdict import Judgement
+from guard.verdict import Grant, Judgement
 
 GRACE = 5.0  # seconds past the approver's own timeout before the requester gives up on it
 CONNECT_SECONDS = 2.0
@@ -29,7 +28,7 @@ NO_TERMINAL = "no terminal"  # why the terminal was not asked; confirmation.py s
 def request_approval(
     judgement: Judgement,
     question: Question,
-    grants: Mapping[str, list[arity.Choice]],
+    grants: Mapping[str, Sequence[Grant]],
     *,
     session: str,
     env: Mapping[str, str],

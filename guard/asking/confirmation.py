@@ -7,19 +7,17 @@ store), or always (a rule appended to the user's or the project's policy file).
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import nullcontext
 from typing import TYPE_CHECKING
 
-from guard.approvals import arity
 from guard.asking.ask_result import Outcome
 from guard.asking.prompt import DEFAULT_TIMEOUT, Answer, Choice, Question
 from guard.errors import GuardError
 from guard.policy import Policy, setting
 from guard.projection import Decided, display
-from guard.verdict import Judgement
+from guard.verdict import Grant, Judgement, granted
 
 if TYPE_CHECKING:
     from guard.verdict import Store
@@ -32,69 +30,48 @@ def asking(judgement: Judgement) -> list[Decided]:
     return [d for d in judgement.verdict.decided if d.decision == "ask"]
 
 
+# what the terminal prompt calls each answer
+KEY_LABELS = {
+    "y": "allow once",
+    "s": "allow for this session",
+    "d": "allow for this session, directories and below",
+    "a": "always",
+    "p": "always",
+    "n": "deny",
+}
+
+
 def question_for(
     judgement: Judgement, env: Mapping[str, str]
-) -> tuple[Question, dict[str, list[arity.Choice]]]:
-    """The question, and for each key the approvals it would store."""
+) -> tuple[Question, dict[str, tuple[Grant, ...]]]:
+    """The question, and for each key the approvals it would store (the judgement holds what
+    is offered, guard/verdict/offers.py; this renders it)."""
     home = judgement.context.home
     asked = asking(judgement)
-    narrow: list[arity.Choice] = []
-    wide: list[arity.Choice] = []
-    # an approval never turns the managed policy's ask into allow: only "allow once" helps
-    rememberable = not any(d.by.startswith("managed") for d in asked)
-    # while a policy file has a problem every line asks and no approval counts: only "once"
     problems = judgement.policy.problems
-    rememberable = rememberable and not problems
-    always = setting(judgement.policy.settings, "approvals.always") is not False
-    for d in asked if rememberable else ():
-        options = arity.approval_choices(d.request, home=home, is_dir=_is_dir(d.request.path))
-        if not options:
-            rememberable = False
-            continue
-        narrow.append(options[0])
-        wide.append(options[-1])
-    covers_narrow = tuple(dict.fromkeys(c.label for c in narrow))
-    covers_wide = tuple(dict.fromkeys(c.label for c in wide))
-    # approving a protected path (guard's own files, keys, credentials) takes a second key
-    sure = any(d.request.surface == "protected" for d in asked)
-    choices = [Choice("y", "allow once", "once", (), confirm=sure)]
-    grants: dict[str, list[arity.Choice]] = {"y": []}
-    if rememberable and narrow:
-        choices.append(
-            Choice("s", "allow for this session", "session", covers_narrow, confirm=sure)
+    # built when the line was judged (guard/verdict/judgement.py); built now for a judgement
+    # whose verdict was replaced without them
+    offers = judgement.offers or judgement.with_verdict(judgement.verdict).offers
+    choices = tuple(
+        Choice(
+            o.key,
+            KEY_LABELS[o.key],
+            o.scope,  # type: ignore[arg-type]
+            tuple(dict.fromkeys(g.label for g in o.grants)),
+            o.target,  # type: ignore[arg-type]
+            confirm=o.sure,
         )
-        grants["s"] = narrow
-        if covers_wide != covers_narrow:
-            choices.append(
-                Choice(
-                    "d",
-                    "allow for this session, directories and below",
-                    "session",
-                    covers_wide,
-                    confirm=sure,
-                )
-            )
-            grants["d"] = wide
-        if always:  # the managed policy may turn off lasting approvals
-            choices.append(Choice("a", "always", "always", covers_narrow, "user"))
-            grants["a"] = narrow
-        if always and judgement.project_trusted:  # an untrusted project file gets nothing added
-            choices.append(
-                Choice(
-                    "p", "always", "always", covers_narrow, "project"
-                )
-            )
-            grants["p"] = narrow
-    choices.append(Choice("n", "deny", "deny", ()))
+        for o in offers
+    )
     command = judgement.projection.command
     lines = tuple(dict.fromkeys(_typed(_line(d, home), d, home, command) for d in asked))
     if problems:
         lines = (*lines, f"{POLICY_PROBLEM}: {problems[0]} — run `guard policy check`")
     marks = tuple(d.request.span for d in asked)
     question = Question(
-        judgement.projection.command, marks, lines, tuple(choices), timeout=_timeout(env)
+        judgement.projection.command, marks, lines, choices, timeout=_timeout(env)
     )
-    return question, grants
+    return question, granted(offers)
 
 
 def _line(d: Decided, home: str) -> str:
@@ -132,8 +109,6 @@ def as_typed(path: str, home: str, command: str, span: tuple[int, int]) -> str:
     return f"{typed} = {shown}"
 
 
-def _is_dir(path: str) -> bool:
-    return bool(path) and os.path.isdir(path)
 
 
 def _timeout(env: Mapping[str, str]) -> float:
@@ -195,14 +170,14 @@ def confirm(
             return Outcome(False, answer.how, "", "")  # the prompt already said so on the tty
         return Outcome(False, answer.how, answer.message or _denied_message(judgement), "")
     key = answer.choice.key
-    remember(judgement, session, answer.choice, grants.get(key, []))
+    remember(judgement, session, answer.choice, grants.get(key, ()))
     return Outcome(True, "human", "", key)
 
 
 def _ask_approver(
     judgement: Judgement,
     question: Question,
-    grants: dict[str, list[arity.Choice]],
+    grants: Mapping[str, Sequence[Grant]],
     session: str,
     env: Mapping[str, str],
     origin: str,
@@ -230,7 +205,7 @@ def _ask_approver(
     return outcome
 
 
-def _rule_hint(narrow: Sequence[arity.Choice]) -> str:
+def _rule_hint(narrow: Sequence[Grant]) -> str:
     """What to write in the policy to allow this line from now on: the rules the question's
     `a` would write, named, not a generic pointer."""
     if not narrow:
@@ -275,7 +250,7 @@ def _without_problem(reason: str) -> str:
 
 
 def remember(
-    judgement: Judgement, session: str, choice: Choice, approvals: list[arity.Choice]
+    judgement: Judgement, session: str, choice: Choice, approvals: Sequence[Grant]
 ) -> None:
     workspace = judgement.context.workspace
     for problem in save_grant(
@@ -289,7 +264,7 @@ def save_grant(
     workspace: str,
     session: str,
     choice: Choice,
-    approvals: Sequence[arity.Choice],
+    approvals: Sequence[Grant],
     *,
     granted_by: str = "human",
     store: Store | None = None,
@@ -339,7 +314,7 @@ def save_grant(
 
 
 def _audit_grant(
-    store: Store, session: str, new: int, a: arity.Choice, by: str, command: str
+    store: Store, session: str, new: int, a: Grant, by: str, command: str
 ) -> None:
     from guard.verdict import trust_changed
 
@@ -352,7 +327,7 @@ def _audit_grant(
 
 
 def _audit_rules(
-    target: str, approvals: Sequence[arity.Choice], by: str, command: str, session: str
+    target: str, approvals: Sequence[Grant], by: str, command: str, session: str
 ) -> None:
     from guard.verdict import trust_changed
 

@@ -226,7 +226,7 @@ def forced_ask(result: Judgement, reason: str) -> Judgement:
         (f"ask: {reason}", *v.reasons),
         (asked, *v.decided),
     )
-    return result._replace(verdict=verdict)
+    return result.with_verdict(verdict)
 
 
 def protected_ask(result: Judgement) -> Judgement:
@@ -246,7 +246,7 @@ def protected_ask(result: Judgement) -> Judgement:
         for d in verdict.decided
     )
     reasons = tuple(dict.fromkeys(f"ask: {describe(d.request, home=home)}" for d in protected))
-    return result._replace(verdict=Verdict("ask", reasons, decided))
+    return result.with_verdict(Verdict("ask", reasons, decided))
 
 
 def _forked_child() -> bool | None:

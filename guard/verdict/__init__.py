@@ -19,6 +19,9 @@ if TYPE_CHECKING:
     from guard.verdict.judgement import agent_session as agent_session
     from guard.verdict.judgement import judge as judge
     from guard.verdict.judgement import without_store as without_store
+    from guard.verdict.offers import Grant as Grant
+    from guard.verdict.offers import granted as granted
+    from guard.verdict.offers import offers_for as offers_for
     from guard.verdict.project_trust import is_trusted as is_trusted
     from guard.verdict.project_trust import trust as trust
     from guard.verdict.store import trouble as trouble
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
 # what the stage offers the stages after it, and the module each lives in (guard/stage_front.py)
 _WHERE: dict[str, str] = {
     "AuditRow": "guard.verdict.store.schema",
+    "Grant": "guard.verdict.offers",
     "Judgement": "guard.verdict.judgement",
     "LineCache": "guard.verdict.cache.line_cache",
     "RACY_NS": "guard.verdict.cache.path_questions",
@@ -55,6 +59,7 @@ _WHERE: dict[str, str] = {
     "describe": "guard.verdict.decision",
     "fails": "guard.verdict.cache.path_questions",
     "find_workspace": "guard.verdict.workspace",
+    "granted": "guard.verdict.offers",
     "idle_seconds": "guard.verdict.store.session",
     "is_agent": "guard.verdict.workspace",
     "is_trusted": "guard.verdict.project_trust",
@@ -63,6 +68,7 @@ _WHERE: dict[str, str] = {
     "listen_file": "guard.verdict.web_port",
     "no_stat": "guard.verdict.cache.path_questions",
     "not_written_line": "guard.verdict.store.audit",
+    "offers_for": "guard.verdict.offers",
     "refusal": "guard.verdict.store.audit",
     "refusal_to_system_log": "guard.verdict.store.audit",
     "required_by": "guard.verdict.store.audit",

@@ -40,6 +40,7 @@ from guard.verdict.workspace import (
 
 if TYPE_CHECKING:
     from guard.verdict.cache.line_cache import LineCache
+    from guard.verdict.offers import Offer
 
 
 class Judgement(NamedTuple):
@@ -51,6 +52,36 @@ class Judgement(NamedTuple):
     notes: tuple[str, ...] = ()  # shown by explain and doctor (an untrusted project file …)
     project_trusted: bool = True  # the project's .guard.toml is absent or trusted as it is
     workspace_why: str = ""  # how the workspace was chosen, or why there is none
+    offers: tuple[Offer, ...] = ()  # what an ask offers a human (offers.py); () unless ask
+
+    def with_verdict(self, verdict: Verdict) -> Judgement:
+        """This judgement with `verdict` (an entry point's adjustment), offering anew."""
+        offers = asked_offers(self.context.home, self.policy, verdict, self.project_trusted)
+        return self._replace(verdict=verdict, offers=offers)
+
+
+def asked_offers(
+    home: str, policy: Policy, verdict: Verdict, project_trusted: bool
+) -> tuple[Offer, ...]:
+    """What the line's ask offers (guard/verdict/offers.py); nothing for an allow or a deny.
+    Built from the verdict for each judged line, never kept: the cache (guard/verdict/cache/)
+    keeps verdicts, not offers, so whether a path is a directory is asked now, and home is the
+    context's, which the cache re-checks before it keeps a line's surroundings."""
+    if verdict.decision != "ask":
+        return ()
+    from guard.verdict.offers import offers_for
+
+    asked = [d for d in verdict.decided if d.decision == "ask"]
+    return offers_for(
+        [d.request for d in asked],
+        home=home,
+        is_dir=os.path.isdir,
+        # an approval never turns the managed policy's ask into allow, and while a policy
+        # file has a problem no approval counts: only "allow once" helps
+        rememberable=not any(d.by.startswith("managed") for d in asked) and not policy.problems,
+        always=setting(policy.settings, "approvals.always") is not False,  # managed may say no
+        project=project_trusted,  # an untrusted project file gets nothing added
+    )
 
 
 def judge(
@@ -166,6 +197,7 @@ def _judge(
         around.notes,
         around.trusted,
         around.workspace_why,
+        asked_offers(ctx.home, policy, verdict, around.trusted),
     )
 
 
