@@ -104,15 +104,28 @@ TEMPLATES: list[Template] = [
 
 
 def unique_lines(count: int, seed: int = 27) -> list[str]:
-    """`count` different lines, the templates taken in turn, each filled until it is new."""
+    """`count` different lines, the templates taken in turn, each filled until it is new; a
+    template that gives no new line in 200 tries has given all it has, and is left out."""
     r = random.Random(seed)
     seen: set[str] = set()
     lines: list[str] = []
+    spent: set[int] = set()
+    turn = 0
     while len(lines) < count:
-        line = TEMPLATES[len(lines) % len(TEMPLATES)](r)
-        if line not in seen:
-            seen.add(line)
-            lines.append(line)
+        if len(spent) == len(TEMPLATES):
+            raise SystemExit(f"the templates make only {len(lines):,} different lines")
+        index = turn % len(TEMPLATES)
+        turn += 1
+        if index in spent:
+            continue
+        for _ in range(200):
+            line = TEMPLATES[index](r)
+            if line not in seen:
+                seen.add(line)
+                lines.append(line)
+                break
+        else:
+            spent.add(index)
     return lines
 
 
