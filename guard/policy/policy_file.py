@@ -3,16 +3,21 @@
 The rule is appended as its own `[[rules]]` block with a comment saying when and why, so the
 file's existing text and comments stay exactly as they were. `guard approvals list` shows the
 blocks still in that shape, and `guard approvals revoke` takes one out (keeping a backup).
+
+Both change the file under one lock, taken on the directory that holds it (`flock`, so no lock
+file is left beside a project's policy): a revoke reads the file and writes it back whole, and
+an "always" answered in another terminal between the two would otherwise be lost.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,6 +51,11 @@ def project_policy_path(workspace: str) -> str:
 def append_rules(path: str, rules: Sequence[RuleLike], *, command: str) -> None:
     """Append one allow rule per item to the TOML file at `path` (created if missing)."""
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with _changing(path):
+        _append(path, rules, command)
+
+
+def _append(path: str, rules: Sequence[RuleLike], command: str) -> None:
     try:
         with open(path, encoding="utf-8") as f:
             existing = f.read()
@@ -73,6 +83,36 @@ def append_rules(path: str, rules: Sequence[RuleLike], *, command: str) -> None:
     )
     with open(path, "a", encoding="utf-8") as f:
         f.write(prefix + text)
+
+
+LOCK_SECONDS = 10.0  # how long a change waits for another guard's change of the same file
+
+
+@contextlib.contextmanager
+def _changing(path: str) -> Iterator[None]:
+    """Hold the lock on the directory of `path` while its file is changed (see above)."""
+    directory = os.path.dirname(path) or "."
+    try:
+        fd = os.open(directory, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    except OSError as exc:
+        why = f"guard: cannot open {directory} ({exc.strerror}); nothing was changed"
+        raise GuardError(why) from None
+    try:
+        deadline = time.monotonic() + LOCK_SECONDS
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise GuardError(
+                        f"guard: another guard has been changing {path} for {LOCK_SECONDS:.0f} s;"
+                        " nothing was changed (try again)"
+                    ) from None
+                time.sleep(0.01)
+        yield
+    finally:
+        os.close(fd)  # the lock goes with it
 
 
 def _toml(value: str) -> str:
@@ -119,6 +159,11 @@ def appended_rules(path: str) -> tuple[AppendedRule, ...]:
 def remove_appended(path: str, rule_id: str) -> tuple[AppendedRule, str]:
     """Take the rule ``rule_id`` out of the file at `path`, keeping the file as it was in
     ``PATH.bak`` (mode 0600): the rule removed and where the backup is."""
+    with _changing(path):
+        return _remove(path, rule_id)
+
+
+def _remove(path: str, rule_id: str) -> tuple[AppendedRule, str]:
     try:
         with open(path, encoding="utf-8") as f:
             text = f.read()

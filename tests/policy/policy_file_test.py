@@ -75,3 +75,36 @@ def test_an_id_stays_the_same_when_the_file_changes_around_it(tmp_path: Path) ->
     path.write_text(OWN + "\n" + path.read_text())
     (after,) = appended_rules(str(path))
     assert (after.id, after.line) == (before.id, before.line + 6)
+
+
+_APPENDER = """
+import sys
+from guard.approvals.arity import Choice
+from guard.policy.policy_file import append_rules
+path, count = sys.argv[1], int(sys.argv[2])
+for n in range(count):
+    append_rules(path, [Choice("command", f"new-{n} *", None, "")], command=f"new-{n}")
+"""
+
+
+def test_an_always_answered_while_a_rule_is_revoked_is_kept(tmp_path: Path) -> None:
+    """`guard approvals revoke` in one terminal while another answers "always": the revoke
+    reads the file, takes its rule out and writes the file back, and an append in between
+    would be lost (real processes racing)."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "policy.toml"
+    path.write_text(OWN)
+    for n in range(60):
+        append_rules(str(path), [rule("command", f"old-{n} *")], command=f"old-{n}")
+    old = {r.pattern: r.id for r in appended_rules(str(path))}
+    appender = subprocess.Popen([sys.executable, "-c", _APPENDER, str(path), "150"])
+    try:
+        for n in range(60):
+            remove_appended(str(path), old[f"old-{n} *"])
+    finally:
+        assert appender.wait(timeout=120) == 0
+    patterns = [r.pattern for r in appended_rules(str(path))]
+    assert patterns == [f"new-{n} *" for n in range(150)]
+    assert path.read_text().startswith(OWN)
