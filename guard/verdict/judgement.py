@@ -29,7 +29,7 @@ from guard.verdict.cache.judging_inputs import Surroundings
 from guard.verdict.decision import decide
 from guard.verdict.project_trust import is_trusted
 from guard.verdict.store.session import idle_seconds
-from guard.verdict.web_port import reaching
+from guard.verdict.web_port import listening_port, reaching
 from guard.verdict.workspace import (
     Workspace,
     build_context,
@@ -167,7 +167,7 @@ def _judge(
     use_store = use_store and not without_store(env)
     warnings: list[str] = []
     projection = cache.projections.project(command, ctx) if cache else project(command, ctx)
-    projection = reaching(projection, env)  # `guard watch --web`'s port asks
+    projection = reaching(projection, around.web_port)  # `guard watch --web`'s port asks
     judged = cache.decide if cache else decide
     verdict = judged(policy, projection, (), home=ctx.home, agent=agent)
     if use_store and session and any(d.decision == "ask" for d in verdict.decided):
@@ -267,8 +267,9 @@ def _surroundings(
         ),
         agent=agent,
     )
+    port = listening_port(ctx.env, cache.links if cache else None)
     around = Surroundings(
-        ctx, policy, trusted, tuple(warnings), tuple(notes), chosen.why, asked, note
+        ctx, policy, trusted, tuple(warnings), tuple(notes), chosen.why, asked, note, port
     )
     return around, keep
 

@@ -7,6 +7,10 @@ either). A line whose text names that port, whatever the host, gets an `effect` 
 an agent that tries is shown to the human. This is a second line of defence; the page's own
 (a paired cookie and a CSRF token on every answer) is the first. A port computed at run time
 is not seen here: see docs/agents.md, "Approving from a phone".
+
+The port is read with a line's surroundings (judgement.py): a long-lived process keeps it with
+the looks it took (the file's lstat and stat, so a page that starts, stops or moves counts on the
+next line) instead of looking on every line.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ import os
 import re
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from guard.dirs import environ_get
 from guard.projection import Projection, Request
 
-_NO_DIGIT = re.compile(r"[^0-9]*", re.S)
+if TYPE_CHECKING:
+    from guard.verdict.cache.resolved_paths import Links
+
 REASON = "talks to the approver's web page (port {port}): only the human answers there"
 
 
@@ -39,11 +46,16 @@ def _beside_runtime(runtime: str, home: str) -> str:
     return os.path.join(user_runtime_dir(), "approver.sock") + ".web"
 
 
-def listening_port(env: Mapping[str, str]) -> int | None:
+def listening_port(env: Mapping[str, str], links: Links | None = None) -> int | None:
     """The port the approver's page listens on, None when no page is served (asked with an
-    `access` first: a failed open raises, which costs five times the look, on every line)."""
+    `access` first: a failed open raises, which costs five times the look). With `links` (a
+    long-lived process's looks), the file's lstat and stat are its questions: what was read is
+    kept while both answer the same (a file younger than a second is read again)."""
     path = listen_file(env)
-    if not _there(path):
+    if links is not None:
+        if isinstance(links.lstat(path), OSError) or isinstance(links.stat(path), OSError):
+            return None
+    elif not _there(path):
         return None
     try:
         with open(path, "rb") as f:
@@ -64,13 +76,9 @@ def _there(path: str) -> bool:
         return True
 
 
-def reaching(projection: Projection, env: Mapping[str, str]) -> Projection:
-    """The projection with an ``approver:web`` effect where the line names the page's port;
-    the same object when it does not (or no page is served). A port is digits: a line
-    without any cannot name it, and the file is not looked at."""
-    if _NO_DIGIT.fullmatch(projection.command):
-        return projection
-    port = listening_port(env)
+def reaching(projection: Projection, port: int | None) -> Projection:
+    """The projection with an ``approver:web`` effect where the line names the page's `port`
+    (listening_port's answer); the same object when it does not, or no page is served."""
     if port is None or str(port) not in projection.command:
         return projection
     found = re.search(rf"(?<![0-9]){port}(?![0-9])", projection.command)

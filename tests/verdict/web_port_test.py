@@ -100,3 +100,38 @@ def test_a_page_started_between_lines_counts_on_the_next(
         assert not asks()  # the page is where the runtime directory is now
     finally:
         cache.close()
+
+
+def test_a_kept_port_follows_the_file_when_the_page_moves(
+    workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The port is kept with a line's surroundings once its file has settled (older than a
+    second); a page started again on another port (the file written anew in place) counts on
+    the next line, and one that stopped (the file gone) no longer asks."""
+    import time
+
+    from guard.verdict.cache.line_cache import LineCache
+
+    monkeypatch.setenv("GUARD_APPROVER_SOCKET", str(tmp_path / "approver.sock"))
+    page = Path(listen_file(os.environ))
+    page.write_text(f"{PORT}\n")
+    time.sleep(1.2)  # settled: what was read from it is kept
+    cache = LineCache()
+    try:
+        def asks(port: int) -> bool:
+            line = f"curl http://127.0.0.1:{port}/"
+            judged = judge(line, cwd=str(workspace), session="web-port-test", agent=True,
+                           use_store=False, cache=cache)  # fmt: skip
+            return any("approver's web page" in r for r in judged.verdict.reasons)
+
+        assert asks(PORT)
+        assert asks(PORT)  # from the kept surroundings
+        other = PORT + 7
+        with open(page, "r+") as f:  # the same file, another port
+            f.write(f"{other}\n")
+        assert asks(other)
+        assert not asks(PORT)
+        page.unlink()
+        assert not asks(other)
+    finally:
+        cache.close()

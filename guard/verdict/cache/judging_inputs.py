@@ -23,3 +23,4 @@ class Surroundings(NamedTuple):
     workspace_why: str
     trust_asked: str = ""  # the project file whose trust was asked: asked again each line
     trust_note: str = ""
+    web_port: int | None = None  # where `guard watch --web` serves its page (web_port.py)
