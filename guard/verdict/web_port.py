@@ -19,10 +19,11 @@ import os
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from guard.dirs import environ_get
 from guard.projection import Projection, Request
+
+TYPE_CHECKING = False  # typing costs an import the checker's fast path does not make
 
 if TYPE_CHECKING:
     from guard.verdict.cache.resolved_paths import Links
