@@ -77,7 +77,8 @@ def test_guards_web_state_is_a_protected_path(workspace: Path, name: str) -> Non
 def test_a_page_started_between_lines_counts_on_the_next(
     workspace: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A long-lived process (a LineCache) asks for the page on every line: none, then one."""
+    """A long-lived process (a LineCache) keeps the port with a line's surroundings and looks at
+    its file again with them: no page, then one started between two lines."""
     from guard.verdict.cache.line_cache import LineCache
 
     monkeypatch.delenv("GUARD_APPROVER_SOCKET", raising=False)

@@ -1,4 +1,5 @@
-"""The surroundings a line is judged in: its workspace, context, trust, policy and protected list.
+"""The surroundings a line is judged in: its workspace, context, trust, policy, protected list
+and the approver page's port.
 
 judgement.py builds them for each line; a long-lived process keeps them between lines while
 nothing they were built from has changed (line_cache.py).

@@ -21,10 +21,11 @@ adapters judge many lines in one process. A `LineCache` passed to `judge(..., ca
 - where paths lead, symlinks resolved (resolved_paths.py): each answer with the links it went
   through, used again only while every one of them is as it was (an `lstat`, and a `readlink` for a
   link, each path at most once per line);
-- a line's surroundings (`surroundings`): the workspace, context, trust, policy and protected
-  list, the same for every line of a session until one of the things they were built from
-  changes. They are kept with every question their building asked of the file system (each
-  policy file, where home and the workspace lead, guard's own directories, the store's inode),
+- a line's surroundings (`surroundings`): the workspace, context, trust, policy, protected
+  list and the approver page's port, the same for every line of a session until one of the
+  things they were built from changes. They are kept with every question their building asked
+  of the file system (each policy file, the page's port file, where home and the workspace
+  lead, guard's own directories, the store's inode),
   the environment given and this process's own; the next line asks those questions again in
   one loop and builds them again on any other answer. The store's answer on a project file's
   trust is asked again on every line.
