@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from guard.policy.files import load_policy
-from guard.projection.line_projection import INTERNAL_ERROR, parser, project
+from guard.projection.line_projection import INTERNAL_ERROR, parser, project, terminated
 from guard.projection.parse_repair import repair
 from guard.projection.shell_state import Context
 from guard.verdict.decision import decide
@@ -36,12 +36,14 @@ def verdict(line: str) -> str:
 
 def has_syntax_error(line: str) -> bool:
     """An error in the tree, which guard's repairs of what tree-sitter-bash misreads (`<>`, a
-    newline bash reads as `;`; guard/projection/parse_repair.py) do not mend."""
+    newline bash reads as `;`; guard/projection/parse_repair.py) do not mend. The line is parsed
+    as guard parses it, ended as bash reads it (`cat 0<<EOF …` ends its here-document only
+    where a newline follows the last EOF)."""
     src = line.encode("utf-8", "surrogateescape")
-    tree = parser().parse(src)
+    tree = parser().parse(terminated(src))
     if not tree.root_node.has_error:
         return False
-    repaired = repair(src, tree, parser().parse)
+    repaired = repair(src, tree, lambda text: parser().parse(terminated(text)))
     return repaired is None or repaired.tree.root_node.has_error
 
 
