@@ -22,7 +22,6 @@ saw an answer that was an error, nor a realpath whose walk could not be followed
 from __future__ import annotations
 
 import os
-import posixpath
 import time
 from collections.abc import Callable
 from stat import S_ISLNK
@@ -296,7 +295,7 @@ class Links:
                 looked: list[tuple[str, object]] = []
                 walked = self._join("/", path, {}, looked)
             if walked is not None:
-                answer = posixpath.normpath(walked)  # realpath's abspath of an absolute path
+                answer = walked  # normal as walked: realpath's abspath changes nothing
                 if len(self._kept) > 4096:
                     self._kept.clear()
                 self._kept[path] = (answer, tuple(looked))
@@ -338,7 +337,7 @@ class Links:
 
     def real(self, path: str) -> str:
         """`realpath`, normalised (`//x` is `/x`): the workspace's resolver."""
-        return normalise(self.realpath(path))
+        return normalise(self.realpath(path))  # a walked answer is normal: normalise's fast case
 
     def _unchanged(self, looked: tuple[tuple[str, object], ...]) -> bool:
         seen = self._targets.get if self._targets is not None else None
@@ -367,28 +366,27 @@ class Links:
         self, path: str, rest: str, seen: dict[str, str | None], out: list[tuple[str, object]]
     ) -> str | None:
         """posixpath._joinrealpath, noting what it looks at; None where it would not simply
-        walk on (a loop, a path it cannot look at): such answers are not kept."""
+        walk on (a loop, a path it cannot look at): such answers are not kept. The path it
+        gives is normal (no `.`, `..`, `//` or trailing `/`): it is built a name at a time."""
         if rest[:1] == "/":
-            rest, path = rest[1:], "/"
+            path = "/"
         targets = self._targets  # the line's looks, asked here first (the common case)
-        while rest:
-            name, _, rest = rest.partition("/")
+        for name in rest.split("/"):
             if not name or name == ".":
                 continue
             if name == "..":
-                path = posixpath.split(path)[0]
+                path = path[: path.rindex("/")] or "/"  # posixpath.split's head, normal
                 continue
-            newpath = path + name if path[-1:] == "/" else f"{path}/{name}"  # posixpath.join
+            newpath = "/" + name if path == "/" else f"{path}/{name}"  # posixpath.join
             target = targets.get(newpath, UNSEEN) if targets is not None else UNSEEN
             if target is UNSEEN:
                 target = self._target(newpath)
+            out.append((newpath, target))
             if target is PLAIN or target is MISSING:
-                out.append((newpath, target))
                 path = newpath
                 continue
             if not isinstance(target, str):
                 return None
-            out.append((newpath, target))
             if newpath in seen:
                 kept = seen[newpath]
                 if kept is None:

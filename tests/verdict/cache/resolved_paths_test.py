@@ -31,7 +31,8 @@ def tree(root: Path) -> list[str]:
         "real", "real/sub", "real/file", "real/file/below", "abs", "abs/sub", "abs/../x",
         "rel", "rel/..", "rel/../file", "up", "up/sub", "chain/sub", "chain/back/x", "dangling",
         "dangling/more", "loop1", "loop1/x", "missing", "missing/a/b", "real/missing/a",
-        "real/./sub//x/", "real/back/../..", ".", "",
+        "real/./sub//x/", "real/back/../..", ".", "", "real/" + "../" * 40 + "tmp",
+        "up/" + "../" * 40, "rel/../../" + "/.." * 40 + "/./",
     ]  # fmt: skip
     return [str(root / name) if name else str(root) + "/" for name in names]
 
