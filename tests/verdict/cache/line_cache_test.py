@@ -178,3 +178,37 @@ def test_whom_the_managed_policy_may_belong_to_counts_on_the_next_line(
         cache.end_line()
     finally:
         cache.close()
+
+
+def test_a_cycle_left_by_a_line_is_freed_within_collect_every_lines(
+    workspace: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the caches keep is frozen every FREEZE_EVERY lines (out of the collector's walks);
+    a cycle frozen with it is still freed once COLLECT_EVERY lines have passed."""
+    import gc
+    import weakref
+
+    from guard.verdict.cache import line_cache
+
+    monkeypatch.setattr(line_cache, "COLLECT_EVERY", 512)
+
+    class Cyclic:
+        me: object
+
+    cache = LineCache()
+    was_enabled = gc.isenabled()
+    gc.disable()  # only guard's own freezing and collecting, so the test sees what they do
+    try:
+        while line_cache._LINES[0] <= max(line_cache._FREEZE_AT):  # past the first freezes
+            judge("true", cwd=str(workspace), cache=cache)
+        left = Cyclic()
+        left.me = left
+        gone = weakref.ref(left)
+        del left
+        for n in range(2 * 512 + line_cache.FREEZE_EVERY):
+            judge(f"true {n}", cwd=str(workspace), cache=cache)
+        assert gone() is None
+    finally:
+        cache.close()
+        if was_enabled:
+            gc.enable()
