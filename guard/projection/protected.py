@@ -29,6 +29,10 @@ class ProtectedPath(NamedTuple):
     agent_only: bool = False  # `secrets`: reads in agents' sessions only ("!x" excepts x)
 
 
+_UNSEEN = object()
+_SEEN_PATHS = 8192  # answers kept by a protected list, at most
+
+
 class ProtectedPaths:
     """A compiled protected list: `match(path, access)` gives the entry that covers it."""
 
@@ -39,6 +43,7 @@ class ProtectedPaths:
         "_except",
         "_literal",
         "_reads",
+        "_seen",
         "_writes",
         "home",
     )
@@ -72,13 +77,26 @@ class ProtectedPaths:
             (e, e.access, compile_path(covered_pattern(e.pattern), self.home))
             for e in self._entries
         )
+        self._seen: dict[tuple[str, str], ProtectedPath | None] = {}
 
     @property
     def entries(self) -> tuple[ProtectedPath, ...]:
         return self._entries
 
     def match(self, path: str, access: str) -> ProtectedPath | None:
-        """The entry that protects `access` to `path` (absolute, normalised), or None."""
+        """The entry that protects `access` to `path` (absolute, normalised), or None; each
+        answer kept (the list never changes): a project's files come back line after line,
+        `grep -r` a few dozen at a time, and a path costs some regex searches, a few µs."""
+        key = (path, access)
+        seen = self._seen
+        found = seen.get(key, _UNSEEN)
+        if found is _UNSEEN:
+            if len(seen) >= _SEEN_PATHS:
+                seen.clear()
+            found = seen[key] = self._match(path, access)
+        return found  # type: ignore[return-value]
+
+    def _match(self, path: str, access: str) -> ProtectedPath | None:
         hit = self._any is not None and self._any.covers(path)
         if not hit and access == "write" and self._writes is not None:
             hit = self._writes.covers(path)

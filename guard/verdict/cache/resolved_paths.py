@@ -229,14 +229,18 @@ class Links:
         found = seen.get(path)
         if found is not None:
             return found
-        stats = self._stats  # stat sees what lstat saw, for what is not there or not a link
-        found = seen[path] = _asked(os.lstat, path)
-        if isinstance(found, OSError):
-            if stats is not None and isinstance(found, FileNotFoundError):
-                stats.setdefault(path, found)
-            return found
-        if stats is not None and not S_ISLNK(found.st_mode):
-            stats.setdefault(path, found)
+        # what stat would see is what lstat saw, for what is not there or not a link (in a
+        # line both are kept: begin makes both); _asked, written out (the hot path of a line)
+        try:
+            found = seen[path] = os.lstat(path)
+        except OSError as exc:
+            exc.__traceback__ = None
+            seen[path] = exc
+            if isinstance(exc, FileNotFoundError):
+                self._stats.setdefault(path, exc)  # type: ignore[union-attr]
+            return exc
+        if not S_ISLNK(found.st_mode):
+            self._stats.setdefault(path, found)  # type: ignore[union-attr]
         return found
 
     def _stat(self, path: str) -> Look:
