@@ -29,6 +29,7 @@ from typing import TypeVar
 
 from guard.projection import is_pattern, normalise
 from guard.verdict.cache.path_questions import (
+    ENTRIES,
     EXISTS,
     GONE,
     IDENTITY,
@@ -136,8 +137,21 @@ class Links:
         """Whether each question gets the answer it got (asked again: in a line, the answers
         are this line's, shared with every later look)."""
         asks = self._asks
-        for kind, path, answer in answered:  # noqa: SIM110 (a loop: the hot path of a line)
-            if asks[kind](path) != answer:
+        targets, lstats = self._targets, self._lstats
+        if targets is None or lstats is None:  # outside a line: each look fresh
+            return all(asks[kind](path) == answer for kind, path, answer in answered)
+        # the hot path of every line: a walk's node and a directory's stamp asked here first
+        for kind, path, answer in answered:
+            if kind == NODE:
+                now = targets.get(path, UNSEEN)
+                if now is UNSEEN:
+                    now = self._target(path)
+            elif kind == ENTRIES:
+                look = lstats.get(path)
+                now = stamp_of(look if look is not None else self._lstat(path))
+            else:
+                now = asks[kind](path)
+            if now != answer:
                 return False
         return True
 
