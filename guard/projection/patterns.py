@@ -31,7 +31,10 @@ _NEEDS_QUOTES = re.compile(r"[\s'\"\\]")
 
 def render_argv(argv: Sequence[str]) -> str:
     """The one line a command pattern is matched against, and the way guard shows a command."""
-    return " ".join(_render_word(word) for word in argv)
+    line = " ".join(argv)
+    if _NEEDS_QUOTES.search(line) is None and "" not in argv:
+        return line  # no word needs quotes, and the spaces are the joins (the common case)
+    return " ".join([_render_word(word) for word in argv])
 
 
 def _render_word(word: str) -> str:
@@ -155,7 +158,21 @@ def path_matches(pattern: str, path: str, *, home: str) -> bool:
 def literal_head(pattern: str, home: str = "", *, path: bool = False) -> str:
     """What every match of `pattern` starts with: its text before the first wildcard or escape.
     Comparing it first spares compiling patterns that cannot match (a fresh process pays
-    for each compile). Works for command and text patterns, and path patterns with `path`."""
+    for each compile). Works for command and text patterns, and path patterns with `path`.
+    Kept for each pattern: decide asks it of every rule for every request of a line."""
+    key = (pattern, home, path)
+    head = _HEADS.get(key)
+    if head is None:
+        if len(_HEADS) >= 8192:
+            _HEADS.clear()
+        head = _HEADS[key] = _literal_head(pattern, home, path)
+    return head
+
+
+_HEADS: dict[tuple[str, str, bool], str] = {}
+
+
+def _literal_head(pattern: str, home: str, path: bool) -> str:
     if path:
         pattern = pattern.rstrip("/") or pattern[:1]
         if pattern == "~" or pattern.startswith("~/"):
