@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from guard.errors import GuardError
 from guard.printable import denied, escaped
@@ -29,14 +29,14 @@ if TYPE_CHECKING:
 ALLOW, DENY, ASK = 0, 1, 3
 
 
-@dataclass(frozen=True, slots=True)
-class LineRequest:
+class LineRequest(NamedTuple):
     """One line to judge and what it is judged in (guard/verdict/judgement.py `judge` says
     what each of cwd … cache means), with what its edge adds: `shell` "fish" (the fish hook:
     a line fish would read otherwise than bash asks, with what differs), `ask_because` (the
     shell hooks, when their checker timed out: a line the policy allows asks, with that
     reason) and `ask_protected` (an agent's call: a protected path is never allowed silently,
-    an allowed one asks again)."""
+    an allowed one asks again). A named tuple, not a frozen dataclass: a long-lived process
+    makes one for every line, and a frozen dataclass of fifteen fields takes 2 µs to make."""
 
     command: str
     cwd: str | None = None
