@@ -26,7 +26,7 @@ from guard.projection.unknown_runner import may_run
 from guard.projection.variables import ARITHMETIC_CODE, set_variable
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
 from guard.projection.walker import Call, Handler, KindHandler, Walker, dynamic
-from guard.projection.words import Evaluator, plain_word
+from guard.projection.words import Evaluator, plain_word, quoted_literal
 from guard.projection.wordwise_tools import TOOL_KINDS
 
 
@@ -103,6 +103,11 @@ def _word_columns(
             text = plain_word(src[start:end])
             if text is not None:  # the common case, without the evaluator
                 columns.append([(Arg(text, span, text),)])
+                continue
+        elif kind == "raw_string" or kind == "string":
+            text = quoted_literal(kind, src[start:end])
+            if text is not None:  # 'x', "a b": the quotes removed, without the evaluator
+                columns.append([(Arg(text, span, src[start:end].decode("utf-8", "replace")),)])
                 continue
         if ev is None:
             ev = w.evaluator()

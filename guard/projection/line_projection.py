@@ -26,6 +26,7 @@ from guard.projection.shell_state import Context, Scope
 from guard.projection.variables import assigned, set_variable
 from guard.projection.walk_records import FunctionEffects, Stdin
 from guard.projection.walker import Calls, Walker
+from guard.projection.words import own_start
 
 MAX_INPUT_BYTES = 64 * 1024
 # tree-sitter-bash 0.25 crashes the process, now and then, on `{` followed by a character at or
@@ -221,7 +222,7 @@ def _unseen_substitutions(
         if at in walker.ran or any(a <= at < b for a, b in walker.covered):
             continue
         node: Node | None = root.descendant_for_byte_range(at, at + 1)
-        while node is not None and not (node.type in _SUBSTITUTIONS and node.start_byte == at):
+        while node is not None and not (node.type in _SUBSTITUTIONS and own_start(src, node) == at):
             node = node.parent
         if node is None or node.type != "arithmetic_expansion":  # arithmetic runs nothing itself
             where = span or (at, min(at + 2, len(src)))

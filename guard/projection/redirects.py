@@ -16,6 +16,7 @@ from guard.projection.accesses import access
 from guard.projection.requests import Access
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Handler, Walker, dynamic, run_code
+from guard.projection.words import own_start
 
 _READS = frozenset({"<"})
 _DUPS = frozenset({">&", "<&", ">&-", "<&-"})
@@ -199,7 +200,7 @@ def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> Non
                     access(w, arg, text, "read", "test")
                 continue
         if n.type in ("command_substitution", "process_substitution"):
-            w.ran.add(n.start_byte)
+            w.ran.add(own_start(w.src, n))
             w.push_subshell([c for c in n.children if c.is_named], depth + 1)
             continue
         if n.type in ("word", "raw_string", "string") and _ARITHMETIC_CODE.search(w.text(n)):

@@ -24,7 +24,7 @@ from guard.knowledge import Spec
 from guard.projection.requests import DynamicRole, Request
 from guard.projection.shell_state import Context, Scope, Var
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
-from guard.projection.words import Evaluator
+from guard.projection.words import Evaluator, own_start
 
 MAX_TREE_DEPTH = 256
 MAX_NESTING = 8  # shell code inside shell code, levels
@@ -142,7 +142,7 @@ class Walker:
         subs = list(ev.substitutions)
         ev.substitutions.clear()
         for sub in subs:
-            self.ran.add(sub.start_byte)
+            self.ran.add(own_start(self.src, sub))  # its `$(`, after blanks (words.py)
             self.push_subshell([c for c in sub.children if c.is_named], depth + 1)
         hidden = list(ev.hidden_code)
         ev.hidden_code.clear()

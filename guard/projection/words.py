@@ -34,6 +34,44 @@ def plain_word(raw: bytes) -> str | None:
             _PLAIN_TEXT.clear()
         text = _PLAIN_TEXT[raw] = raw.decode("ascii")
     return text
+_SPECIAL_QUOTED = re.compile(rb'[\\$`"\x80-\xff]')
+
+
+# Expansions inside double quotes: tree-sitter-bash reads the blanks before one as part of it
+# (`"$a $b"` has the expansion ` $b`, `" $(id)"` the substitution ` $(id)`), and the blanks
+# before the closing quote as part of that quote. bash keeps them: they are the word's text.
+_EXPANSIONS = frozenset(
+    {"simple_expansion", "expansion", "command_substitution", "process_substitution",
+     "arithmetic_expansion"}
+)
+
+
+def own_start(src: bytes, node: Node) -> int:
+    """Where `node` starts in bash's reading: an expansion's `$` (or backquote), after the
+    blanks tree-sitter-bash gave it (see _EXPANSIONS)."""
+    start = node.start_byte
+    if node.type in _EXPANSIONS:
+        end = node.end_byte
+        while start < end and src[start] in b" \t\n":
+            start += 1
+    return start
+
+
+def quoted_literal(kind: str, raw: bytes) -> str | None:
+    """The value of a quoted word that is only its text: `'…'` (nothing is special inside),
+    or `"…"` holding no `$`, backquote, backslash or non-ASCII byte, where bash only removes
+    the quotes (one field, no glob, no splitting). None for anything else: the evaluator reads
+    it. What `Evaluator.value` gives those words, without making one."""
+    if len(raw) < 2:
+        return None
+    if kind == "raw_string":
+        return raw[1:-1].decode("utf-8", "replace") if raw[:1] == raw[-1:] == b"'" else None
+    if kind != "string" or raw[:1] != b'"' or raw[-1:] != b'"':
+        return None
+    inner = raw[1:-1]
+    return None if _SPECIAL_QUOTED.search(inner) else inner.decode("ascii")
+
+
 PROCESS_SUBSTITUTION_VALUE = "/dev/fd/63"
 
 
@@ -72,7 +110,8 @@ class Evaluator:
         return assemble(parts, self.scope)
 
     def text(self, node: Node) -> str:
-        return self.src[node.start_byte : node.end_byte].decode("utf-8", "replace")
+        """The node's text as bash reads it (an expansion from its `$`: own_start)."""
+        return self.src[own_start(self.src, node) : node.end_byte].decode("utf-8", "replace")
 
     # -- parts ------------------------------------------------------------------------------
     def _parts(self, node: Node, depth: int, *, quoted: bool) -> list[Part]:
@@ -94,7 +133,8 @@ class Evaluator:
         children = node.children
         if quoted and children and children[0].type == '"':
             pos = children[0].end_byte
-            end = children[-1].start_byte if children[-1].type == '"' else end
+            if children[-1].type == '"':  # the closing quote, with the blanks before it
+                end = children[-1].end_byte - 1
             children = [c for c in children if c.type != '"']
         for index, child in enumerate(children):
             if (not quoted and child.type == "simple_expansion" and index + 1 < len(children)
@@ -102,8 +142,9 @@ class Evaluator:
                 # brace expansion comes first: `$b{c,x}` is `$bc $bx`, other variables
                 self._collect(node)
                 return [Part(None, "e", f"{self.text(node)} names variables by brace expansion")]
-            if child.start_byte > pos:
-                out.extend(_gap(self.src[pos : child.start_byte].decode(), quoted))
+            start = own_start(self.src, child)  # the blanks before an expansion are text
+            if start > pos:
+                out.extend(_gap(self.src[pos:start].decode(), quoted))
             if child.type == "string_content":
                 out.extend(_string_content(self, child, depth, True))
             else:
