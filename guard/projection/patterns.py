@@ -27,13 +27,18 @@ from functools import lru_cache
 from typing import NamedTuple
 
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\]")
+_NEEDS_QUOTES_BUT_SPACE = re.compile(r"(?! )[\s'\"\\]")  # what else makes a word need them
 
 
 def render_argv(argv: Sequence[str]) -> str:
     """The one line a command pattern is matched against, and the way guard shows a command."""
     line = " ".join(argv)
-    if _NEEDS_QUOTES.search(line) is None and "" not in argv:
-        return line  # no word needs quotes, and the spaces are the joins (the common case)
+    if (
+        _NEEDS_QUOTES_BUT_SPACE.search(line) is None
+        and line.count(" ") == len(argv) - 1
+        and "" not in argv
+    ):
+        return line  # no word needs quotes: its only spaces are the joins (the common case)
     return " ".join([_render_word(word) for word in argv])
 
 

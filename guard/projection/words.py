@@ -34,6 +34,8 @@ def plain_word(raw: bytes) -> str | None:
             _PLAIN_TEXT.clear()
         text = _PLAIN_TEXT[raw] = raw.decode("ascii")
     return text
+
+
 _SPECIAL_QUOTED = re.compile(rb'[\\$`"\x80-\xff]')
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from guard.projection.patterns import (
     command_matches,
@@ -247,3 +251,13 @@ def test_the_literal_head_of_a_path_pattern_allows_the_directory_itself(
     pattern: str, head: str
 ) -> None:
     assert literal_head(pattern, HOME, path=True) == head
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="ab -'\"\\\t\n\u00a0*", max_size=5), max_size=5))
+def test_an_argv_renders_as_its_words_rendered_one_by_one(argv: list[str]) -> None:
+    """The one search of the joined line (render_argv's common case) renders what rendering
+    each word gives: quotes for an empty word and for any blank, quote or backslash in one."""
+    one_by_one = " ".join(w if w and not re.search(r"[\s'\"\\]", w) else
+                          "'" + w.replace("'", "'\\''") + "'" for w in argv)
+    assert render_argv(argv) == one_by_one
