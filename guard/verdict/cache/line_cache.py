@@ -35,6 +35,8 @@ moves once a tick, and a file changed twice within one shows one stamp): what wa
 a moment is not kept, and is read again on the next line.
 
 Nothing here is ever stale: every line pays a few `stat` calls and two indexed reads to know.
+From the `WATCH_AFTER`th line on, the kernel tells of changes to names (disk_changes.py), and
+the questions on names it would tell of are not asked again while it tells of none.
 `judge` brackets each line with `begin_line` and `end_line`: within them a path is looked at
 once and the store checked once. The interface is `policy`, `context`, `trusted`, `store`,
 `session_workspace`, `approvals`, `decide`, `projections`, `links`, `surroundings` and
@@ -93,6 +95,8 @@ _LINES = [0]  # lines this process has judged with a LineCache
 _FREEZE_AT = frozenset({1, 16, 256})
 FREEZE_EVERY = 256  # lines, after the first 256
 COLLECT_EVERY = 65_536  # lines
+WATCH_AFTER = 16  # lines judged before the kernel is asked to tell of changes (disk_changes.py):
+# a process that judges one line or a few does not pay for setting it up
 YOUNG_THRESHOLD = 10_000  # the collector's first threshold in a long-lived process (gc)
 
 
@@ -151,10 +155,14 @@ class LineCache:
             tuple[object, ...], tuple[Answered, dict[Any, Any], Surroundings, int]
         ] = {}
         self._in_line = self._store_checked = False
+        self._lines = 0
 
     def begin_line(self) -> None:
         """A line's judging starts: from here to `end_line` each path is looked at once, and
         the store is checked once."""
+        self._lines += 1
+        if self._lines == WATCH_AFTER:
+            self.links.watch_disk()
         self.links.begin()
         self._in_line = True
         self._store_checked = False
@@ -358,7 +366,7 @@ class LineCache:
         if self._store is None or self._store_key != key:
             from guard.verdict.store.store import Store
 
-            self.close()
+            self._close_store()
             self._store = Store.open(kept[1])
             self.links.forget(path)  # it may have been made just now,
             self.links.forget(os.path.dirname(path))  # and its directory tightened
@@ -407,6 +415,10 @@ class LineCache:
         return index
 
     def close(self) -> None:
+        self.links.close()
+        self._close_store()
+
+    def _close_store(self) -> None:
         if self._store is not None:
             self._store.close()
         self._store = None

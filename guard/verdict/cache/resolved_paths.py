@@ -25,9 +25,10 @@ import os
 import time
 from collections.abc import Callable
 from stat import S_ISLNK
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from guard.projection import is_pattern, normalise
+from guard.verdict.cache import disk_changes
 from guard.verdict.cache.path_questions import (
     ENTRIES,
     EXISTS,
@@ -35,6 +36,7 @@ from guard.verdict.cache.path_questions import (
     IDENTITY,
     LSTAT,
     MISSING,
+    NO_STAT,
     NODE,
     OWNERS,
     PLAIN,
@@ -54,6 +56,17 @@ from guard.verdict.cache.path_questions import (
 from guard.verdict.workspace import glob_matches
 
 T = TypeVar("T")
+# the questions the kernel tells of a change to (disk_changes.py): on names (what a walk found,
+# a file not there, a directory's entries), and on a file's owner, mode and inode
+_NAMES = frozenset({NODE, GONE, NO_STAT, ENTRIES, IDENTITY, OWNERS, EXISTS})
+
+
+class _Vouched(NamedTuple):
+    answered: Answered  # the questions, as kept by the caller
+    generation: int  # the disk's generation when they were last asked
+    nodes: tuple[tuple[str, object], ...]  # what a walk found at each of these
+    gone: tuple[str, ...]  # these are not there
+    rest: Answered  # what the kernel cannot tell: asked on every line
 
 
 def _asked(ask: Callable[[str], T], path: str) -> T | OSError:
@@ -78,6 +91,9 @@ class Links:
             tuple[str, ...], tuple[tuple[str, ...], tuple[tuple[str, object], ...]]
         ] = {}
         self._gone: dict[str, bool] | None = None
+        self._changes: disk_changes.DiskChanges | None = None  # what the kernel tells
+        self._no_changes = False  # it cannot: every question is asked every line
+        self._vouched: dict[int, _Vouched] = {}  # questions the kernel vouches for, by id
         self._log: dict[Question, None] | None = None  # the questions asked while recording
         self._unsure = False  # an answer was seen that `recorded` must not vouch for
         self.young = False  # `recorded` found a directory too young to stand for its entries
@@ -133,13 +149,78 @@ class Links:
                 return None
         return self._by_directory(pruned(answered), since)  # its stamps are settled
 
+    def watch_disk(self) -> None:
+        """From here, let the kernel tell which answers changed (disk_changes.py): `still`
+        then asks only what it cannot tell."""
+        if self._changes is None and not self._no_changes:
+            self._changes = disk_changes.start()
+            self._no_changes = self._changes is None
+
+    @property
+    def watching(self) -> bool:
+        """Whether the kernel tells of changes (`watch_disk` was called and could start)."""
+        return self._changes is not None
+
+    def close(self) -> None:
+        """Stop watching the disk (every question is asked again from here)."""
+        if self._changes is not None:
+            self._changes.close()
+        self._changes = None
+        self._vouched.clear()
+
     def still(self, answered: Answered) -> bool:
         """Whether each question gets the answer it got (asked again: in a line, the answers
-        are this line's, shared with every later look)."""
-        asks = self._asks
+        are this line's, shared with every later look). With the disk watched, the questions
+        on names (what a walk found, a file not there, a directory's entries) and on a file's
+        owner, mode and inode are vouched for while the kernel tells of no change to them
+        since they were last asked; the rest (stamps: what a file holds) are asked."""
         targets, lstats = self._targets, self._lstats
         if targets is None or lstats is None:  # outside a line: each look fresh
-            return all(asks[kind](path) == answer for kind, path, answer in answered)
+            return all(self._asks[kind](path) == answer for kind, path, answer in answered)
+        changes = self._changes
+        if changes is None:
+            return self._asked_again(answered)
+        generation = changes.news()
+        vouched = self._vouched.get(id(answered))
+        if vouched is not None and vouched.answered is answered:
+            if vouched.generation == generation:
+                for path, answer in vouched.nodes:  # the line's looks start with them
+                    targets[path] = answer
+                gone = self._gone
+                if gone is not None:
+                    for path in vouched.gone:
+                        gone[path] = True
+                return self._asked_again(vouched.rest)
+            del self._vouched[id(answered)]
+        # watched first, then asked afresh (not from looks this line took before the watch):
+        # a change after these looks is told
+        names = [(k, p, a) for k, p, a in answered if k in _NAMES]
+        covered = changes.cover(
+            (p for k, p, _ in names if k in (NODE, GONE, NO_STAT)),
+            (p for k, p, _ in names if k == ENTRIES),
+            (p for k, p, _ in names if k in (IDENTITY, OWNERS, EXISTS)),
+        )
+        if covered:
+            self.begin()
+            generation = changes.news()
+        if not self._asked_again(answered):
+            return False
+        if covered:
+            if len(self._vouched) >= 256:
+                self._vouched.clear()
+            self._vouched[id(answered)] = _Vouched(
+                answered,
+                generation,
+                tuple((p, a) for k, p, a in names if k == NODE),
+                tuple(p for k, p, _ in names if k == GONE),
+                tuple(q for q in answered if q[0] not in _NAMES),
+            )
+        return True
+
+    def _asked_again(self, answered: Answered) -> bool:
+        asks = self._asks
+        targets, lstats = self._targets, self._lstats
+        assert targets is not None and lstats is not None
         # the hot path of every line: a walk's node and a directory's stamp asked here first
         for kind, path, answer in answered:
             if kind == NODE:
