@@ -67,6 +67,23 @@ class _Vouched(NamedTuple):
     nodes: tuple[tuple[str, object], ...]  # what a walk found at each of these
     gone: tuple[str, ...]  # these are not there
     rest: Answered  # what the kernel cannot tell: asked on every line
+    plain: tuple[str, tuple[tuple[str, object], ...]] | None  # the deepest directory found
+    # with no link on the way, and the walk's looks to it
+
+
+def _plain_chain(
+    answered: Answered,
+) -> tuple[str, tuple[tuple[str, object], ...]] | None:
+    """The deepest path a walk found, with every path above it, to be neither a link nor
+    missing (the workspace, usually), with those looks in a walk's order."""
+    plain = {path for kind, path, answer in answered if kind == NODE and answer is PLAIN}
+    deepest: tuple[str, tuple[tuple[str, object], ...]] | None = None
+    for path in plain:
+        parts = path.split("/")[1:]
+        chain = tuple("/" + "/".join(parts[: n + 1]) for n in range(len(parts)))
+        if all(p in plain for p in chain) and (deepest is None or len(chain) > len(deepest[1])):
+            deepest = (path, tuple((p, PLAIN) for p in chain))
+    return deepest
 
 
 def _asked(ask: Callable[[str], T], path: str) -> T | OSError:
@@ -91,6 +108,7 @@ class Links:
             tuple[str, ...], tuple[tuple[str, ...], tuple[tuple[str, object], ...]]
         ] = {}
         self._gone: dict[str, bool] | None = None
+        self._plain: tuple[str, tuple[tuple[str, object], ...]] | None = None  # (_plain_chain)
         self._changes: disk_changes.DiskChanges | None = None  # what the kernel tells
         self._no_changes = False  # it cannot: every question is asked every line
         self._vouched: dict[int, _Vouched] = {}  # questions the kernel vouches for, by id
@@ -113,10 +131,12 @@ class Links:
     def begin(self) -> None:
         self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
         self._gone = {}
+        self._plain = None
 
     def end(self) -> None:
         self._lstats = self._stats = self._targets = self._answers = self._gone = None
         self._log = None
+        self._plain = None
 
     # -- recording ---------------------------------------------------------------------------
     def record(self) -> None:
@@ -186,6 +206,7 @@ class Links:
             if vouched.generation == generation:
                 for path, answer in vouched.nodes:  # the line's looks start with them
                     targets[path] = answer
+                self._plain = vouched.plain
                 gone = self._gone
                 if gone is not None:
                     for path in vouched.gone:
@@ -214,6 +235,7 @@ class Links:
                 tuple((p, a) for k, p, a in names if k == NODE),
                 tuple(p for k, p, _ in names if k == GONE),
                 tuple(q for q in answered if q[0] not in _NAMES),
+                _plain_chain(names),
             )
         return True
 
@@ -264,6 +286,7 @@ class Links:
                 seen.pop(path, None)
         if self._answers:
             self._answers.clear()  # an answer may have gone through it
+        self._plain = None
 
     # -- looks ------------------------------------------------------------------------------
     def lstat(self, path: str) -> Look:
@@ -392,7 +415,17 @@ class Links:
             walked = None
             if path[:1] == "/":
                 looked: list[tuple[str, object]] = []
-                walked = self._join("/", path, {}, looked)
+                plain = self._plain  # a directory the line knows is reached through no link
+                if (
+                    plain is not None
+                    and path.startswith(plain[0])
+                    and path[len(plain[0]) : len(plain[0]) + 1] == "/"
+                    and path[len(plain[0]) + 1 : len(plain[0]) + 2] != "/"
+                ):  # the walk from there, as the whole walk would be there (its looks too)
+                    looked.extend(plain[1])
+                    walked = self._join(plain[0], path[len(plain[0]) + 1 :], {}, looked)
+                else:
+                    walked = self._join("/", path, {}, looked)
             if walked is not None:
                 answer = walked  # normal as walked: realpath's abspath changes nothing
                 if len(self._kept) > 4096:

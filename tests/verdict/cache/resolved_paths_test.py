@@ -87,6 +87,39 @@ def test_every_answer_is_realpaths_before_and_after_each_change(
         ask()
 
 
+def test_walks_from_a_directory_the_kernel_vouches_for_answer_as_realpath(tmp_path: Path) -> None:
+    """With the disk watched, a line whose surroundings (here: where the directory leads) are
+    vouched for walks its paths from that directory on, and answers as realpath does, before
+    and after each change below it."""
+    paths = tree(tmp_path)
+    links = Links()
+    links.watch_disk()
+    if not links.watching:
+        pytest.skip("the kernel cannot tell of changes here (no inotify)")
+    links.begin()
+    links.record()
+    links.realpath(str(tmp_path))
+    answered = links.recorded()
+    links.end()
+    assert answered is not None
+
+    def ask() -> None:
+        for _ in range(3):  # asked afresh under the watch, then vouched for
+            links.begin()
+            try:
+                assert links.still(answered)
+                for path in paths:
+                    assert links.realpath(path) == os.path.realpath(path), path
+            finally:
+                links.end()
+
+    ask()
+    for change in changes(tmp_path):
+        change()
+        ask()
+    links.close()
+
+
 def test_a_link_retargeted_between_two_lines_moves_the_next_lines_access(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
