@@ -235,7 +235,7 @@ class Links:
                 tuple((p, a) for k, p, a in names if k == NODE),
                 tuple(p for k, p, _ in names if k == GONE),
                 tuple(q for q in answered if q[0] not in _NAMES),
-                _plain_chain(names),
+                _plain_chain(tuple(names)),
             )
         return True
 
