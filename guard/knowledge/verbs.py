@@ -23,7 +23,7 @@ DESTRUCTIVE_VERBS = frozenset(
         *("wipe", "truncate", "prune", "reset", "erase", "nuke", "obliterate", "deregister"),
         *("decommission", "teardown", "force-delete", "revoke", "uninstall", "flush", "yank"),
         *("deprecate", "leave", "undo", "rollback", "unpublish", "unregister", "evict"),
-        *("drain", "expire", "discard", "downgrade", "shred", "unsubscribe"),
+        *("drain", "expire", "discard", "downgrade", "shred", "unsubscribe", "undefine"),
     }
 )
 

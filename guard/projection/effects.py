@@ -54,15 +54,16 @@ def command_effects(
         if record.interpreter is not None:
             inline_code(w, argv, record.interpreter, stdin, depth)
         elif spec is None and name not in w.functions and not record.own_rows:
-            parsed = parse([a.value for a in argv], _NO_VALUES)
-            if not _help(parsed, record, _NO_VALUES, subcommands=True):
+            words = [a.value for a in argv]
+            parsed = parse(words, _NO_VALUES)
+            if not _help(parsed, record, _NO_VALUES, words, subcommands=True):
                 _verbs(w, argv, record, span, parsed, unknown=True)
         elif spec is not None and record.subcommands:
             values = [a.value for a in argv]
             if _may_name_verb(values):
                 tool = _spec_tool(name, spec)
                 parsed = parse(values, tool)
-                if not _help(parsed, record, tool, subcommands=True):
+                if not _help(parsed, record, tool, values, subcommands=True):
                     _verbs(w, argv, record, span, parsed, unknown=False)
         return
     values = [a.value for a in argv]
@@ -71,7 +72,7 @@ def command_effects(
     if not verbs and not always and None not in values and not any(v in by_word for v in values):
         return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
-    if _help(parsed, record, tool, subcommands=verbs or record.subcommands):
+    if _help(parsed, record, tool, values, subcommands=verbs or record.subcommands):
         return
     first = parsed.operands[0] if parsed.operands else None
     if first is None and parsed.operands and by_word:
@@ -97,15 +98,29 @@ def command_effects(
         _verbs(w, argv, record, span, parsed, unknown=False)
 
 
-def _help(parsed: Parsed, record: Command, tool: Tool, *, subcommands: bool) -> bool:
+def _help(
+    parsed: Parsed, record: Command, tool: Tool, words: list[str | None], *, subcommands: bool
+) -> bool:
     """Whether the command only prints its help or version (guard/knowledge/verbs.py says how a
-    CLI with subcommands is asked for help)."""
+    CLI with subcommands is asked for help). Only the word itself asks for help: `--help=false`
+    and `-h=false` set a flag to false and the command runs (cobra, Go's flag package), and an
+    option the tool reads a value for is that option (`cargo yank --version 1.0`). A version is
+    asked for before any subcommand; `tool delete x --version` may be the tool's own option."""
     options = parsed.options
-    if "--help" in options or "--version" in options or "-help" in options:
+    given = parsed.values
+    for flag in ("--help", "-help"):
+        if flag in options and flag not in given and flag in words:
+            return True
+    if (
+        "--version" in options
+        and "--version" not in given
+        and "--version" in words
+        and not parsed.operands
+    ):
         return True
     if not subcommands:
         return False
-    if "-h" in options and "-h" not in tool.values:
+    if "-h" in options and "-h" not in tool.values and "-h" in words:
         return True
     ops = parsed.operands[: parsed.dashdash]
     if ops and ops[0] == "help":

@@ -360,6 +360,15 @@ VERB_MODEL = [
     ("kubeadm reset -f", "destroy:kubeadm"),
     ("minikube delete --all", "destroy:minikube"),
     ("virsh undefine vm && virsh destroy vm", "destroy:virsh"),
+    ("virsh undefine vm", "destroy:virsh"),
+    # words that look like a help or version form and are not: the command runs
+    ("cargo yank --version 1.0 foo", "destroy:crates-io"),  # yank's own --version VALUE
+    ("kubectl delete --help=false pod x", "destroy:kubernetes"),  # a flag set to false
+    ("kubectl delete pod x -h=false", "destroy:kubernetes"),
+    ("gh repo delete x --help=false", "destroy:github"),
+    ("terraform destroy -help=false", "destroy:terraform"),
+    ("mycli delete x --help=0", "destroy:mycli"),
+    ("mycli delete x --version", "destroy:mycli"),  # a version after the subcommand: doubt
 ]
 
 VERB_MODEL_QUIET = [
