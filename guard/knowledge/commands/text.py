@@ -215,7 +215,8 @@ AWK_RUNS = re.compile(
 AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
 
 
-_VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S", "-s"), stdin=False)
+# -s is a script of keys (read as a file operand), or silent mode after -e (`vim -es`): no code
+_VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False)
 
 _GOJQ = Spec(
     operands="read",
