@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
     from guard.knowledge.commands import command_for as command_for
     from guard.knowledge.commands.archives import CPIO_EXTRACTS as CPIO_EXTRACTS
+    from guard.knowledge.commands.build import CMAKE_COMMANDS as CMAKE_COMMANDS
     from guard.knowledge.commands.build import COMPILER_LINKER as COMPILER_LINKER
     from guard.knowledge.commands.build import RUNNERS as RUNNERS
     from guard.knowledge.commands.command import EXACT as EXACT
@@ -108,6 +109,7 @@ _WHERE: dict[str, str] = {
     "Producer": "guard.knowledge.producers",
     "RECURSIVE_READS": "guard.knowledge.commands.text",
     "RUNNERS": "guard.knowledge.commands.build",
+    "CMAKE_COMMANDS": "guard.knowledge.commands.build",
     "RUNUSER_AS_WRAPPER": "guard.knowledge.commands.shells",
     "Role": "guard.knowledge.commands.spec",
     "SCALE_VERBS": "guard.knowledge.verbs",

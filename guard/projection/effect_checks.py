@@ -114,6 +114,35 @@ def _mongo_eval(c: EffectCall, row: Effect) -> Found | None:
     return None
 
 
+# Redis commands (any case) that delete keys, or run Lua or functions on the server that may
+_REDIS_DELETES = {
+    "FLUSHALL": "deletes every key",
+    "FLUSHDB": "deletes every key of the database",
+    "DEL": "deletes keys",
+    "UNLINK": "deletes keys",
+    **dict.fromkeys(
+        ("EVAL", "EVALSHA", "EVAL_RO", "EVALSHA_RO", "FCALL", "FCALL_RO"),
+        "runs code on the server, which may delete keys, and guard cannot read it",
+    ),
+}
+
+
+def _redis_command(c: EffectCall, row: Effect) -> Found | None:
+    """`redis-cli [options] COMMAND ARGS…`: the command word in any case, as Redis reads it;
+    `--eval FILE` runs a Lua script; `FUNCTION FLUSH|DELETE` drops the server's functions."""
+    if "--eval" in c.parsed.options:
+        return Found(row.target, "redis-cli --eval runs a Lua script on the server")
+    ops = c.parsed.operands
+    word = (ops[0] or "").upper() if ops else ""
+    if word in _REDIS_DELETES:
+        return Found(row.target, f"{word} {_REDIS_DELETES[word]}")
+    if word == "FUNCTION" and len(ops) > 1 and (ops[1] or "").upper() in ("FLUSH", "DELETE"):
+        return Found(row.target, "FUNCTION FLUSH|DELETE removes the server's functions")
+    if ops and ops[0] is None:
+        return Found(row.target, "the Redis command is not known, and may delete keys")
+    return None
+
+
 _ADMIN_GROUPS = frozenset({"sudo", "wheel", "admin", "root", "docker", "lxd", "disk", "adm"})
 
 
@@ -340,6 +369,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-push-delete": _git_push_delete,
     "as-user": _as_user,
     "mongo-eval": _mongo_eval,
+    "redis-command": _redis_command,
     "admin-group": _admin_group,
     "git-prune-now": _git_prune_now,
     "find-delete": _find_delete,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from guard.knowledge import (
     BWRAP_OPTIONS,
+    CMAKE_COMMANDS,
     COMPILER_LINKER,
     GIT,
     GIT_CONFIG_READS,
@@ -377,7 +378,22 @@ def _scheduler(c: Call) -> None:
     )
 
 
+def _cmake(c: Call) -> None:
+    """`cmake -E SUB ARGS…` is the command SUB names (`rm -rf`, `env`, `chdir DIR CMD` …),
+    read as that command; anything else is cmake's own arguments."""
+    argv = c.argv
+    sub = argv[2].value if len(argv) > 2 and argv[1].value == "-E" else None
+    head = CMAKE_COMMANDS.get(sub or "")
+    if head is None:
+        plain(c)
+        return
+    at = argv[2]
+    words = [Arg(word, at.span, at.source) for word in head]
+    c.w.calls.run_argv(c.w, [*words, *argv[3:]], c.stdin, c.span, c.depth)
+
+
 TOOL_KINDS: dict[str, KindHandler] = {
+    "cmake": _cmake,
     "watch": _watch,
     "git": _git,
     "runuser": _runuser,

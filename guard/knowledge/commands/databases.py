@@ -94,15 +94,11 @@ COMMANDS: dict[str, Command] = {
     ),
     "redis-cli": Command(
         effects=Tool(
-            values=opts("-h", "-p", "-a", "-n", "-u", "--user", "--pass"),
-            effects=(
-                E(
-                    "destroy",
-                    "database",
-                    "deletes every key",
-                    word="FLUSHALL|FLUSHDB|flushall|flushdb",
-                ),
+            values=opts(
+                *("-h", "-p", "-a", "-n", "-u", "--user", "--pass", "--eval", "-s", "-r"),
+                *("-i", "-d", "--cacert", "--cert", "--key", "--sni", "--tls-ciphers"),
             ),
+            effects=(E("destroy", "database", "deletes keys", check="redis-command"),),
         ),
     ),
 }

@@ -382,6 +382,18 @@ COMMANDS: dict[str, Command] = {
     "ksh": Command(spec=SHELL, arity=arity(EXACT)),
     "osh": Command(spec=SHELL, arity=arity(EXACT)),
     "jsh": Command(spec=SHELL, arity=arity(EXACT)),
+    "nix-shell": Command(  # --run and --command are bash code run in the shell it builds
+        spec=Spec(
+            operands="path",  # shell.nix, default.nix (read); `-p` packages name nothing here
+            values=opts(
+                *("-A", "--attr", "-I", "--include", "--keep", "-j", "--max-jobs"),
+                *("--cores", "-o", "--out-link", "--shell", "--exclude"),
+            ),
+            options={"--run": "code", "--command": "code"},
+            pairs={"--arg": "data", "--argstr": "data", "--option": "data"},
+        ),
+        arity=arity(EXACT),
+    ),
     "script": Command(
         spec=Spec(
             operands="write",

@@ -68,6 +68,7 @@ Kind = Literal[
     "runner",
     "scheduler",
     "sql",
+    "cmake",
 ]
 
 
