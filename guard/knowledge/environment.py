@@ -50,6 +50,11 @@ ENVIRONMENT: dict[str, EnvRole] = {
             "FCEDIT",
             "RSYNC_RSH",
             "CVS_RSH",
+            # the programs a build runs by name: make runs `$(CC) …` through sh, configure,
+            # cmake, cgo and the cc crate run them too (CC='ccache gcc' is a command line)
+            *("CC", "CXX", "CPP", "LD", "AR", "AS", "FC", "F77", "NM", "RANLIB", "STRIP"),
+            *("OBJCOPY", "OBJDUMP", "HOSTCC", "HOSTCXX", "CC_FOR_BUILD", "CXX_FOR_BUILD"),
+            *("YACC", "LEX", "PKG_CONFIG", "MAKE"),
         ),
         "code",
     ),

@@ -350,6 +350,12 @@ BYPASSES = [
     ("bind -x '\"\\C-x\": rm -rf /srv'", ("external_directory", "/srv")),
     ("GIT_SSH_COMMAND='rm -rf /srv' git fetch", ("external_directory", "/srv")),
     ("EDITOR='rm -rf /srv' git commit", ("external_directory", "/srv")),
+    # the programs a build runs by variable (make runs `$(CC) …` through sh)
+    ("CC=/srv/evil make", ("external_directory", "/srv/evil")),
+    ("export CXX=/srv/g++; make", ("external_directory", "/srv/g++")),
+    ("CC='gcc; rm -rf /srv' ./configure", ("external_directory", "/srv")),
+    ("AR=/srv/ar RANLIB=/srv/ranlib make", ("external_directory", "/srv/ranlib")),
+    ("MAKE=/srv/make make -C sub", ("external_directory", "/srv/make")),
     # code from standard input or a pipe
     ("source /dev/stdin <<< 'rm -rf /srv'", ("external_directory", "/srv")),
     (". /dev/stdin", ("dynamic", "code")),
