@@ -121,6 +121,17 @@ DESTROY = [
 ]
 
 DISCARD = [
+    # plumbing that overwrites or drops what porcelain would ask about
+    ("git checkout-index -f -a", "discard:git-worktree"),
+    ("git checkout-index --force --all", "discard:git-worktree"),
+    ("git read-tree -u --reset HEAD", "discard:git-worktree"),
+    ("git read-tree --reset -u HEAD~1", "discard:git-worktree"),
+    ("git prune", "discard:git-history"),
+    ("git prune --expire=now", "discard:git-history"),
+    ("git submodule deinit -f --all", "discard:git-worktree"),
+    ("git submodule deinit --force lib/x", "discard:git-worktree"),
+    ("git update-ref -d refs/heads/topic", "discard:git-branch"),
+    ("git symbolic-ref -d HEAD", "discard:git-branch"),
     ("git checkout -- .", "discard:git-worktree"),
     ("git checkout HEAD~1 -- src/a.py", "discard:git-worktree"),
     ("git checkout .", "discard:git-worktree"),
@@ -400,6 +411,12 @@ VERB_MODEL_QUIET = [
     "git rm src/old.py",
     "git reset HEAD src/a.py",
     "git remote remove upstream",
+    "git checkout-index -a",
+    "git read-tree HEAD",
+    "git prune -n",
+    "git prune --dry-run",
+    "git submodule deinit lib/x",
+    "git update-ref refs/heads/topic HEAD",
     "helm list --uninstalled",
     "terraform plan -destroy -out plan",
 ]
