@@ -282,6 +282,20 @@ def _sql_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> N
         dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
 
 
+_STANDARD_INPUT = frozenset({"-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+
+
+def _code_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`awk -f FILE`, `make -f FILE`: the code it runs is FILE's, read as a script is; from
+    standard input (`-f -`) it is code nobody can know before it runs."""
+    if value is None:
+        dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+    elif value in _STANDARD_INPUT:
+        dynamic(w, arg, "code", f"{via} runs code read from its standard input, not known before")
+    else:
+        access(w, arg, value, "read", via)
+
+
 def _tool_setting(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """`cargo --config KEY=VALUE`, `hg --config SECTION.KEY=VALUE`: a file of settings is
     read; a setting itself can name a program the tool runs, so it asks."""
@@ -312,6 +326,7 @@ HANDLERS: dict[str, Handler] = {
     "sql": sql_text,
     "sql-file": _sql_file,
     "tool-setting": _tool_setting,
+    "code-file": _code_file,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 

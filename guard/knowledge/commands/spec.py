@@ -31,6 +31,7 @@ Role = Literal[
     "sql",
     "sql-file",
     "tool-setting",
+    "code-file",  # a file of code it runs (awk -f, make -f): `-` is its standard input
 ]
 
 

@@ -180,12 +180,12 @@ AWK = Spec(
     first="awk-program",
     values=opts("-F", "-v", "--assign", "--field-separator", "-W"),
     options={
-        "-f": "read",
-        "--file": "read",
+        "-f": "code-file",
+        "--file": "code-file",
         "-i": "read",
         "--include": "read",
-        "-E": "read",
-        "--exec": "read",
+        "-E": "code-file",
+        "--exec": "code-file",
         "-l": "execute",  # gawk -l loads a shared library
         "--load": "execute",
     },
