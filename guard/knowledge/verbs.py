@@ -24,6 +24,7 @@ DESTRUCTIVE_VERBS = frozenset(
         *("decommission", "teardown", "force-delete", "revoke", "uninstall", "flush", "yank"),
         *("deprecate", "leave", "undo", "rollback", "unpublish", "unregister", "evict"),
         *("drain", "expire", "discard", "downgrade", "shred", "unsubscribe", "undefine"),
+        "autoremove",
     }
 )
 

@@ -211,6 +211,8 @@ def _word(pattern: str) -> re.Pattern[str]:
 _NO_VALUES = Tool()  # a tool guard does not know: no option is known to take a value
 _SPEC_TOOLS: dict[str, Tool] = {}
 _VERB_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+")  # delete-bucket, db:drop
+_CAMEL_WORD = re.compile(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+")  # DeleteInstance, deleteAll
+_CAMEL_PART = re.compile(r"[A-Za-z][a-z0-9]*")
 
 
 def _spec_tool(name: str, spec: Spec) -> Tool:
@@ -262,11 +264,19 @@ def _verbs(
 
 def _verb_reason(path: Sequence[str | None], parsed: Parsed, who: str) -> str | None:
     for at, word in enumerate(path):
-        if word is None or word in PATH_ENDS:
+        if word is None:
             return None
-        hit = word in DESTRUCTIVE_VERBS
-        if not hit and at < COMPOUND_LENGTH and _VERB_WORD.fullmatch(word):
-            parts = re.split("[-_:]", word)  # delete-bucket, force-delete, batch-delete-x
+        low = word.lower()  # DELETE, Delete: many CLIs take their verbs in any case
+        if low in PATH_ENDS:
+            return None
+        hit = low in DESTRUCTIVE_VERBS
+        parts: list[str] = []
+        if not hit and at < COMPOUND_LENGTH:
+            if _VERB_WORD.fullmatch(low):
+                parts = re.split("[-_:]", low)  # delete-bucket, force-delete, batch-delete-x
+            elif low != word and _CAMEL_WORD.fullmatch(word):
+                parts = [p.lower() for p in _CAMEL_PART.findall(word)]  # DeleteInstance
+        if parts:
             hit = parts[0] not in PATH_ENDS and any(p in DESTRUCTIVE_VERBS for p in parts)
         if hit:
             return f"{who}, destructive verb ({word})"

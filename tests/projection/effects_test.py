@@ -372,6 +372,15 @@ VERB_MODEL = [
     ("minikube delete --all", "destroy:minikube"),
     ("virsh undefine vm && virsh destroy vm", "destroy:virsh"),
     ("virsh undefine vm", "destroy:virsh"),
+    # verbs in any case, and made of words in camel case
+    ("mytool DELETE x", "destroy:mytool"),
+    ("mytool Delete x", "destroy:mytool"),
+    ("mytool deleteAll x", "destroy:mytool"),
+    ("aliyun ecs DeleteInstance --InstanceId i-1", "destroy:aliyun"),
+    ("mytool users RemoveUser bob", "destroy:mytool"),
+    ("apt autoremove", "destroy:apt"),
+    ("pacman -Rns firefox", "destroy:packages"),
+    ("yay --remove foo", "destroy:packages"),
     # words that look like a help or version form and are not: the command runs
     ("cargo yank --version 1.0 foo", "destroy:crates-io"),  # yank's own --version VALUE
     ("kubectl delete --help=false pod x", "destroy:kubernetes"),  # a flag set to false
@@ -411,6 +420,12 @@ VERB_MODEL_QUIET = [
     "git rm src/old.py",
     "git reset HEAD src/a.py",
     "git remote remove upstream",
+    "mytool GetDeletedItems",
+    "pacman -Syu",
+    "pacman -Qi firefox",
+    "mytool Build x",
+    "mytool process DropBox.txt",
+    "mytool ListDeletions",
     "git checkout-index -a",
     "git read-tree HEAD",
     "git prune -n",

@@ -272,7 +272,24 @@ COMMANDS: dict[str, Command] = {
     ),
     "dnf": Command(arity=arity(2)),
     "yum": Command(arity=arity(2)),
-    "pacman": Command(arity=arity(2)),
+    # pacman and its AUR helpers take their verbs as options: -R removes packages
+    **dict.fromkeys(
+        ("pacman", "yay", "paru"),
+        Command(
+            effects=Tool(
+                values=opts("-b", "--dbpath", "-r", "--root", "--config", "--cachedir"),
+                effects=(
+                    E(
+                        "destroy",
+                        "packages",
+                        "removes packages from the machine",
+                        flags=("-R", "--remove"),
+                    ),
+                ),
+            ),
+            arity=arity(2),
+        ),
+    ),
     "snap": Command(subcommands=True),
     "flatpak": Command(subcommands=True),
     "atrm": Command(
