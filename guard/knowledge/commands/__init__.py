@@ -69,16 +69,21 @@ def _spec(base: str) -> Spec | None:
         return found
     if base.startswith("mkfs."):  # mkfs.ext4, mkfs.vfat: before `ext4` loses its digit
         return _ALL_SPECS["mkfs"]
-    stripped = base.rstrip("0123456789.")
+    stripped = _unversioned(base, "0123456789.")
     if stripped != base and stripped:
         return _ALL_SPECS.get(stripped)
     return None
 
 
+def _unversioned(base: str, version: str) -> str:
+    """`python3.12` as `python`, `python3-dbg` (Debian's debugging build) as `python3` is."""
+    return base.removesuffix("-dbg").rstrip(version)
+
+
 def _interpreter(base: str) -> Interpreter | None:
     found = _INTERPRETERS.get(base)
     if found is None:  # lua5.4, python3.12, tclsh8.6
-        stripped = base.rstrip("0123456789.-")
+        stripped = _unversioned(base, "0123456789.-")
         found = _INTERPRETERS.get(stripped) if stripped and stripped != base else None
     return found
 
