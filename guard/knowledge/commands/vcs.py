@@ -352,6 +352,13 @@ _GIT_TOOL = Tool(
         ),
         E(
             "discard",
+            "git-tag",
+            "deletes or moves a tag, losing what it named (tags keep no reflog)",
+            sub=("tag",),
+            flags=("-d", "--delete", "-f", "--force"),
+        ),
+        E(
+            "discard",
             "git-branch",
             "deletes a ref, and where it pointed",
             sub=("update-ref|symbolic-ref",),
