@@ -305,13 +305,14 @@ def _sql(c: EffectCall, row: Effect) -> Found | None:
     from guard.languages import destroying_statement
 
     values = c.parsed.values
+    spec = command_for(c.name).spec
     texts: list[str | None] = []
-    if c.name == "psql":
-        texts = [values.get("-c"), values.get("--command")]
-    elif c.name in ("mysql", "mariadb"):
-        texts = [values.get("-e"), values.get("--execute")]
-    else:  # sqlite3 DB [SQL …]
-        texts = [values.get("-cmd"), *c.parsed.operands[1:]]
+    if spec is not None:  # where the client takes SQL, as its spec says: options, operands
+        texts = [values.get(option) for option, role in spec.options.items() if role == "sql"]
+        if spec.operands == "sql":  # sqlite3 DB [SQL …]
+            texts += c.parsed.operands[1 if spec.first is not None else 0 :]
+    if row.sub:  # bq query SQL: the operands after the row's subcommand words
+        texts += c.parsed.operands[len(row.sub) :]
     given = [t for t in texts if t is not None]
     if not given and c.stdin is not None and c.stdin.kind == "text" and c.stdin.text:
         given = [c.stdin.text]

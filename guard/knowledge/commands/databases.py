@@ -92,6 +92,105 @@ COMMANDS: dict[str, Command] = {
             ),
         ),
     ),
+    # the other SQL clients: where their SQL is given says their spec (`sql`, `sql-file`)
+    "duckdb": Command(
+        spec=Spec(
+            kind="sql",
+            operands="sql",
+            first="read",  # the database
+            values=opts("-separator", "-nullvalue", "-newline"),
+            options={
+                "-c": "sql",
+                "-cmd": "sql",
+                "-s": "sql",
+                "-init": "sql-file",
+                "-f": "sql-file",
+            },
+        ),
+        effects=Tool(
+            values=opts("-c", "-cmd", "-s", "-init", "-f", "-separator", "-nullvalue"),
+            single_dash_long=True,
+            effects=_DROPS,
+        ),
+    ),
+    **dict.fromkeys(
+        ("clickhouse-client", "clickhouse-local"),
+        Command(
+            spec=Spec(
+                kind="sql",
+                operands="data",
+                values=opts(
+                    *("-h", "--host", "--port", "-u", "--user", "--password"),
+                    *("-d", "--database", "--format", "-f"),
+                ),
+                text=opts("-h", "--host", "--port", "-u", "--user", "-d", "--database"),
+                options={"-q": "sql", "--query": "sql", "--queries-file": "sql-file"},
+            ),
+            effects=Tool(
+                values=opts(
+                    *("-q", "--query", "-h", "--host", "--port", "-u", "--user"),
+                    *("--password", "-d", "--database", "--queries-file"),
+                ),
+                effects=_DROPS,
+            ),
+        ),
+    ),
+    "cqlsh": Command(
+        spec=Spec(
+            kind="sql",
+            operands="data",  # host and port
+            values=opts("-u", "--username", "-p", "--password", "-k", "--keyspace"),
+            text=opts("-u", "--username", "-k", "--keyspace"),
+            options={"-e": "sql", "--execute": "sql", "-f": "sql-file", "--file": "sql-file"},
+        ),
+        effects=Tool(
+            values=opts("-e", "--execute", "-f", "--file", "-u", "--username", "-k"),
+            effects=_DROPS,
+        ),
+    ),
+    "sqlcmd": Command(
+        spec=Spec(
+            kind="sql",
+            operands="data",
+            values=opts("-S", "-d", "-U", "-P", "-H", "-l", "-t", "-s", "-w"),
+            text=opts("-S", "-d", "-U", "-H"),
+            options={"-Q": "sql", "-q": "sql", "-i": "sql-file", "-o": "write"},
+        ),
+        effects=Tool(values=opts("-Q", "-q", "-i", "-o", "-S", "-d", "-U", "-P"), effects=_DROPS),
+    ),
+    "snowsql": Command(
+        spec=Spec(
+            kind="sql",
+            operands="data",
+            values=opts(
+                *("-a", "--accountname", "-u", "--username", "-d", "--dbname"),
+                *("-s", "--schemaname", "-w", "--warehouse", "-r", "--rolename"),
+                "-o",
+                "--option",
+            ),
+            text=opts("-a", "--accountname", "-u", "--username", "-d", "--dbname"),
+            options={"-q": "sql", "--query": "sql", "-f": "sql-file", "--filename": "sql-file"},
+        ),
+        effects=Tool(
+            values=opts("-q", "--query", "-f", "--filename", "-a", "-u", "-d", "-s", "-w", "-o"),
+            effects=_DROPS,
+        ),
+    ),
+    "influx": Command(  # 1.x: -execute QUERY; 2.x: subcommands (influx bucket delete)
+        spec=Spec(
+            kind="sql",
+            operands="data",
+            values=opts("-host", "-port", "-username", "-password", "-database", "-format"),
+            text=opts("-host", "-username", "-database"),
+            options={"-execute": "sql", "-import": "read", "-path": "read"},
+        ),
+        effects=Tool(
+            values=opts("-execute", "-host", "-port", "-username", "-database", "-path"),
+            single_dash_long=True,
+            effects=_DROPS,
+        ),
+        subcommands=True,
+    ),
     "redis-cli": Command(
         effects=Tool(
             values=opts(
