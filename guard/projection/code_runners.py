@@ -289,6 +289,23 @@ def _tmux(c: Call) -> None:
         run_code(w, last.value, last, depth, new_process=True, via=f"tmux {verb}")
 
 
+def _screen(c: Call) -> None:
+    """`screen CMD …` runs CMD in a new window, as a wrapper does; `-X`/`-Q` send a command to
+    a running session (`stuff` types into it, `exec` runs a program there), where it runs
+    unchecked by this line."""
+    argv, i = c.argv, 1
+    while i < len(argv):
+        value = argv[i].value
+        if value is None or value in ("-X", "-Q"):
+            why = "screen sends a command to another session, where it runs unchecked"
+            dynamic(c.w, argv[i], "code", why if value else f"{why}: {argv[i].reason}")
+            return
+        if not value.startswith("-"):
+            break  # the command it runs
+        i += 2 if value in c.spec.values else 1
+    plain(c)
+
+
 def _fc(c: Call) -> None:
     """`fc` re-runs commands from the history. In a guarded shell `fc` is the hook's function,
     which checks the command it re-runs; `builtin fc` and `command fc` skip it, so those ask.
@@ -354,6 +371,7 @@ CODE_KINDS: dict[str, KindHandler] = {
     "bind": _bind,
     "coproc": _coproc,
     "tmux": _tmux,
+    "screen": _screen,
     "fc": _fc,
     "builtin": _builtin,
     "parallel": parallel,

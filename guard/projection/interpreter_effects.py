@@ -38,6 +38,10 @@ def inline_code(
                 return  # a script (or one not known): its code is a file guard reads as such
             break
         name, eq, attached = value.partition("=")
+        if not eq and ":" in value:  # nim --eval:CODE, --path:DIR
+            before, colon, after = value.partition(":")
+            if before in record.code or before in record.scripts or before in record.values:
+                name, eq, attached = before, colon, after
         if record.any_option and name not in record.quiet:
             dynamic(w, arg, "code", f"{via}'s options may carry code guard cannot read")
             return

@@ -153,6 +153,24 @@ _OCAML = Interpreter("unread", values=opts("-I"))
 
 _GHC = Interpreter("unread", code=opts("-e"), stdin=False)
 
+_NIM = Interpreter("unread", code=opts("--eval"))  # nim --eval:CODE; nim r FILE runs a file
+
+_TCC = Interpreter(  # tcc -run FILE runs a C file; `-run -` runs C read from standard input
+    "unread", values=opts("-o", "-I", "-L", "-l", "-D", "-U", "-B", "-x")
+)
+
+_WOLFRAM = Interpreter("unread", code=opts("-code", "-c"), scripts=opts("-file", "-f", "-script"))
+
+_SAGE = Interpreter("unread", code=opts("-c"))
+
+_MAXIMA = Interpreter(
+    "unread",
+    code=opts("--batch-string", "-r", "--run-string"),
+    scripts=opts("-b", "--batch", "-p", "--preload-lisp"),
+)
+
+_GP = Interpreter("unread", values=opts("-s", "--stacksize", "-p", "--primelimit"))
+
 _GHCI = Interpreter("unread", code=opts("-e"))  # the REPL reads code from its standard input
 
 _GFORTH = Interpreter(
@@ -325,6 +343,12 @@ COMMANDS: dict[str, Command] = {
     "ghc": Command(spec=_spec(_GHC), interpreter=_GHC, arity=arity(EXACT)),
     "ghci": Command(spec=_spec(_GHCI), interpreter=_GHCI, arity=arity(EXACT)),
     "gforth": Command(spec=_spec(_GFORTH), interpreter=_GFORTH, arity=arity(EXACT)),
+    "nim": Command(spec=_spec(_NIM), interpreter=_NIM, arity=arity(2)),
+    "tcc": Command(spec=_spec(_TCC), interpreter=_TCC, arity=arity(EXACT)),
+    "wolframscript": Command(spec=_spec(_WOLFRAM), interpreter=_WOLFRAM, arity=arity(EXACT)),
+    "sage": Command(spec=_spec(_SAGE), interpreter=_SAGE, arity=arity(EXACT)),
+    "maxima": Command(spec=_spec(_MAXIMA), interpreter=_MAXIMA, arity=arity(EXACT)),
+    "gp": Command(spec=_spec(_GP), interpreter=_GP, arity=arity(EXACT)),
     "swift": Command(  # swift build, swift test …: a subcommand, read as a script's name is
         spec=_spec(_SWIFT), interpreter=_SWIFT, arity=arity(2)
     ),

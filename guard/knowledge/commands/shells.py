@@ -444,6 +444,15 @@ COMMANDS: dict[str, Command] = {
     "dbus-launch": Command(
         spec=Spec(kind="wrapper", operands="command", options={"--config-file": "read"})
     ),
+    "screen": Command(  # screen CMD runs CMD in a window; -X/-Q send commands to a session
+        spec=Spec(
+            kind="screen",
+            operands="command",
+            values=opts("-S", "-p", "-c", "-e", "-h", "-s", "-t", "-T", "-Logfile", "-X", "-Q"),
+            options={"-c": "read", "-Logfile": "write"},
+        ),
+        arity=arity(EXACT),
+    ),
     "tmux": Command(
         spec=Spec(  # -f: a config file, whose commands (run-shell …) tmux runs
             kind="tmux",

@@ -70,6 +70,7 @@ Kind = Literal[
     "scheduler",
     "sql",
     "cmake",
+    "screen",
 ]
 
 
