@@ -1,6 +1,6 @@
 """The languages commands carry, read as code: an argv by its command's spec, SQL, sed programs,
-inline interpreter code, bash's own argv, URLs and HTTP request items. Below projection, above
-knowledge (whose tables they read); pure functions of text."""
+inline interpreter code, ed's commands, bash's own argv, URLs and HTTP request items. Below
+projection, above knowledge (whose tables they read); pure functions of text."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from guard.languages.arguments import read_argv as read_argv
     from guard.languages.bash_argv import BashInvocation as BashInvocation
     from guard.languages.bash_argv import parse_bash_argv as parse_bash_argv
+    from guard.languages.ed_script import ed_findings as ed_findings
     from guard.languages.effect_argv import Parsed as Parsed
     from guard.languages.effect_argv import given as given
     from guard.languages.effect_argv import parse as parse
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from guard.languages.network_effects import http_upload as http_upload
     from guard.languages.network_effects import sftp_host as sftp_host
     from guard.languages.producer_output import printed_roots as printed_roots
+    from guard.languages.producer_output import printed_text as printed_text
     from guard.languages.sed_program import sed_effects as sed_effects
     from guard.languages.sql import DIALECTS as DIALECTS
     from guard.languages.sql import sql_effects as sql_effects
@@ -40,6 +42,7 @@ _WHERE: dict[str, str] = {
     "Parsed": "guard.languages.effect_argv",
     "Reading": "guard.languages.arguments",
     "destroying_statement": "guard.languages.sql_destroying",
+    "ed_findings": "guard.languages.ed_script",
     "fed_to_host": "guard.languages.network_effects",
     "given": "guard.languages.effect_argv",
     "http_upload": "guard.languages.network_effects",
@@ -49,6 +52,7 @@ _WHERE: dict[str, str] = {
     "parse_bash_argv": "guard.languages.bash_argv",
     "path_part": "guard.languages.arguments",
     "printed_roots": "guard.languages.producer_output",
+    "printed_text": "guard.languages.producer_output",
     "python_findings": "guard.languages.inline_code",
     "read_argv": "guard.languages.arguments",
     "script_findings": "guard.languages.inline_code",

@@ -1,8 +1,10 @@
-"""Where a producer's output lies: the roots of the paths `find src`, `git ls-files` or `rg -l`
-print, read from its argv with its row in guard/knowledge/producers.py."""
+"""What a producer prints: the roots of the paths `find src`, `git ls-files` or `rg -l` print,
+read from its argv with its row in guard/knowledge/producers.py, and the text `echo` and
+`printf` of literal words print."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from guard.knowledge import PRODUCERS, Producer
@@ -68,3 +70,58 @@ def _letters_given(word: str, needs: frozenset[str]) -> bool:
     if word.startswith("--"):
         return False
     return any(f"-{letter}" in needs for letter in word[1:])
+
+
+# printf's escapes in its format, and where a character is left as written
+_PRINTF_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", '"': '"', "'": "'", "a": "\a", "r": "\r"}
+_CONVERSION = re.compile(r"%(%|s)")
+
+
+def printed_text(argv: Sequence[str]) -> str | None:
+    """What `echo WORDS` or `printf FORMAT ARGS` of literal words prints; None where guard
+    cannot say for sure. A backslash in what echo prints is unknown: bash's echo keeps it and
+    zsh's (and `echo -e`) reads it, so the lines a reader sees would differ; printf's format
+    escapes are the same in every shell, and only its `%s` and `%%` are read."""
+    name = argv[0].rsplit("/", 1)[-1] if argv else ""
+    words = list(argv[1:])
+    if name == "echo":
+        newline = True
+        while words and words[0] in ("-n", "-e", "-E", "-ne", "-en", "-nE", "-En"):
+            newline = newline and "n" not in words.pop(0)
+        text = " ".join(words)
+        return None if "\\" in text else text + ("\n" if newline else "")
+    if name != "printf":
+        return None
+    if words[:1] == ["--"]:
+        words = words[1:]
+    if not words or words[0].startswith("-"):
+        return None  # printf -v NAME: it prints nothing, or an option guard does not know
+    form, values = words[0], words[1:]
+    out: list[str] = []
+    while True:
+        used = 0
+        i = 0
+        while i < len(form):
+            ch = form[i]
+            if ch == "\\":
+                escaped = _PRINTF_ESCAPES.get(form[i + 1 : i + 2])
+                if escaped is None:
+                    return None  # octal, \x, \c …: not read
+                out.append(escaped)
+                i += 2
+            elif ch == "%":
+                match = _CONVERSION.match(form, i)
+                if match is None:
+                    return None  # %d, %5s, %b …: not read
+                if match.group(1) == "%":
+                    out.append("%")
+                else:
+                    out.append(values[used] if used < len(values) else "")
+                    used += 1
+                i = match.end()
+            else:
+                out.append(ch)
+                i += 1
+        values = values[used:]
+        if not values or not used:  # the format is used again while arguments remain
+            return "".join(out)

@@ -34,6 +34,8 @@ def inline_code(
         if value is None or value == "--" or not value.startswith("-"):
             if not codes and value in record.code_words:
                 codes.append(_next(argv, i))  # deno eval CODE
+            elif not codes and record.edits:
+                continue  # the file it edits (ed): its commands come from standard input
             elif not codes:
                 return  # a script (or one not known): its code is a file guard reads as such
             break
@@ -127,7 +129,7 @@ def _next(argv: list[Arg], i: int) -> Arg:
 
 
 def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, depth: int) -> None:
-    from guard.languages import python_findings, script_findings, vim_findings
+    from guard.languages import ed_findings, python_findings, script_findings, vim_findings
 
     if code.value is None:
         dynamic(w, code, "code", f"the code {via} runs is not known: {code.reason}")
@@ -139,6 +141,8 @@ def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, dep
         found = python_findings(code.value)
     elif language == "vim":
         found = vim_findings(code.value)
+    elif language == "ed":
+        found = ed_findings(code.value)
     else:
         found = script_findings(language, code.value)
     shown = tuple([a.shown for a in argv])

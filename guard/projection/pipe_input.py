@@ -1,6 +1,7 @@
 """What a pipeline's part reads from the part before it, when guard can know more than "a
 pipe": paths under the roots a known producer was given (`find src | xargs wc -l`, see
-guard/knowledge/producers.py), or SQL that `echo` hands a database client.
+guard/knowledge/producers.py), SQL that `echo` hands a database client, or code that `echo`
+or `printf` hands an interpreter guard reads.
 """
 
 from __future__ import annotations
@@ -22,7 +23,22 @@ def piped_input(w: Walker, before: Node, node: Node) -> Stdin:
 
     if command in DIALECTS:
         return _piped_sql(w, before)
-    return Stdin("pipe")
+    return _piped_code(w, before, command) if command else Stdin("pipe")
+
+
+def _piped_code(w: Walker, before: Node, command: str) -> Stdin:
+    """`printf ',s/a/b/\\nw\\n' | ed -s f`, `echo 'print(1)' | python3`: code that `echo` or
+    `printf` of literal words hands an interpreter guard reads is known text, read as the
+    code it is; a pipe from anything else is code nobody knows."""
+    from guard.knowledge import command_for
+    from guard.languages import printed_text
+
+    record = command_for(command).interpreter
+    if record is None or record.language == "unread":
+        return Stdin("pipe")
+    argv = static_argv(w, before)
+    text = printed_text(argv) if argv else None
+    return Stdin("pipe") if text is None else Stdin("text", text)
 
 
 def _piped_sql(w: Walker, before: Node) -> Stdin:
@@ -52,7 +68,7 @@ def static_argv(w: Walker, node: Node) -> list[str] | None:
         word = child.named_children[0] if child.type == "command_name" else child
         if child.type in ("file_redirect", "comment"):
             continue
-        if word.type == "word":
+        if word.type == "word" or word.type == "number":
             raw = w.src[word.start_byte : word.end_byte]
             text = plain_word(raw)
             if text is None and b"$" not in raw and b"`" not in raw:  # HEAD~1, *.py, a\ b

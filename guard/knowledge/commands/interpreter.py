@@ -17,9 +17,11 @@ class Interpreter(NamedTuple):
     `code_words`: a first operand after which the next operand is code (`deno eval CODE`).
     `stdin`: with no script and no code option, it runs code read from standard input.
     `any_option`: every option may carry code (PowerShell abbreviates and folds case).
+    `edits`: its operands are files it edits, not scripts: its code still comes from standard
+    input (`printf 'w\\nq\\n' | ed -s FILE`).
     """
 
-    language: str  # python, js, ruby, perl, php, applescript, vim; "unread": guard cannot read it
+    language: str  # python, js, ruby, perl, php, applescript, vim, ed; "unread": guard cannot read
     code: frozenset[str] = frozenset()
     scripts: frozenset[str] = frozenset()
     values: frozenset[str] = frozenset()
@@ -27,3 +29,4 @@ class Interpreter(NamedTuple):
     code_words: frozenset[str] = frozenset()
     stdin: bool = True
     any_option: bool = False
+    edits: bool = False

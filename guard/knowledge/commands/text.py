@@ -218,6 +218,10 @@ AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
 # -s is a script of keys (read as a file operand), or silent mode after -e (`vim -es`): no code
 _VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False)
 
+# ed edits its operand, reading its commands from standard input (guard/languages/ed_script.py)
+_ED = Interpreter("ed", values=opts("-p", "--prompt"), edits=True)
+_ED_SPEC = Spec(operands="write", values=opts("-p", "--prompt"), text=opts("-p", "--prompt"))
+
 _GOJQ = Spec(
     operands="read",
     first="data",
@@ -467,8 +471,8 @@ COMMANDS: dict[str, Command] = {
     "gvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "nano": Command(spec=WRITE),
     "pico": Command(spec=WRITE),
-    "ed": Command(spec=WRITE),
-    "red": Command(spec=WRITE),
+    "ed": Command(spec=_ED_SPEC, interpreter=_ED),
+    "red": Command(spec=_ED_SPEC, interpreter=_ED),  # restricted: the same commands, fewer run
     "micro": Command(spec=WRITE),
     "hx": Command(spec=WRITE),
     "helix": Command(spec=WRITE),
