@@ -25,6 +25,7 @@ DESTRUCTIVE_VERBS = frozenset(
         *("deprecate", "leave", "undo", "rollback", "unpublish", "unregister", "evict"),
         *("drain", "expire", "discard", "downgrade", "shred", "unsubscribe", "undefine"),
         "autoremove",
+        "forget",  # restic forget: snapshots gone
     }
 )
 

@@ -265,6 +265,8 @@ SYSTEM = [
     ("nft flush ruleset", "system:firewall"),
     ("init 6", "system:power"),
     ("userdel -r bob", "system:users"),
+    ("deluser --remove-home bob", "system:users"),
+    ("delgroup devs", "system:users"),
     ("usermod -aG docker bob", "privilege:groups system:users"),
     ("gpasswd -a bob sudo", "privilege:groups"),
     ("gh api -X DELETE repos/me/x", "destroy:github"),
@@ -394,6 +396,9 @@ VERB_MODEL = [
     ("mytool users RemoveUser bob", "destroy:mytool"),
     ("apt autoremove", "destroy:apt"),
     ("pacman -Rns firefox", "destroy:packages"),
+    ("lvremove -f vg/lv", "destroy:device"),
+    ("vgremove vg", "destroy:device"),
+    ("restic forget --prune --keep-last 1", "destroy:restic"),
     ("yay --remove foo", "destroy:packages"),
     # words that look like a help or version form and are not: the command runs
     ("cargo yank --version 1.0 foo", "destroy:crates-io"),  # yank's own --version VALUE

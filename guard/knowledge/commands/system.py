@@ -336,6 +336,15 @@ COMMANDS: dict[str, Command] = {
             )
         )
     ),
+    **dict.fromkeys(  # LVM: a logical volume, a volume group or a physical volume, and its data
+        ("lvremove", "vgremove", "pvremove"),
+        Command(
+            effects=Tool(
+                values=opts("--config", "--select", "-S"),
+                effects=(E("destroy", "device", "removes an LVM volume and its data"),),
+            )
+        ),
+    ),
     "mount": Command(effects=_MOUNT_TOOL),
     "umount": Command(effects=_MOUNT_TOOL),
     "swapon": Command(effects=_MOUNT_TOOL),
@@ -423,6 +432,10 @@ COMMANDS: dict[str, Command] = {
     "groupmod": Command(effects=_USERADD_TOOL),
     "useradd": Command(effects=_USERADD_TOOL),
     "userdel": Command(effects=_USERADD_TOOL),
+    "adduser": Command(effects=_USERADD_TOOL),  # Debian's front ends to the same changes
+    "deluser": Command(effects=_USERADD_TOOL),
+    "addgroup": Command(effects=_USERADD_TOOL),
+    "delgroup": Command(effects=_USERADD_TOOL),
     "usermod": Command(effects=_USERADD_TOOL),
     "setcap": Command(
         effects=Tool(
