@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from guard.knowledge.commands.files import FILE_TEST_OPERATORS as FILE_TEST_OPERATORS
     from guard.knowledge.commands.files import FIND_NARROWING as FIND_NARROWING
     from guard.knowledge.commands.files import STDIN_FILE_LISTS as STDIN_FILE_LISTS
+    from guard.knowledge.commands.files import SUBCOMMAND_HOME_READS as SUBCOMMAND_HOME_READS
     from guard.knowledge.commands.files import SUBCOMMAND_HOME_WRITES as SUBCOMMAND_HOME_WRITES
     from guard.knowledge.commands.files import SYSTEM_BIN_DIRS as SYSTEM_BIN_DIRS
     from guard.knowledge.commands.files import find_deleter as find_deleter
@@ -117,6 +118,7 @@ _WHERE: dict[str, str] = {
     "SSH_CODE_KEYS": "guard.knowledge.commands.network",
     "STDIN_FILE_LISTS": "guard.knowledge.commands.files",
     "SU": "guard.knowledge.commands.shells",
+    "SUBCOMMAND_HOME_READS": "guard.knowledge.commands.files",
     "SUBCOMMAND_HOME_WRITES": "guard.knowledge.commands.files",
     "SYSTEM_BIN_DIRS": "guard.knowledge.commands.files",
     "SYSTEM_DIRS": "guard.knowledge.vital_paths",

@@ -15,6 +15,7 @@ from guard.knowledge import (
     DEFAULT_WRITES,
     RECURSIVE_READS,
     STDIN_FILE_LISTS,
+    SUBCOMMAND_HOME_READS,
     SUBCOMMAND_HOME_WRITES,
 )
 from guard.languages import ACCESS_ROLES, Reading, path_part, read_argv
@@ -181,6 +182,7 @@ _CORNER_COMMANDS = (
     | CONTAINER_COMMANDS
     | DEFAULT_WRITES.keys()
     | SUBCOMMAND_HOME_WRITES.keys()
+    | SUBCOMMAND_HOME_READS.keys()
     | {"git", "cpio"}
 )
 
@@ -213,7 +215,9 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
     if via in DEFAULT_WRITES:
         _default_write(w, via, argv)
     if via in SUBCOMMAND_HOME_WRITES:
-        _subcommand_home_write(w, via, argv)
+        _subcommand_home(w, via, argv, SUBCOMMAND_HOME_WRITES[via], "write")
+    if via in SUBCOMMAND_HOME_READS:
+        _subcommand_home(w, via, argv, SUBCOMMAND_HOME_READS[via], "read")
     if via == "cpio":
         words = [a.value or "" for a in argv[1:]]
         extracts = any(
@@ -247,20 +251,31 @@ def _default_write(w: Walker, via: str, argv: list[Arg]) -> None:
         dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
 
 
-def _subcommand_home_write(w: Walker, via: str, argv: list[Arg]) -> None:
-    """`aws configure`, `docker login`, `kubectl config set-context` … save under home."""
-    rows, elsewhere = SUBCOMMAND_HOME_WRITES[via]
+def _subcommand_home(
+    w: Walker,
+    via: str,
+    argv: list[Arg],
+    table: tuple[dict[tuple[str, ...], str], frozenset[str]],
+    mode: Access,
+) -> None:
+    """`aws configure`, `docker login`, `kubectl config set-context` … save under home (write);
+    `gh auth token`, `pass show`, `gpg --export-secret-keys` … print a secret kept there
+    (read). A row names subcommand words, or an option alone (gpg's verbs are options)."""
+    rows, elsewhere = table
     words = [a.value or "" for a in argv[1:]]
     if any(v.split("=", 1)[0] in elsewhere for v in words):
         return
     operands = tuple(v for v in words if not v.startswith("-"))
     for subcommand, under in rows.items():
-        if operands[: len(subcommand)] == subcommand:
+        if operands[: len(subcommand)] == subcommand or (
+            len(subcommand) == 1 and subcommand[0].startswith("-") and subcommand[0] in words
+        ):
             home = w.scope.lookup("HOME").options
             if home and len(home) == 1:
-                access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
+                access(w, argv[0], f"{home[0].rstrip('/')}/{under}", mode, via)
             else:
-                dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
+                verb = "writes under" if mode == "write" else "reads"
+                dynamic(w, argv[0], "path", f"{via} {verb} ~/{under}, and $HOME is not known")
             return
 
 

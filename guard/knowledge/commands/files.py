@@ -140,6 +140,43 @@ SUBCOMMAND_HOME_WRITES: dict[str, tuple[dict[tuple[str, ...], str], frozenset[st
     "az": ({("login",): ".azure"}, frozenset()),
 }
 
+# Subcommands that print a secret kept under home (a token, a password, a private key): they
+# read it as `cat` would, so a protected store asks. {command: ({subcommand words: path under
+# ~}, options that point it at another store)}.
+SUBCOMMAND_HOME_READS: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
+    "gh": ({("auth", "token"): ".config/gh/hosts.yml"}, frozenset()),
+    "aws": ({("configure", "export-credentials"): ".aws"}, frozenset()),
+    "gcloud": (
+        {
+            ("auth", "print-access-token"): ".config/gcloud",
+            ("auth", "print-identity-token"): ".config/gcloud",
+            ("auth", "application-default", "print-access-token"): ".config/gcloud",
+        },
+        frozenset({"--configuration"}),
+    ),
+    "az": ({("account", "get-access-token"): ".azure"}, frozenset()),
+    "pass": ({("show",): ".password-store", ("otp",): ".password-store"}, frozenset()),
+    "gopass": ({("show",): ".password-store"}, frozenset()),
+    "security": (
+        {
+            ("find-generic-password",): "Library/Keychains",
+            ("find-internet-password",): "Library/Keychains",
+            ("dump-keychain",): "Library/Keychains",
+        },
+        frozenset(),
+    ),
+    "secret-tool": ({("lookup",): ".local/share/keyrings"}, frozenset()),
+    "vault": ({("print", "token"): ".vault-token"}, frozenset()),
+    "op": ({("read",): ".config/op", ("item", "get"): ".config/op"}, frozenset()),
+    **dict.fromkeys(
+        ("gpg", "gpg2"),
+        (
+            {("--export-secret-keys",): ".gnupg", ("--export-secret-subkeys",): ".gnupg"},
+            frozenset({"--homedir"}),
+        ),
+    ),
+}
+
 
 # `test -f PATH`, `[[ -d PATH ]]`: operators whose operand is a path.
 FILE_TEST_OPERATORS = frozenset(
