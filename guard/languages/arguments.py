@@ -57,10 +57,21 @@ def looks_like_path(text: str) -> bool:
 
 
 def path_part(text: str) -> str | None:
-    """The part of a word that names a path: the word, or the value of `key=VALUE`
-    (`importtime=/x`, `linker=/x`, `Dir::Etc=/x`, `obj=/x`); None when none looks like one."""
+    """The part of a word that names a path: the word, the value of `key=VALUE`
+    (`importtime=/x`, `linker=/x`, `Dir::Etc=/x`, `obj=/x`), the file of `@/x` or a `file:`
+    URL's path; None when none looks like one."""
     if "/" not in text and text[:1] not in ("~", "."):
         return None  # the common case: a plain word
+    if text[:2] == "@/":  # @FILE: the arguments many tools read from FILE (no ~ is expanded)
+        return path_part(text[1:])
+    if text[:5].lower() == "file:":  # file:///x, file://localhost/x, file:/x: a local file
+        rest = text[5:]
+        if rest.startswith("//"):
+            host, sep, rest = rest[2:].partition("/")
+            if host not in ("", "localhost") or not sep:
+                return None
+            rest = "/" + rest
+        return rest if rest.startswith("/") else None
     for _ in range(4):
         eq = text.find("=")
         slash = text.find("/")

@@ -105,6 +105,14 @@ EXTERNAL = [
     ("gh auth login", {(f"{H}/.config/gh", "write")}),
     ("kubectl get pods", set()),
     ("gh pr list", set()),
+    # an @FILE argument list and a file: URL name a local file
+    ("mytool @/o/args.txt", {("/o/args.txt", "read")}),
+    ("mytool --from=@/o/notes", {("/o/notes", "read")}),
+    ("mytool file:///o/x.conf", {("/o/x.conf", "read")}),
+    ("mytool file://localhost/o/x.conf", {("/o/x.conf", "read")}),
+    ("mytool FILE:/o/x.conf", {("/o/x.conf", "read")}),
+    ("mytool file://fileserver/o/x.conf", set()),  # another machine's
+    ("npm install @types/node @scope/pkg@1.2", set()),
     # commands that print a secret kept under home read it
     ("gh auth token", {(f"{H}/.config/gh/hosts.yml", "read")}),
     ("gpg --armor --export-secret-keys bob", {(f"{H}/.gnupg", "read")}),
