@@ -278,7 +278,21 @@ def script_findings(language: str, code: str) -> list[Finding]:
             dotted = m.start() > 0 and code[m.start() - 1] == "."
             if api == "exec" and language == "js" and dotted and not _JS_EXEC.search(code):
                 continue  # /re/.exec(s): a regular expression, not a shell
-            found.append(_literal_finding("shell", literal, language, f"{api} runs a command"))
+            finding = _literal_finding("shell", literal, language, f"{api} runs a command")
+            line = api in _COMMAND_LINE_APIS or (language == "js" and api in _JS_COMMAND_LINES)
+            if literal is not None and not line and finding.what == "shell":
+                finding = _argv_finding(finding.text, code, m.end(), language, api)
+            found.append(finding)
+    if language == "js" and (_JS_HIDDEN.search(code) or _JS_COMPUTED.search(code)):
+        found.append(Finding("dynamic", "the code reaches child processes in a way not read"))
+    if language == "perl":
+        for m in _PERL_PIPE_OPEN.finditer(code):
+            piped, target = m.group(1), m.group(2)
+            literal = target if piped is not None else m.group(3)
+            finding = _literal_finding("shell", literal, language, "open runs a command")
+            if finding.what == "shell" and piped is None:
+                finding = Finding("shell", finding.text.strip().strip("|").strip())
+            found.append(finding)
     if language != "js":
         for m in _BACKTICK.finditer(code):
             inner = next(g for g in m.groups() if g is not None)
@@ -299,6 +313,53 @@ def script_findings(language: str, code: str) -> list[Finding]:
     if _EVAL.search(code):
         found.append(Finding("dynamic", "the code evaluates code not known before it runs"))
     return found
+
+
+# the APIs whose first string is a whole command line (a shell reads it; what follows it is
+# options or a callback), not the first word of an argv
+_COMMAND_LINE_APIS = frozenset({"popen", "IO.popen", "shell_exec", "passthru", "do shell script"})
+_JS_COMMAND_LINES = frozenset({"exec", "execSync"})  # child_process.exec(LINE, options, callback)
+_ARGV_ITEM = re.compile(r"\s*(?:" + _STRING + r"|(\[)|(\])|(\{)|([),;]|$))")
+_JS_HIDDEN = re.compile(r"\bprocess\.(?:binding|_linkedBinding|dlopen)\b")
+_JS_COMPUTED = re.compile(r"child_process['\"`]\s*\)\s*\[|\b(?:cp|child_process)\s*\[")
+# perl's open of a pipe: open(F, "|cmd"), open(F, "cmd|"), open(F, "-|", "cmd"), '|-'
+_PERL_PIPE_OPEN = re.compile(
+    r"\bopen\s*\(?\s*[^,;]*,\s*(?:([\"'][-|]{2}[\"'])\s*,\s*" + _STRING
+    + r"|(\"\s*\|[^\"]*\"|'\s*\|[^']*'|\"[^\"]*\|\s*\"|'[^']*\|\s*'))"
+)
+
+
+def _argv_finding(first: str, code: str, at: int, language: str, api: str) -> Finding:
+    """`system("rm", "-rf", "/x")`, `spawnSync("rm", ["-rf", "/x"], {…})`: the command's argv,
+    word by word, joined as a shell line; a word not known makes the command not known."""
+    import shlex
+
+    words = [first]
+    i = at
+    while True:
+        m = _ARGV_ITEM.match(code, i)
+        if m is None:
+            return Finding("dynamic", f"{api} runs a command with arguments not known")
+        i = m.end()
+        literal, opened, closed, options, end = m.groups()
+        if literal is not None:
+            value = _literal_finding("shell", literal, language, api)
+            if value.what != "shell":
+                return value
+            words.append(value.text)
+        elif opened is not None or closed is not None:
+            continue  # the list the argv is given in
+        elif options is not None:
+            break  # an options object: the argv is complete
+        elif end == ",":
+            continue
+        else:
+            break  # `)`, `;`, the end: the call is complete
+        if i >= len(code):
+            break
+    if len(words) == 1:
+        return Finding("shell", first)
+    return Finding("shell", " ".join(shlex.quote(w) for w in words))
 
 
 def _literal_finding(what: What, literal: str | None, language: str, why: str) -> Finding:
