@@ -389,9 +389,34 @@ COMMANDS: dict[str, Command] = {
                         "|save|restore|attach|detach|exec|identify|flush",
                     ),
                 ),
+                E(
+                    "system",
+                    "network",
+                    "changes the network's IPsec state",
+                    sub=(
+                        "x|xf|xfr|xfrm",
+                        "state|policy|s|st|p|po|pol",
+                        "add|update|delete|deleteall|flush|set|a|d|u|f",
+                    ),
+                ),
             ),
         ),
         own_rows="its rows name every change to the network",
+    ),
+    **dict.fromkeys(
+        ("iptables-restore", "ip6tables-restore", "iptables-legacy-restore", "nft-restore"),
+        Command(
+            effects=Tool(
+                effects=(
+                    E(
+                        "system",
+                        "firewall",
+                        "replaces the firewall rules with what it reads",
+                        without=("-t", "--test"),
+                    ),
+                )
+            )
+        ),
     ),
     "ip6tables": Command(effects=_IPTABLES_TOOL),
     "iptables": Command(effects=_IPTABLES_TOOL),

@@ -18,7 +18,9 @@ _POWER_QUIET = ("--wtmp-only", "-w", "-k")  # shutdown -k only warns, reboot -w 
 
 _SYSTEMCTL_CHANGES = (
     "start|stop|restart|reload|try-restart|reload-or-restart|kill|enable|disable|mask|unmask"
-    "|set-default|set-property|daemon-reload|link|revert|preset|edit|isolate"
+    "|set-default|set-property|daemon-reload|daemon-reexec|link|revert|preset|preset-all|edit"
+    "|isolate|reenable|try-reload-or-restart|clean|freeze|thaw|bind|mount-image|set-environment"
+    "|unset-environment|import-environment|reset-failed"
 )
 
 _BATCH = Spec(kind="scheduler", operands="data")
@@ -81,7 +83,7 @@ _HOSTNAMECTL_TOOL = Tool(
             "system",
             "settings",
             "changes machine-wide settings",
-            sub=("set-*|enable|disable",),
+            sub=("set-*|enable|disable|hostname|chassis|deployment|location|icon-name",),
         ),
     ),
 )
@@ -208,7 +210,10 @@ COMMANDS: dict[str, Command] = {
                     "system",
                     "power",
                     "stops or restarts the machine",
-                    sub=("reboot|poweroff|halt|kexec|suspend|hibernate|rescue|emergency|isolate",),
+                    sub=(
+                        "reboot|poweroff|halt|kexec|suspend|hibernate|hybrid-sleep"
+                        "|suspend-then-hibernate|soft-reboot|rescue|emergency|isolate|default",
+                    ),
                 ),
                 E(
                     "system",
@@ -229,7 +234,19 @@ COMMANDS: dict[str, Command] = {
         own_rows="its rows name every change to services",
         arity=arity(2),
     ),
-    "journalctl": Command(spec=Spec(operands="path")),
+    "journalctl": Command(
+        spec=Spec(operands="path"),
+        effects=Tool(
+            effects=(
+                E(
+                    "destroy",
+                    "logs",
+                    "deletes the system's journal files",
+                    flags=("--vacuum-time", "--vacuum-size", "--vacuum-files"),
+                ),
+            )
+        ),
+    ),
     "mkfs": Command(
         spec=Spec(operands="write"),
         effects=Tool(effects=(E("destroy", "device", "mkfs erases a device", check="operands"),)),
@@ -405,6 +422,57 @@ COMMANDS: dict[str, Command] = {
             )
         ),
         own_rows="its rows name every change to services",
+    ),
+    "rc-service": Command(  # OpenRC: rc-service NAME start|stop …
+        effects=Tool(
+            effects=(
+                E(
+                    "system",
+                    "services",
+                    "starts, stops or changes system services",
+                    sub=("*", "start|stop|restart|reload|pause|zap"),
+                ),
+            )
+        ),
+        own_rows="its rows name every change to services",
+    ),
+    "rc-update": Command(
+        effects=Tool(
+            effects=(
+                E("system", "services", "changes what starts at boot", sub=("add|del|delete",)),
+            )
+        ),
+        own_rows="its rows name every change to services",
+    ),
+    "sv": Command(  # runit: sv up|down|restart … NAME
+        effects=Tool(
+            effects=(
+                E(
+                    "system",
+                    "services",
+                    "starts, stops or changes system services",
+                    sub=(
+                        "up|down|once|pause|cont|hup|alarm|interrupt|quit|term|kill|exit|restart"
+                        "|force-stop|force-reload|force-restart|force-shutdown|start|stop|reload",
+                    ),
+                ),
+            )
+        ),
+        own_rows="its rows name every change to services",
+    ),
+    "loginctl": Command(
+        effects=Tool(
+            effects=(
+                E(
+                    "system",
+                    "processes",
+                    "ends users' sessions and what runs in them",
+                    sub=("terminate-session|terminate-user|kill-session|kill-user|lock-sessions",),
+                ),
+                E("system", "settings", "changes machine-wide settings", sub=("enable-linger",)),
+            )
+        ),
+        subcommands=True,
     ),
     "killall": Command(effects=_PKILL_TOOL, arity=arity(EXACT)),
     "pkill": Command(effects=_PKILL_TOOL, arity=arity(EXACT)),
