@@ -63,7 +63,9 @@ def command_effects(
             if _may_name_verb(values):
                 tool = _spec_tool(name, spec)
                 parsed = parse(values, tool)
-                if not _help(parsed, record, tool, values, subcommands=True):
+                if not _help(parsed, record, tool, values, subcommands=True) and not _dry(
+                    parsed, record
+                ):
                     _verbs(w, argv, record, span, parsed, unknown=False)
         return
     values = [a.value for a in argv]
@@ -73,6 +75,8 @@ def command_effects(
         return  # `git status`: no row can match (the common case, without parsing)
     parsed = parse(values, tool)
     if _help(parsed, record, tool, values, subcommands=verbs or record.subcommands):
+        return
+    if _dry(parsed, record):
         return
     first = parsed.operands[0] if parsed.operands else None
     if first is None and parsed.operands and by_word:
@@ -126,6 +130,19 @@ def _help(
     if ops and ops[0] == "help":
         return True
     return bool(record.help_last) and len(ops) > 1 and ops[-1] == "help"
+
+
+_NOT_DRY = frozenset({"none", "false", "0", "no", "off"})  # --dry-run=none: it runs
+
+
+def _dry(parsed: Parsed, record: Command) -> bool:
+    """Whether one of the options the command's record names as a dry run is given as the
+    tool's own (not after its command, as `ssh HOST cmd --dry-run`), without a value that
+    says no (`kubectl --dry-run=none` changes the cluster)."""
+    for option in record.dry_run:
+        if option in parsed.options:
+            return (parsed.values.get(option) or "").lower() not in _NOT_DRY
+    return False
 
 
 class _Row(NamedTuple):

@@ -402,6 +402,11 @@ VERB_MODEL = [
     ("minikube delete --all", "destroy:minikube"),
     ("virsh undefine vm && virsh destroy vm", "destroy:virsh"),
     ("virsh undefine vm", "destroy:virsh"),
+    # what is no dry run: a value that says no, an option the tool does not have
+    ("kubectl delete pod x --dry-run=none", "destroy:kubernetes"),
+    ("kubectl delete pod x --dry-run=false", "destroy:kubernetes"),
+    ("mytool delete x --dry-run", "destroy:mytool"),  # a tool guard does not know may ignore it
+    ("rm -rf build --dry-run", "destroy:files"),
     # verbs in any case, and made of words in camel case
     ("mytool DELETE x", "destroy:mytool"),
     ("mytool Delete x", "destroy:mytool"),
@@ -454,6 +459,19 @@ VERB_MODEL_QUIET = [
     "git reset HEAD src/a.py",
     "git remote remove upstream",
     "mytool GetDeletedItems",
+    # dry runs, where the command's record names the option
+    "kubectl delete -f k8s/ --dry-run=client",
+    "kubectl delete pod x --dry-run=server",
+    "kubectl apply --prune --dry-run=client -f k8s/",
+    "helm uninstall web --dry-run",
+    "rsync -an --delete src/ dst/",
+    "rsync --delete --dry-run src/ dst/",
+    "npm unpublish foo --dry-run",
+    "apt-get -s remove foo",
+    "apt-get --simulate remove foo",
+    "aws ec2 terminate-instances --instance-ids i-1 --dry-run",
+    "aws s3 rm s3://b/x --recursive --dryrun",
+    "git rm -n -rf src",
     "systemctl status sshd",
     "journalctl -u sshd --since today",
     "iptables-restore --test < rules.v4",

@@ -346,6 +346,9 @@ _PYTEST_OPTIONS = OptionTable(
 )
 
 
+# apt and apt-get only show what they would do with these
+_APT_DRY_RUN = opts("-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act")
+
 # `cmake -E SUB ARGS…` runs as the command it names: the argv it stands for, ARGS after it.
 # A SUB not here (sha256sum, compare_files, capabilities …) reads its operands as paths.
 CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
@@ -411,6 +414,7 @@ COMMANDS: dict[str, Command] = {
         )
     ),
     "npm": Command(
+        dry_run=opts("--dry-run"),
         spec=Spec(
             kind="runner",
             operands="path",  # npm install PATH; scripts and packages are plain names
@@ -720,11 +724,13 @@ COMMANDS: dict[str, Command] = {
         arity=arity(1),
     ),
     "apt": Command(
+        dry_run=_APT_DRY_RUN,
         spec=Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
         subcommands=True,
         arity=arity(2),
     ),
     "apt-get": Command(
+        dry_run=_APT_DRY_RUN,
         spec=Spec(operands="path", options={"-o": "path", "--option": "path", "-c": "read"}),
         subcommands=True,
         arity=arity(2),

@@ -66,6 +66,7 @@ _TERRAFORM = Command(
 
 COMMANDS: dict[str, Command] = {
     "aws": Command(
+        dry_run=opts("--dry-run", "--dryrun"),
         effects=Tool(
             values=opts(
                 "--region",
@@ -149,6 +150,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(3),
     ),
     "helm": Command(
+        dry_run=opts("--dry-run"),
         effects=Tool(
             values=opts("-n", "--namespace", "--kube-context", "--kubeconfig"),
             effects=(

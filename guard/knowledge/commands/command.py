@@ -46,6 +46,9 @@ class Command(NamedTuple):
     help_last: str = ""  # why a last operand `help` asks for help (`aws s3 rm help`)
     arity: Arity = ()  # how many words an approval keeps (none: as for a tool nobody knows)
     env: Env = ()  # the variables that carry its options
+    # options with which it only shows what it would do (`kubectl --dry-run=client`, `rsync -n`):
+    # named per command, since a tool that does not know one may do the change all the same
+    dry_run: frozenset[str] = frozenset()
 
     @property
     def known(self) -> bool:

@@ -253,6 +253,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "nerdctl": Command(spec=CONTAINER, effects=_DOCKER, subcommands=True, quiet=_DOCKER_QUIET),
     "kubectl": Command(
+        dry_run=opts("--dry-run"),
         spec=Spec(
             operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
             options={

@@ -252,6 +252,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(EXACT),
     ),
     "rsync": Command(
+        dry_run=opts("-n", "--dry-run"),
         spec=COPY._replace(
             options={
                 **COPY.options,

@@ -370,6 +370,7 @@ _GIT_TOOL = Tool(
             "rm -f deletes files with their uncommitted changes",
             sub=("rm",),
             flags=_FORCE,
+            without=("-n", "--dry-run"),
         ),
         E(
             "discard",
