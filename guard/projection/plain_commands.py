@@ -49,15 +49,18 @@ def plain(c: Call) -> None:
     reading = read_argv(spec, [a.value for a in argv])
     if via in _CORNER_COMMANDS:
         _argument_corners(w, via, argv)
+    symbolic = via == "ln" and any(
+        (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
+        for a in argv[1:]
+    )
+    if symbolic:
+        _link_targets(w, reading, argv)
     _argument_uses(w, reading, argv, depth, via)
     if any(a.glob for a in argv[1:]):
         listed_directories(w, argv, reading, via)
     if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only
         recursive_reads(w, via, argv, reading)
-    if via == "ln" and any(
-        (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
-        for a in argv[1:]
-    ):
+    if symbolic:
         _made_link(w, reading, argv)
     if reading.run is not None:
         inner = argv[reading.run :]
@@ -157,6 +160,36 @@ def _env_options(args: list[Arg]) -> list[Arg]:
         if value is None or not value.startswith("-") or value == "--":
             break
     return args
+
+
+def _link_targets(w: Walker, reading: Reading, argv: list[Arg]) -> None:
+    """`ln -s TARGET LINK`: a relative TARGET is where the link leads from LINK's directory
+    (`ln -s ../README.md docs/README.md` leads to README.md), not from here; the reading's uses
+    of the targets say so. LINK is a directory when it ends in `/`, exists as one, or is given
+    with -t; a lone TARGET makes its link here."""
+    reads = [u for u in reading.uses if u.role == "read" and u.at < len(argv)]
+    writes = [u for u in reading.uses if u.role == "write" and u.at < len(argv)]
+    if not reads or len(writes) != 1:
+        return
+    link = argv[writes[0].at].value
+    if link is None:
+        return
+    into = "-t" in reading.options or "--target-directory" in reading.options
+    if not into and not link.endswith("/"):
+        cwd = w.scope.cwd
+        where = link if link.startswith("/") or cwd is None else f"{cwd.rstrip('/')}/{link}"
+        quoted = "".join(f"[{c}]" if c in "*?[" else c for c in where)
+        into = bool(w.ctx.expand(quoted + "/"))  # a directory: the link is made inside it
+    base = link.rstrip("/") if into else link.rpartition("/")[0]
+    if not base:
+        return  # the link is made here: its target is read from here too
+    moved = {
+        u.at: u._replace(value=f"{base}/{target}")
+        for u in reads
+        if (target := u.value if u.value is not None else argv[u.at].value) is not None
+        and not target.startswith(("/", "~"))
+    }
+    reading.uses = [moved.get(u.at, u) if u.role == "read" else u for u in reading.uses]
 
 
 def _made_link(w: Walker, reading: Reading, argv: list[Arg]) -> None:
@@ -267,7 +300,11 @@ def _subcommand_home(
         return
     operands = tuple(v for v in words if not v.startswith("-"))
     for subcommand, under in rows.items():
-        if operands[: len(subcommand)] == subcommand or (
+        if subcommand[-1:] == ("",):  # those words and nothing after them
+            found = operands == subcommand[:-1]
+        else:
+            found = operands[: len(subcommand)] == subcommand
+        if found or (
             len(subcommand) == 1 and subcommand[0].startswith("-") and subcommand[0] in words
         ):
             home = w.scope.lookup("HOME").options

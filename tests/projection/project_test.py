@@ -133,6 +133,12 @@ EXTERNAL = [
     ("cp /etc/hosts .", {("/etc/hosts", "read")}),
     ("mv -t /srv/out a b", {("/srv/out", "write")}),
     ("ln -s /etc/x link", {("/etc/x", "read")}),
+    # a relative symlink target leads from the link's directory
+    ("ln -s ../README.md docs/README.md", set()),
+    ("ln -s ../../etc/x docs/link", {("/w/etc/x", "read")}),
+    ("ln -s ../x ../up/link", {("/w/x", "read"), ("/w/up/link", "write")}),
+    ("ln -sf ../shared -t lib", set()),
+    ("ln -s ../x link", {("/w/x", "read")}),
     ("touch /tmp/a /tmp/b", {("/tmp/a", "write"), ("/tmp/b", "write")}),
     ("chmod 600 ~/.ssh/id", {(f"{H}/.ssh/id", "write")}),
     ("dd if=/dev/sda of=/tmp/img", {("/dev/sda", "read"), ("/tmp/img", "write")}),

@@ -379,7 +379,23 @@ CMAKE_COMMANDS: dict[str, tuple[str, ...]] = {
     "sleep": ("sleep",),
 }
 
+# autoconf's configure: where `make install` will put things, which configure only writes down
+_INSTALL_DIRS = opts(
+    *("--prefix", "--exec-prefix", "--bindir", "--sbindir", "--libexecdir", "--sysconfdir"),
+    *("--sharedstatedir", "--localstatedir", "--runstatedir", "--libdir", "--includedir"),
+    *("--oldincludedir", "--datarootdir", "--datadir", "--infodir", "--localedir", "--mandir"),
+    *("--docdir", "--htmldir", "--dvidir", "--pdfdir", "--psdir"),
+)
+
 COMMANDS: dict[str, Command] = {
+    "configure": Command(  # ./configure --prefix=/usr/local: VAR=value operands are still read
+        spec=Spec(
+            operands="path",
+            values=_INSTALL_DIRS,
+            text=_INSTALL_DIRS,
+            options={"--srcdir": "read", "--cache-file": "write"},
+        ),
+    ),
     "make": Command(
         env=(
             ("MAKEFLAGS", _MAKE_OPTIONS),

@@ -102,9 +102,18 @@ DEFAULT_WRITES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
 
 
 # Subcommands that save logins and settings under home: {command: ({subcommand words: path
-# under ~}, options that point it at another file)}.
+# under ~}, options that point it at another file)}; a last word "" means nothing follows.
 SUBCOMMAND_HOME_WRITES: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
-    "aws": ({("configure",): ".aws", ("sso", "login"): ".aws"}, frozenset()),
+    "aws": (
+        {  # `aws configure` alone asks for keys and saves them; `list` and `get` only read
+            ("configure", ""): ".aws",
+            ("configure", "set"): ".aws",
+            ("configure", "import"): ".aws",
+            ("configure", "sso"): ".aws",
+            ("sso", "login"): ".aws",
+        },
+        frozenset(),
+    ),
     "gh": (
         {
             ("auth", "login"): ".config/gh",
@@ -145,7 +154,10 @@ SUBCOMMAND_HOME_WRITES: dict[str, tuple[dict[tuple[str, ...], str], frozenset[st
 # ~}, options that point it at another store)}.
 SUBCOMMAND_HOME_READS: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
     "gh": ({("auth", "token"): ".config/gh/hosts.yml"}, frozenset()),
-    "aws": ({("configure", "export-credentials"): ".aws"}, frozenset()),
+    "aws": (
+        {("configure", "export-credentials"): ".aws", ("configure", "get"): ".aws"},
+        frozenset(),
+    ),
     "gcloud": (
         {
             ("auth", "print-access-token"): ".config/gcloud",
