@@ -527,4 +527,10 @@ RECURSIVE_READS: dict[str, RecursiveRead] = {
         opts("--hidden", "-u", "--unrestricted"),
         follows=opts("-f", "--follow"),
     ),
+    # what packs or sends a whole tree takes its secrets along: an archive hides them from a
+    # later `cat .env`, a copy to another machine hands them over
+    "tar": RecursiveRead(frozenset(), True, follows=opts("-h", "--dereference")),
+    "zip": RecursiveRead(opts("-r", "-R", "--recurse-paths"), True),
+    "rsync": RecursiveRead(opts("-r", "--recursive", "-a", "--archive"), True),
+    "scp": RecursiveRead(opts("-r"), True),
 }
