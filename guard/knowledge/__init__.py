@@ -8,6 +8,7 @@ from guard.stage_front import front
 TYPE_CHECKING = False  # typing's costs an import the checker's fast path does not make
 
 if TYPE_CHECKING:
+    from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
     from guard.knowledge.commands import command_for as command_for
     from guard.knowledge.commands.archives import CPIO_EXTRACTS as CPIO_EXTRACTS
@@ -22,12 +23,9 @@ if TYPE_CHECKING:
     from guard.knowledge.commands.effect import Effect as Effect
     from guard.knowledge.commands.effect import Tool as Tool
     from guard.knowledge.commands.files import AT_FILE_COMMANDS as AT_FILE_COMMANDS
-    from guard.knowledge.commands.files import DEFAULT_WRITES as DEFAULT_WRITES
     from guard.knowledge.commands.files import FILE_TEST_OPERATORS as FILE_TEST_OPERATORS
     from guard.knowledge.commands.files import FIND_NARROWING as FIND_NARROWING
     from guard.knowledge.commands.files import STDIN_FILE_LISTS as STDIN_FILE_LISTS
-    from guard.knowledge.commands.files import SUBCOMMAND_HOME_READS as SUBCOMMAND_HOME_READS
-    from guard.knowledge.commands.files import SUBCOMMAND_HOME_WRITES as SUBCOMMAND_HOME_WRITES
     from guard.knowledge.commands.files import SYSTEM_BIN_DIRS as SYSTEM_BIN_DIRS
     from guard.knowledge.commands.files import find_deleter as find_deleter
     from guard.knowledge.commands.interpreter import Interpreter as Interpreter
@@ -71,6 +69,7 @@ if TYPE_CHECKING:
 
 # what the stage offers the stages after it, and the module each lives in (guard/stage_front.py)
 _WHERE: dict[str, str] = {
+    "HOME_COMMANDS": "guard.knowledge.commands",
     "AT_FILE_COMMANDS": "guard.knowledge.commands.files",
     "AWK_RUNS": "guard.knowledge.commands.text",
     "AWK_WRITES": "guard.knowledge.commands.text",
@@ -81,7 +80,6 @@ _WHERE: dict[str, str] = {
     "CONTAINER_HOST_POWERS": "guard.knowledge.commands.containers",
     "CPIO_EXTRACTS": "guard.knowledge.commands.archives",
     "Command": "guard.knowledge.commands.command",
-    "DEFAULT_WRITES": "guard.knowledge.commands.files",
     "DESTRUCTIVE_VERBS": "guard.knowledge.verbs",
     "DISK": "guard.knowledge.vital_paths",
     "ENVIRONMENT": "guard.knowledge.environment",
@@ -118,8 +116,6 @@ _WHERE: dict[str, str] = {
     "SSH_CODE_KEYS": "guard.knowledge.commands.network",
     "STDIN_FILE_LISTS": "guard.knowledge.commands.files",
     "SU": "guard.knowledge.commands.shells",
-    "SUBCOMMAND_HOME_READS": "guard.knowledge.commands.files",
-    "SUBCOMMAND_HOME_WRITES": "guard.knowledge.commands.files",
     "SYSTEM_BIN_DIRS": "guard.knowledge.commands.files",
     "SYSTEM_DIRS": "guard.knowledge.vital_paths",
     "Spec": "guard.knowledge.commands.spec",

@@ -12,11 +12,10 @@ from guard.knowledge import (
     CONTAINER_COMMANDS,
     CONTAINER_HOST_POWERS,
     CPIO_EXTRACTS,
-    DEFAULT_WRITES,
+    HOME_COMMANDS,
     RECURSIVE_READS,
     STDIN_FILE_LISTS,
-    SUBCOMMAND_HOME_READS,
-    SUBCOMMAND_HOME_WRITES,
+    command_for,
 )
 from guard.languages import ACCESS_ROLES, Reading, path_part, read_argv
 from guard.projection import paths
@@ -213,9 +212,7 @@ _CORNER_COMMANDS = (
     AT_FILE_COMMANDS
     | STDIN_FILE_LISTS.keys()
     | CONTAINER_COMMANDS
-    | DEFAULT_WRITES.keys()
-    | SUBCOMMAND_HOME_WRITES.keys()
-    | SUBCOMMAND_HOME_READS.keys()
+    | HOME_COMMANDS
     | {"git", "cpio"}
 )
 
@@ -245,12 +242,8 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             )
     if via in CONTAINER_COMMANDS:
         _container_copy(w, via, argv)
-    if via in DEFAULT_WRITES:
-        _default_write(w, via, argv)
-    if via in SUBCOMMAND_HOME_WRITES:
-        _subcommand_home(w, via, argv, SUBCOMMAND_HOME_WRITES[via], "write")
-    if via in SUBCOMMAND_HOME_READS:
-        _subcommand_home(w, via, argv, SUBCOMMAND_HOME_READS[via], "read")
+    if via in HOME_COMMANDS:
+        _home_files(w, via, argv)
     if via == "cpio":
         words = [a.value or "" for a in argv[1:]]
         extracts = any(
@@ -266,54 +259,44 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             )
 
 
-def _default_write(w: Walker, via: str, argv: list[Arg]) -> None:
-    """`ssh-keygen` with no -f writes ~/.ssh/id_*; `gpg --import` writes ~/.gnupg."""
-    triggers, elsewhere, under = DEFAULT_WRITES[via]
+def _home_files(w: Walker, via: str, argv: list[Arg]) -> None:
+    """The files under home the command reads or writes of its own accord (its record's
+    `home`): `ssh-keygen` with no -f writes ~/.ssh, `gpg --import` ~/.gnupg, `aws configure`
+    ~/.aws, `docker login` ~/.docker; `gh auth token`, `pass show`, `gpg --export-secret-keys`
+    print a secret kept there (a read). The first row of each mode that matches counts; an
+    option of `home_elsewhere` points it elsewhere (`--homedir`, `ssh-keygen -f`)."""
+    record = command_for(via)
     words = [a.value or "" for a in argv[1:]]
-    if triggers and not any(v.split("=", 1)[0] in triggers for v in words):
-        return
     for v in words:
-        if v.split("=", 1)[0] in elsewhere:
+        if v.split("=", 1)[0] in record.home_elsewhere:
             return
-        if v[:1] == "-" and v[1:2] != "-" and any(letter in elsewhere for letter in v[1:]):
+        if v[:1] == "-" and v[1:2] != "-" and any(c in record.home_elsewhere for c in v[1:]):
             return
-    home = w.scope.lookup("HOME").options
-    if home and len(home) == 1:
-        access(w, argv[0], f"{home[0].rstrip('/')}/{under}", "write", via)
-    else:
-        dynamic(w, argv[0], "path", f"{via} writes under ~/{under}, and $HOME is not known")
-
-
-def _subcommand_home(
-    w: Walker,
-    via: str,
-    argv: list[Arg],
-    table: tuple[dict[tuple[str, ...], str], frozenset[str]],
-    mode: Access,
-) -> None:
-    """`aws configure`, `docker login`, `kubectl config set-context` … save under home (write);
-    `gh auth token`, `pass show`, `gpg --export-secret-keys` … print a secret kept there
-    (read). A row names subcommand words, or an option alone (gpg's verbs are options)."""
-    rows, elsewhere = table
-    words = [a.value or "" for a in argv[1:]]
-    if any(v.split("=", 1)[0] in elsewhere for v in words):
-        return
+    named = {v.split("=", 1)[0] for v in words if v[:1] == "-"}
     operands = tuple(v for v in words if not v.startswith("-"))
-    for subcommand, under in rows.items():
-        if subcommand[-1:] == ("",):  # those words and nothing after them
-            found = operands == subcommand[:-1]
+    done: set[str] = set()
+    for row in record.home:
+        if row.mode in done or not _home_row(row.words, named, operands):
+            continue
+        done.add(row.mode)
+        home = w.scope.lookup("HOME").options
+        if home and len(home) == 1:
+            access(w, argv[0], f"{home[0].rstrip('/')}/{row.under}", row.mode, via)
         else:
-            found = operands[: len(subcommand)] == subcommand
-        if found or (
-            len(subcommand) == 1 and subcommand[0].startswith("-") and subcommand[0] in words
-        ):
-            home = w.scope.lookup("HOME").options
-            if home and len(home) == 1:
-                access(w, argv[0], f"{home[0].rstrip('/')}/{under}", mode, via)
-            else:
-                verb = "writes under" if mode == "write" else "reads"
-                dynamic(w, argv[0], "path", f"{via} {verb} ~/{under}, and $HOME is not known")
-            return
+            verb = "writes under" if row.mode == "write" else "reads"
+            dynamic(w, argv[0], "path", f"{via} {verb} ~/{row.under}, and $HOME is not known")
+
+
+def _home_row(words: tuple[str, ...], named: set[str], operands: tuple[str, ...]) -> bool:
+    """Whether a `HomeFile` row's words are the argv's: none (always), one option given
+    anywhere, subcommand words leading the operands (a last "": and nothing after them)."""
+    if not words:
+        return True
+    if len(words) == 1 and words[0].startswith("-"):
+        return words[0] in named
+    if words[-1] == "":
+        return operands == words[:-1]
+    return operands[: len(words)] == words
 
 
 def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, arity, home_files
 from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec, opts
@@ -430,6 +430,8 @@ COMMANDS: dict[str, Command] = {
         )
     ),
     "npm": Command(
+        home=home_files(".npmrc", "write", ("login",), ("adduser",)),
+        home_elsewhere=frozenset({"--userconfig"}),
         dry_run=opts("--dry-run"),
         spec=Spec(
             kind="runner",

@@ -8,7 +8,7 @@ cannot (`terraform apply -auto-approve`, `aws s3 sync --delete`, options that ta
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import Command, arity
+from guard.knowledge.commands.command import Command, HomeFile, arity, home_files
 from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.spec import opts
 
@@ -66,6 +66,18 @@ _TERRAFORM = Command(
 
 COMMANDS: dict[str, Command] = {
     "aws": Command(
+        home=(  # `aws configure` alone asks for keys and saves them; `list` only reads
+            *home_files(
+                ".aws",
+                "write",
+                ("configure", ""),
+                ("configure", "set"),
+                ("configure", "import"),
+                ("configure", "sso"),
+                ("sso", "login"),
+            ),
+            *home_files(".aws", "read", ("configure", "get"), ("configure", "export-credentials")),
+        ),
         dry_run=opts("--dry-run", "--dryrun"),
         effects=Tool(
             values=opts(
@@ -99,6 +111,17 @@ COMMANDS: dict[str, Command] = {
         help_last="aws prints the help of the command before its `help`",
     ),
     "gcloud": Command(
+        home=(
+            *home_files(".config/gcloud", "write", ("auth", "login"), ("config", "set")),
+            *home_files(
+                ".config/gcloud",
+                "read",
+                ("auth", "print-access-token"),
+                ("auth", "print-identity-token"),
+                ("auth", "application-default", "print-access-token"),
+            ),
+        ),
+        home_elsewhere=frozenset({"--configuration"}),
         effects=Tool(
             values=opts("--project", "--zone", "--region", "--format", "--account"),
             effects=(
@@ -131,6 +154,10 @@ COMMANDS: dict[str, Command] = {
         subcommands=True,
     ),
     "az": Command(
+        home=(
+            HomeFile(".azure", "write", ("login",)),
+            HomeFile(".azure", "read", ("account", "get-access-token")),
+        ),
         effects=Tool(
             values=opts(
                 "-g",
@@ -169,6 +196,7 @@ COMMANDS: dict[str, Command] = {
     "tofu": _TERRAFORM._replace(arity=arity(2)),
     "terragrunt": _TERRAFORM,
     "vault": Command(
+        home=(HomeFile(".vault-token", "read", ("print", "token")),),
         effects=Tool(
             values=opts("-address", "-namespace", "-mount", "-versions", "-format"),
             single_dash_long=True,

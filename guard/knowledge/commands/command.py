@@ -6,7 +6,7 @@ command name up in a table.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from guard.knowledge.commands.effect import Tool
 from guard.knowledge.commands.interpreter import Interpreter
@@ -21,6 +21,25 @@ EXACT = 0  # a width of none: an approval remembers the exact argv
 # The variables whose value carries the command's options (`NODE_OPTIONS`), each with how it
 # is read (guard/projection/variables.py).
 Env = tuple[tuple[str, OptionTable], ...]
+
+
+class HomeFile(NamedTuple):
+    """A file under home a command reads or writes of its own accord: `aws configure` saves
+    keys in ~/.aws, `gh auth token` prints the one in ~/.config/gh/hosts.yml, `ssh-keygen`
+    writes ~/.ssh (guard/projection/plain_commands.py reads them)."""
+
+    under: str  # the path below ~
+    mode: Literal["read", "write"]
+    # the subcommand words that do it (a last "": and nothing after them); one option alone
+    # (`--import`): given anywhere; none: always
+    words: tuple[str, ...] = ()
+
+
+def home_files(
+    under: str, mode: Literal["read", "write"], *words: tuple[str, ...]
+) -> tuple[HomeFile, ...]:
+    """One `HomeFile` for each of `words`, all reaching ~/`under` the same way."""
+    return tuple(HomeFile(under, mode, w) for w in words)
 
 
 def arity(width: int | None, *subcommands: tuple[str, int]) -> Arity:
@@ -49,6 +68,10 @@ class Command(NamedTuple):
     # options with which it only shows what it would do (`kubectl --dry-run=client`, `rsync -n`):
     # named per command, since a tool that does not know one may do the change all the same
     dry_run: frozenset[str] = frozenset()
+    home: tuple[HomeFile, ...] = ()  # files under home it reads or writes of its own accord
+    # options that point it at another home (`--homedir`, `--kubeconfig`), or option letters
+    # with which it writes elsewhere or only prints (`ssh-keygen -f FILE`, `-l`)
+    home_elsewhere: frozenset[str] = frozenset()
 
     @property
     def known(self) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, HomeFile, arity, home_files
 from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.shells import WRAPPER
 from guard.knowledge.commands.spec import Role, Spec, opts
@@ -229,6 +229,8 @@ _DOCKER_QUIET = (  # with -f (running containers, images in use) their rows ask
 
 COMMANDS: dict[str, Command] = {
     "docker": Command(
+        home=(HomeFile(".docker", "write", ("login",)),),
+        home_elsewhere=frozenset({"--config"}),
         spec=CONTAINER,
         effects=_DOCKER,
         subcommands=True,
@@ -253,6 +255,18 @@ COMMANDS: dict[str, Command] = {
     ),
     "nerdctl": Command(spec=CONTAINER, effects=_DOCKER, subcommands=True, quiet=_DOCKER_QUIET),
     "kubectl": Command(
+        home=home_files(
+            ".kube",
+            "write",
+            *(
+                ("config", verb)
+                for verb in (
+                    *("set-context", "use-context", "set-credentials", "set-cluster", "set"),
+                    *("unset", "delete-context", "delete-cluster", "rename-context"),
+                )
+            ),
+        ),
+        home_elsewhere=frozenset({"--kubeconfig"}),
         dry_run=opts("--dry-run"),
         spec=Spec(
             operands="data",  # names of resources; `exec … -- CMD` runs in the cluster

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, HomeFile, arity, home_files
 from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.spec import WRITE, Spec, opts
 
@@ -63,133 +63,6 @@ STDIN_FILE_LISTS = {
 }
 
 
-# Tools whose default output is a file under home: (options that make it write there, or empty
-# for always; option letters or words that send it elsewhere or only print; the path under ~).
-DEFAULT_WRITES: dict[str, tuple[frozenset[str], frozenset[str], str]] = {
-    "ssh-keygen": (frozenset(), frozenset({"f", "l", "y", "F", "Q", "k", "L", "D"}), ".ssh"),
-    **dict.fromkeys(
-        ("gpg", "gpg2"),
-        (
-            frozenset(
-                {
-                    "--import",
-                    "--recv-keys",
-                    "--receive-keys",
-                    "--fetch-keys",
-                    "--refresh-keys",
-                    "--gen-key",
-                    "--generate-key",
-                    "--full-generate-key",
-                    "--full-gen-key",
-                    "--quick-generate-key",
-                    "--quick-gen-key",
-                    "--edit-key",
-                    "--sign-key",
-                    "--lsign-key",
-                    "--delete-key",
-                    "--delete-keys",
-                    "--delete-secret-key",
-                    "--delete-secret-keys",
-                    "--import-ownertrust",
-                    "--update-trustdb",
-                }
-            ),
-            frozenset({"--homedir"}),
-            ".gnupg",
-        ),
-    ),
-}
-
-
-# Subcommands that save logins and settings under home: {command: ({subcommand words: path
-# under ~}, options that point it at another file)}; a last word "" means nothing follows.
-SUBCOMMAND_HOME_WRITES: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
-    "aws": (
-        {  # `aws configure` alone asks for keys and saves them; `list` and `get` only read
-            ("configure", ""): ".aws",
-            ("configure", "set"): ".aws",
-            ("configure", "import"): ".aws",
-            ("configure", "sso"): ".aws",
-            ("sso", "login"): ".aws",
-        },
-        frozenset(),
-    ),
-    "gh": (
-        {
-            ("auth", "login"): ".config/gh",
-            ("auth", "refresh"): ".config/gh",
-            ("config", "set"): ".config/gh",
-            ("auth", "setup-git"): ".gitconfig",
-        },
-        frozenset(),
-    ),
-    "docker": ({("login",): ".docker"}, frozenset({"--config"})),
-    "npm": ({("login",): ".npmrc", ("adduser",): ".npmrc"}, frozenset({"--userconfig"})),
-    "kubectl": (
-        {
-            ("config", verb): ".kube"
-            for verb in (
-                "set-context",
-                "use-context",
-                "set-credentials",
-                "set-cluster",
-                "set",
-                "unset",
-                "delete-context",
-                "delete-cluster",
-                "rename-context",
-            )
-        },
-        frozenset({"--kubeconfig"}),
-    ),
-    "gcloud": (
-        {("auth", "login"): ".config/gcloud", ("config", "set"): ".config/gcloud"},
-        frozenset({"--configuration"}),
-    ),
-    "az": ({("login",): ".azure"}, frozenset()),
-}
-
-# Subcommands that print a secret kept under home (a token, a password, a private key): they
-# read it as `cat` would, so a protected store asks. {command: ({subcommand words: path under
-# ~}, options that point it at another store)}.
-SUBCOMMAND_HOME_READS: dict[str, tuple[dict[tuple[str, ...], str], frozenset[str]]] = {
-    "gh": ({("auth", "token"): ".config/gh/hosts.yml"}, frozenset()),
-    "aws": (
-        {("configure", "export-credentials"): ".aws", ("configure", "get"): ".aws"},
-        frozenset(),
-    ),
-    "gcloud": (
-        {
-            ("auth", "print-access-token"): ".config/gcloud",
-            ("auth", "print-identity-token"): ".config/gcloud",
-            ("auth", "application-default", "print-access-token"): ".config/gcloud",
-        },
-        frozenset({"--configuration"}),
-    ),
-    "az": ({("account", "get-access-token"): ".azure"}, frozenset()),
-    "pass": ({("show",): ".password-store", ("otp",): ".password-store"}, frozenset()),
-    "gopass": ({("show",): ".password-store"}, frozenset()),
-    "security": (
-        {
-            ("find-generic-password",): "Library/Keychains",
-            ("find-internet-password",): "Library/Keychains",
-            ("dump-keychain",): "Library/Keychains",
-        },
-        frozenset(),
-    ),
-    "secret-tool": ({("lookup",): ".local/share/keyrings"}, frozenset()),
-    "vault": ({("print", "token"): ".vault-token"}, frozenset()),
-    "op": ({("read",): ".config/op", ("item", "get"): ".config/op"}, frozenset()),
-    **dict.fromkeys(
-        ("gpg", "gpg2"),
-        (
-            {("--export-secret-keys",): ".gnupg", ("--export-secret-subkeys",): ".gnupg"},
-            frozenset({"--homedir"}),
-        ),
-    ),
-}
-
-
 # `test -f PATH`, `[[ -d PATH ]]`: operators whose operand is a path.
 FILE_TEST_OPERATORS = frozenset(
     {
@@ -216,7 +89,40 @@ FILE_TEST_OPERATORS = frozenset(
 )
 
 
+# gpg's verbs are options: these change the keyring in ~/.gnupg, these print a secret key
+_GPG_WRITES = (
+    *("--import", "--recv-keys", "--receive-keys", "--fetch-keys", "--refresh-keys"),
+    *("--gen-key", "--generate-key", "--full-generate-key", "--full-gen-key"),
+    *("--quick-generate-key", "--quick-gen-key", "--edit-key", "--sign-key", "--lsign-key"),
+    *("--delete-key", "--delete-keys", "--delete-secret-key", "--delete-secret-keys"),
+    *("--import-ownertrust", "--update-trustdb"),
+)
+_GPG = Command(
+    home=(
+        *home_files(".gnupg", "write", *((option,) for option in _GPG_WRITES)),
+        *home_files(".gnupg", "read", ("--export-secret-keys",), ("--export-secret-subkeys",)),
+    ),
+    home_elsewhere=frozenset({"--homedir"}),
+)
+_PASS = Command(home=home_files(".password-store", "read", ("show",), ("otp",)))
+
 COMMANDS: dict[str, Command] = {
+    "gpg": _GPG,
+    "gpg2": _GPG,
+    # password stores and keyrings: what prints a secret reads the store it is kept in
+    "pass": _PASS,
+    "gopass": _PASS,
+    "security": Command(
+        home=home_files(
+            "Library/Keychains",
+            "read",
+            ("find-generic-password",),
+            ("find-internet-password",),
+            ("dump-keychain",),
+        )
+    ),
+    "secret-tool": Command(home=(HomeFile(".local/share/keyrings", "read", ("lookup",)),)),
+    "op": Command(home=home_files(".config/op", "read", ("read",), ("item", "get"))),
     "xargs": Command(
         spec=Spec(
             kind="xargs",

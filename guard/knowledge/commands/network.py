@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, HomeFile, arity
 from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.files import COPY
 from guard.knowledge.commands.spec import Spec, opts
@@ -242,6 +242,10 @@ _NC_TOOL = Tool(
 )
 
 COMMANDS: dict[str, Command] = {
+    "ssh-keygen": Command(  # a new key goes to ~/.ssh, unless -f names the file or it only reads
+        home=(HomeFile(".ssh", "write"),),
+        home_elsewhere=frozenset({"f", "l", "y", "F", "Q", "k", "L", "D"}),
+    ),
     "ssh": Command(
         spec=_SSH_SPEC,
         effects=Tool(

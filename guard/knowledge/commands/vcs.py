@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, HomeFile, arity, home_files
 from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.spec import Spec, opts
 
@@ -493,6 +493,13 @@ COMMANDS: dict[str, Command] = {
     "hg": Command(spec=Spec(operands="path", options={"--config": "tool-setting", "-R": "chdir"})),
     "svn": Command(spec=Spec(operands="path", options={"--config-option": "tool-setting"})),
     "gh": Command(
+        home=(
+            *home_files(
+                ".config/gh", "write", ("auth", "login"), ("auth", "refresh"), ("config", "set")
+            ),
+            HomeFile(".gitconfig", "write", ("auth", "setup-git")),
+            HomeFile(".config/gh/hosts.yml", "read", ("auth", "token")),
+        ),
         effects=Tool(
             values=opts(
                 "-X",
