@@ -15,7 +15,9 @@ from guard.knowledge import TEXT_VALUES, Role, Spec
 
 _URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
 _REMOTE = re.compile(r"^[^/:]+:")  # host:path, user@host:path (no slash before the colon)
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+# env and sudo take any word with `=` before their command as a variable for its environment
+# (`env 'BASH_FUNC_f%%=() { …; }' bash -c f` gives bash a function), not only a shell name
+_ASSIGNMENT = re.compile(r"^[^=\s-][^=]*=")
 
 ACCESS_ROLES = frozenset({"read", "write", "execute", "chdir", "path"})
 

@@ -317,7 +317,9 @@ def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:
 def _environment(w: Walker, args: list[Arg], depth: int) -> None:
     for arg in args:
         name, eq, value = (arg.value or "").partition("=")
-        if eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
+        if eq and name.startswith("BASH_FUNC_"):  # env 'BASH_FUNC_f%%=() { …; }' bash -c f
+            dynamic(w, arg, "code", f"{name} gives the bash it starts a function to run")
+        elif eq and name.replace("_", "a").isalnum() and not name[:1].isdigit():
             assigned(
                 w, name, value, arg._replace(value=value), depth, exported=True, for_command=True
             )

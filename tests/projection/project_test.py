@@ -356,6 +356,8 @@ BYPASSES = [
     ("bind -x '\"\\C-x\": rm -rf /srv'", ("external_directory", "/srv")),
     ("GIT_SSH_COMMAND='rm -rf /srv' git fetch", ("external_directory", "/srv")),
     ("EDITOR='rm -rf /srv' git commit", ("external_directory", "/srv")),
+    # a function bash imports from its environment
+    ("env 'BASH_FUNC_f%%=() { rm -rf /srv; }' bash -c f", ("dynamic", "code")),
     # the programs a build runs by variable (make runs `$(CC) …` through sh)
     ("CC=/srv/evil make", ("external_directory", "/srv/evil")),
     ("export CXX=/srv/g++; make", ("external_directory", "/srv/g++")),
