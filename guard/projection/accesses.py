@@ -8,6 +8,8 @@ one place. Words nobody can know are `walker.dynamic`.
 
 from __future__ import annotations
 
+import re
+
 from guard.knowledge import SYSTEM_BIN_DIRS
 from guard.languages import is_local_path
 from guard.projection import paths
@@ -58,6 +60,11 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
         ):
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
+    if mode == "write" and via not in _METADATA_ONLY:
+        count = w.scope.written.get(path, (0, None))[0]
+        w.scope.written[path] = (count + 1, None)  # what it holds now: not known (yet)
+    elif mode == "execute" and path in w.scope.written:
+        _written_code(w, arg, raw, path, via)
     # resolvers return normal paths; only `..` read before links needs normalising again
     resolved = _resolved(w, arg, raw) if ".." in raw else _resolved(w, arg, path, normal=True)
     if arg.glob:  # what the pattern matches now: a match may be a link that leads out
@@ -89,6 +96,59 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
             access=mode,
             via=via,
         )
+    )
+
+
+# writes that change a file's mode, owner or times, not what it holds
+_METADATA_ONLY = frozenset({"chmod", "chown", "chgrp", "touch", "setfacl", "chattr"})
+_SHELL_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|k|z|mk|a)?sh\b")
+
+
+def written_path(w: Walker, text: str) -> str | None:
+    """The key `text` has in the line's table of written files: its normal absolute path."""
+    if text.startswith("/"):
+        return paths.normalise(text)
+    cwd = w.scope.cwd
+    return None if cwd is None else paths.normalise(_joined(cwd, text))
+
+
+def wrote_text(w: Walker, text: str, content: str) -> None:
+    """The file `text` holds `content` now, when this line wrote it once and knows what with
+    (`echo … > f`, `cat > f <<EOF`): a later run of it reads that code."""
+    key = written_path(w, text)
+    if key is not None and w.scope.written.get(key, (0, None))[0] == 1:
+        w.scope.written[key] = (1, content)
+
+
+def written_code(w: Walker, path: str) -> tuple[bool, str | None]:
+    """Whether the line wrote `path` (a normal absolute path) before now, and what it holds
+    when that is known."""
+    found = w.scope.written.get(path)
+    return (False, None) if found is None else (True, found[1])
+
+
+def _written_code(w: Walker, arg: Arg, raw: str, path: str, via: str) -> None:
+    """A file this line wrote is run (`bash x.sh`, `source x.sh`, `./x.sh`): its code is what
+    the line put there, read as the shell code it is; what else is not known, and asks."""
+    from guard.knowledge import is_shell
+    from guard.projection.walker import run_code
+
+    content = w.scope.written[path][1]
+    shell = True  # a shell's script, sourced, or run by its name with no #! (sh runs it then)
+    if not is_shell(via) and via not in ("source", ".") and (content or "").startswith("#!"):
+        shell = _SHELL_SHEBANG.match(content or "") is not None  # its #! says what runs it
+    name = paths.display(path, w.ctx.home)
+    if content is None or not shell:
+        why = "what it holds is not known" if content is None else "its language is not read"
+        dynamic(w, arg, "code", f"{via} runs {name}, which this line writes: {why}")
+        return
+    run_code(
+        w,
+        content,
+        arg._replace(value=content, reason=""),
+        0,
+        new_process=via not in ("source", "."),
+        via=f"{name}, which this line writes",
     )
 
 

@@ -11,7 +11,7 @@ are kept, reported with the host (its paths are the other machine's).
 from __future__ import annotations
 
 from guard.knowledge import Interpreter, command_for
-from guard.projection.accesses import access, add_effect
+from guard.projection.accesses import access, add_effect, written_code, written_path
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import MAX_NESTING, Walker, dynamic, run_code
@@ -37,7 +37,10 @@ def inline_code(
             elif not codes and record.edits:
                 continue  # the file it edits (ed): its commands come from standard input
             elif not codes:
-                return  # a script (or one not known): its code is a file guard reads as such
+                script = _written_script(w, arg, via)
+                if script is None:
+                    return  # a script (or one not known): its code is a file guard reads as such
+                codes.append(script)
             break
         name, eq, attached = value.partition("=")
         if not eq and ":" in value:  # nim --eval:CODE, --path:DIR
@@ -114,6 +117,18 @@ def _cluster(
             w.calls.command_effects(w, tool, known, stdin, argv[0].span, depth)
             return None
     return 0
+
+
+def _written_script(w: Walker, arg: Arg, via: str) -> Arg | None:
+    """A script this line writes before it runs it (`cat > x.py <<EOF … EOF; python3 x.py`):
+    its code is what the line put there; None for a script the line does not write."""
+    key = written_path(w, arg.value) if arg.value else None
+    wrote, content = written_code(w, key) if key is not None else (False, None)
+    if not wrote:
+        return None
+    if content is None:
+        return arg._replace(value=None, reason=f"{arg.source} is written by this line")
+    return arg._replace(value=content, reason="")
 
 
 def _takes(argv: list[Arg], i: int) -> bool:

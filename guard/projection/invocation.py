@@ -18,7 +18,7 @@ from guard.projection.code_runners import CODE_KINDS
 from guard.projection.effects import command_effects
 from guard.projection.pipe_input import produced_roots
 from guard.projection.plain_commands import listed_directories, plain
-from guard.projection.redirects import redirect_stdin, visit_redirect
+from guard.projection.redirects import redirect_stdin, visit_redirect, written_text
 from guard.projection.requests import Request
 from guard.projection.shell_state import MAX_ALTERNATIVES, Var
 from guard.projection.special_commands import KINDS as COMMAND_KINDS
@@ -48,6 +48,7 @@ def command_node(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None
         stdin = redirect_stdin(w, redirects, stdin)
         for r in redirects:
             visit_redirect(w, r, depth)
+        written_text(w, node, redirects, stdin)
     if not words:
         for a in assignments:
             w.assign(a, depth)

@@ -66,7 +66,7 @@ def static_argv(w: Walker, node: Node) -> list[str] | None:
     argv: list[str] = []
     for child in node.named_children:
         word = child.named_children[0] if child.type == "command_name" else child
-        if child.type in ("file_redirect", "comment"):
+        if child.type in ("file_redirect", "heredoc_redirect", "herestring_redirect", "comment"):
             continue
         if word.type == "word" or word.type == "number":
             raw = w.src[word.start_byte : word.end_byte]

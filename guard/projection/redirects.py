@@ -12,7 +12,8 @@ import re
 from tree_sitter import Node
 
 from guard.knowledge import FILE_TEST_OPERATORS
-from guard.projection.accesses import access
+from guard.projection.accesses import access, wrote_text
+from guard.projection.pipe_input import static_argv
 from guard.projection.requests import Access
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Handler, Walker, dynamic, run_code
@@ -170,12 +171,42 @@ def _heredoc_code(w: Walker, node: Node) -> str | None:
     return text
 
 
+def written_text(w: Walker, node: Node, redirects: list[Node], stdin: Stdin | None) -> None:
+    """`echo … > f`, `printf … > f`, `cat > f <<'EOF' … EOF`: what the one file the command's
+    output goes to holds afterwards, when the command's words say it (a later `bash f` reads
+    it; accesses.py)."""
+    outputs = [
+        r
+        for r in redirects
+        if r.type == "file_redirect"
+        and _operator(r) in (">", ">|")
+        and w.text(r.child_by_field_name("descriptor") or r)[:1] in (">", "1")
+    ]
+    target = outputs[0].child_by_field_name("destination") if len(outputs) == 1 else None
+    argv = static_argv(w, node) if target is not None else None
+    if target is None or not argv:
+        return
+    from guard.languages import printed_text
+
+    if argv[0] in ("echo", "printf"):
+        content = printed_text(argv)
+    elif argv in (["cat"], ["cat", "-"]) and stdin is not None and stdin.kind == "text":
+        content = stdin.text
+    else:
+        return
+    where = w.evaluator().value(target).single()
+    if content is not None and where is not None:
+        wrote_text(w, where, content)
+
+
 def _redirected_statement(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
     body = node.child_by_field_name("body")
     redirects = [c for c in node.children if c.is_named and c != body]
     inner_stdin = redirect_stdin(w, redirects, stdin)
     for r in redirects:
         visit_redirect(w, r, depth)
+    if body is not None and body.type == "command":
+        written_text(w, body, redirects, inner_stdin)
     if body is not None:
         w.push_visit(body, depth + 1, inner_stdin)
 

@@ -81,6 +81,7 @@ class Scope:
         "positional",
         "user_home",
         "vars",
+        "written",
     )
 
     def __init__(
@@ -110,6 +111,10 @@ class Scope:
         # relative paths are checked against these too
         self.fallback_cwds: tuple[str, ...] = ()
         self.made_links: tuple[str, ...] = ()  # symlinks made earlier in the line (ln -s)
+        # the files the line writes (normal absolute paths, as written): how many writes, and
+        # what the file then holds when the one write is known text (`echo … > f`, `cat > f
+        # <<EOF`); one table for every copy of the scope, as the disk is one for every shell
+        self.written: dict[str, tuple[int, str | None]] = {}
 
     @classmethod
     def start(cls, ctx: Context, budget: Budget | None = None) -> Scope:
@@ -147,13 +152,14 @@ class Scope:
     def _carrying(self, other: Scope) -> Scope:
         self.fallback_cwds = other.fallback_cwds
         self.made_links = other.made_links
+        self.written = other.written
         return self
 
     def child_process(self, positional: tuple[str, ...] | None, arg0: str | None) -> Scope:
         """The scope a new shell process (`bash -c`) starts with: exported variables only."""
         exported = {k: v for k, v in self.vars.items() if v.exported}
         hidden = {k: Var(None, f"${k} is not set") for k, v in self.vars.items() if not v.exported}
-        return Scope(
+        child = Scope(
             exported | hidden,
             self.env,
             self.cwd,
@@ -165,6 +171,8 @@ class Scope:
             self.user_home,
             self.budget,
         )
+        child.written = self.written
+        return child
 
     def lookup(self, name: str) -> Var:
         if name == "_":  # the last argument of the previous command: never known here
