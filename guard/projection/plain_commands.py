@@ -213,7 +213,7 @@ _CORNER_COMMANDS = (
     | STDIN_FILE_LISTS.keys()
     | CONTAINER_COMMANDS
     | HOME_COMMANDS
-    | {"git", "cpio"}
+    | {"git", "cpio", "wget", "curl"}
 )
 
 
@@ -244,6 +244,8 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
         _container_copy(w, via, argv)
     if via in HOME_COMMANDS:
         _home_files(w, via, argv)
+    if via in ("wget", "curl"):
+        _downloads(w, via, argv)
     if via == "cpio":
         words = [a.value or "" for a in argv[1:]]
         extracts = any(
@@ -257,6 +259,38 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
                 "cpio -i writes the paths the archive holds, absolute ones too, "
                 "not known before it runs",
             )
+
+
+_URL_PATH = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(/[^?#]*)?")
+
+
+def _downloads(w: Walker, via: str, argv: list[Arg]) -> None:
+    """The file a download is saved in when no option names it: `wget URL` saves the last
+    part of URL's path (index.html for none) here or under -P DIR, `curl -O URL` here; a
+    later run of it reads what nobody knows (accesses.py)."""
+    words = [a.value or "" for a in argv[1:]]
+    if via == "wget":
+        if any(v.startswith(("-O", "--output-document")) or v == "--spider" for v in words):
+            return
+        into = "."
+        for i, v in enumerate(words):
+            if v in ("-P", "--directory-prefix") and i + 1 < len(words):
+                into = words[i + 1]
+            elif v.startswith(("-P", "--directory-prefix=")) and len(v) > 2:
+                into = v.split("=", 1)[1] if v.startswith("--") else v[2:]
+    elif not any(
+        v in ("--remote-name", "--remote-name-all")
+        or (v[:1] == "-" and v[1:2] != "-" and "O" in v[1:])
+        for v in words
+    ):
+        return
+    else:
+        into = "."
+    for arg in argv[1:]:
+        match = _URL_PATH.match(arg.value or "")
+        if match is not None:
+            name = (match.group(1) or "").rstrip("/").rsplit("/", 1)[-1] or "index.html"
+            access(w, arg, f"{into.rstrip('/') or '.'}/{name}", "write", via)
 
 
 def _home_files(w: Walker, via: str, argv: list[Arg]) -> None:
