@@ -275,6 +275,7 @@ def _runner(c: Call) -> None:
         plain(c)
         if name in ("npm", "pnpm"):
             _npm_config(c, name)
+            _npm_scripts(c, name)
         return
     i, skip = start, runner.skip
     while i < len(argv):
@@ -362,6 +363,25 @@ def _npm_config(c: Call, name: str) -> None:
         key = None if value is None else value.split("=", 1)[0]
         if key is None or key in _NPM_CODE_KEYS:
             dynamic(c.w, arg, "code", f"the npm setting {value} names a program npm runs later")
+
+
+def _npm_scripts(c: Call, name: str) -> None:
+    """`npm pkg set scripts.test='…'`, `npm set-script test '…'`: shell code `npm run` runs
+    later, read now as the code it is."""
+    ops = [a for a in c.argv[1:] if a.value is None or not a.value.startswith("-")]
+    if len(ops) >= 3 and ops[0].value == "set-script":
+        scripts = [(ops[1].value, ops[2])]
+    elif len(ops) >= 3 and ops[0].value == "pkg" and ops[1].value == "set":
+        scripts = []
+        for arg in ops[2:]:
+            key, eq, value = (arg.value or "").partition("=")
+            if arg.value is None or (eq and key.startswith("scripts.")):
+                scripts.append((key or None, arg._replace(value=value if eq else None)))
+    else:
+        return
+    for script, arg in scripts:
+        via = f"{name} script {script}" if script else f"{name} pkg set"
+        run_code(c.w, arg.value, arg, c.depth, new_process=True, via=via)
 
 
 def _scheduler(c: Call) -> None:

@@ -310,6 +310,11 @@ OTHER_LANGUAGES = [
      {"dynamic:code"}),
     ("printf '#!/usr/bin/perl\\nsystem(1)' > x && ./x", {"dynamic:code"}),
     ("cp /o/setup.sh s.sh && bash s.sh", {"read:/o/setup.sh", "dynamic:code"}),
+    # npm scripts set from the line run later as shell code
+    ("npm pkg set scripts.test='rm -rf build' && npm test", {"run:rm -rf build",
+                                                            "destroy:files"}),
+    ("npm set-script clean 'git clean -fdx'", {"run:git clean -fdx", "discard:git-worktree"}),
+    ("npm pkg set \"scripts.x=$CODE\"", {"dynamic:code", "dynamic:path"}),
     # ed's commands on its standard input
     ("printf '!rm -rf build\\nq\\n' | ed -s notes.txt", {"run:rm -rf build", "destroy:files"}),
     ("ed -s notes.txt <<< 'w /o/copy.txt'", {"write:/o/copy.txt"}),
@@ -376,6 +381,7 @@ OTHER_QUIET = [
     "printf ',s/foo/bar/g\\nw\\nq\\n' | ed -s src/a.py",
     "ed -s src/a.py <<'EOF'\na\n!this is text, not a command\n.\nw\nq\nEOF",
     "ed src/a.py",
+    "npm pkg set scripts.lint='eslint .' version=1.2.3",
     "cat > check.py <<'EOF'\nimport json\nprint(json.load(open('package.json')))\nEOF\n"
     "python3 check.py",
     "printf '#!/bin/sh\\necho built\\n' > build.sh && chmod +x build.sh && ./build.sh",

@@ -346,6 +346,12 @@ _PYTEST_OPTIONS = OptionTable(
 )
 
 
+# `pip config set|unset|edit` changes the user's pip.conf (where packages come from, too);
+# `--site` and `--global` write elsewhere: the write is then to a file guard does not name
+_PIP_CONFIG_WRITES = home_files(
+    ".config/pip/pip.conf", "write", ("config", "set"), ("config", "unset"), ("config", "edit")
+)
+
 # apt and apt-get only show what they would do with these
 _APT_DRY_RUN = opts("-s", "--simulate", "--just-print", "--dry-run", "--recon", "--no-act")
 
@@ -514,6 +520,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(2, ("run", 3), ("exec", EXACT), ("dlx", EXACT)),
     ),
     "yarn": Command(
+        home=home_files(".yarnrc", "write", ("config", "set"), ("config", "delete")),
         spec=_UV,
         effects=Tool(
             values=opts("--tag", "--access", "--otp", "--registry", "--new-version"),
@@ -540,8 +547,12 @@ COMMANDS: dict[str, Command] = {
     "mise": Command(spec=_UV, arity=arity(None, ("x", EXACT), ("exec", EXACT))),
     "rtx": Command(spec=_UV),
     "direnv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
-    "pip": Command(spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2)),
-    "pip3": Command(spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2)),
+    "pip": Command(
+        spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2), home=_PIP_CONFIG_WRITES
+    ),
+    "pip3": Command(
+        spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2), home=_PIP_CONFIG_WRITES
+    ),
     "cargo": Command(
         env=(
             ("RUSTFLAGS", _RUST_OPTIONS),
