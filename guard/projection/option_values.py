@@ -296,6 +296,17 @@ def _code_file(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> 
         access(w, arg, value, "read", via)
 
 
+def _piped_output(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`strace -o FILE` writes FILE; `-o '|cmd'` (or `!cmd`) feeds the output to a shell
+    command, which runs."""
+    if value is not None and value[:1] in ("|", "!"):
+        run_code(w, value[1:], arg._replace(value=value[1:]), depth, new_process=True, via=via)
+    elif value is None:
+        dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+    else:
+        access(w, arg, value, "write", via)
+
+
 def _tool_setting(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """`cargo --config KEY=VALUE`, `hg --config SECTION.KEY=VALUE`: a file of settings is
     read; a setting itself can name a program the tool runs, so it asks."""
@@ -327,6 +338,7 @@ HANDLERS: dict[str, Handler] = {
     "sql-file": _sql_file,
     "tool-setting": _tool_setting,
     "code-file": _code_file,
+    "piped-output": _piped_output,
 }
 OPTION_VALUE_ROLES = frozenset(HANDLERS)
 

@@ -213,7 +213,7 @@ _CORNER_COMMANDS = (
     | STDIN_FILE_LISTS.keys()
     | CONTAINER_COMMANDS
     | HOME_COMMANDS
-    | {"git", "cpio", "wget", "curl"}
+    | {"git", "cpio", "wget", "curl", "less", "more"}
 )
 
 
@@ -246,6 +246,12 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
         _home_files(w, via, argv)
     if via in ("wget", "curl"):
         _downloads(w, via, argv)
+    if via in ("less", "more"):
+        for arg in argv[1:]:
+            value = arg.value
+            if value is not None and value[:1] == "+" and not _PAGER_QUIET.fullmatch(value):
+                why = "a command it runs first, which may run a shell (`!cmd`, `|cmd`)"
+                dynamic(w, arg, "code", f"{via} is given {why}")
     if via == "cpio":
         words = [a.value or "" for a in argv[1:]]
         extracts = any(
@@ -261,6 +267,8 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             )
 
 
+# less's (and more's) +COMMAND forms that only move or search: a line, the end, follow, /re
+_PAGER_QUIET = re.compile(r"\+(?:\d+[gGpP%]?|[GgFpP]|/[^!|]*|\?[^!|]*)")
 _URL_PATH = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#]*(/[^?#]*)?")
 
 

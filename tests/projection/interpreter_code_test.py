@@ -310,6 +310,11 @@ OTHER_LANGUAGES = [
      {"dynamic:code"}),
     ("printf '#!/usr/bin/perl\\nsystem(1)' > x && ./x", {"dynamic:code"}),
     ("cp /o/setup.sh s.sh && bash s.sh", {"read:/o/setup.sh", "dynamic:code"}),
+    # a pager's first commands, a trace fed to a shell command
+    ("less '+!rm -rf ~' README.md", {"dynamic:code"}),
+    ("more '+|rm -rf ~' README.md", {"dynamic:code"}),
+    ("strace -o '|rm -rf build' ls", {"run:rm -rf build", "destroy:files", "run:ls"}),
+    ("ltrace -o '!rm -rf build' ls", {"run:rm -rf build", "destroy:files", "run:ls"}),
     # npm scripts set from the line run later as shell code
     ("npm pkg set scripts.test='rm -rf build' && npm test", {"run:rm -rf build",
                                                             "destroy:files"}),
@@ -381,6 +386,11 @@ OTHER_QUIET = [
     "printf ',s/foo/bar/g\\nw\\nq\\n' | ed -s src/a.py",
     "ed -s src/a.py <<'EOF'\na\n!this is text, not a command\n.\nw\nq\nEOF",
     "ed src/a.py",
+    "less +G app.log",
+    "less +F app.log",
+    "less +/ERROR app.log",
+    "less +120 src/a.py",
+    "strace -o trace.txt ls",
     "npm pkg set scripts.lint='eslint .' version=1.2.3",
     "cat > check.py <<'EOF'\nimport json\nprint(json.load(open('package.json')))\nEOF\n"
     "python3 check.py",

@@ -331,7 +331,7 @@ COMMANDS: dict[str, Command] = {
                 "--const-print-style",
                 "--user",
             ),
-            options={"-o": "write"},
+            options={"-o": "piped-output"},  # -o '|cmd': cmd is fed the trace
         ),
         arity=arity(EXACT),
     ),
@@ -340,7 +340,7 @@ COMMANDS: dict[str, Command] = {
             kind="wrapper",
             operands="command",
             values=opts("-e", "-p", "-s", "-u"),
-            options={"-o": "write"},
+            options={"-o": "piped-output"},  # -o '|cmd': cmd is fed the trace
         ),
         arity=arity(EXACT),
     ),

@@ -32,6 +32,7 @@ Role = Literal[
     "sql-file",
     "tool-setting",
     "code-file",  # a file of code it runs (awk -f, make -f): `-` is its standard input
+    "piped-output",  # a file written, or `|cmd`/`!cmd`: a shell command fed the output (strace -o)
 ]
 
 
