@@ -19,7 +19,7 @@ from guard.knowledge import (
 )
 from guard.languages import ACCESS_ROLES, Reading, path_part, read_argv
 from guard.projection import paths
-from guard.projection.accesses import access
+from guard.projection.accesses import access, wrote_text
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value
 from guard.projection.recursive_reads import recursive_reads
 from guard.projection.requests import Access
@@ -55,6 +55,10 @@ def plain(c: Call) -> None:
     if symbolic:
         _link_targets(w, reading, argv)
     _argument_uses(w, reading, argv, depth, via)
+    if via == "tee" and len(argv) == 2 and stdin is not None and stdin.kind == "text":
+        target, text = argv[1].value, stdin.text
+        if target and target[:1] != "-" and text is not None:
+            wrote_text(w, target, text)  # tee FILE <<'EOF': FILE holds the text
     if any(a.glob for a in argv[1:]):
         listed_directories(w, argv, reading, via)
     if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only

@@ -205,8 +205,15 @@ def _redirected_statement(w: Walker, node: Node, depth: int, stdin: Stdin | None
     inner_stdin = redirect_stdin(w, redirects, stdin)
     for r in redirects:
         visit_redirect(w, r, depth)
-    if body is not None and body.type == "command":
-        written_text(w, body, redirects, inner_stdin)
+    # tree-sitter-bash hangs `a && b > f` and `a | b > f` on the whole list; bash gives the
+    # redirect to the last command (and there a pipe is its input)
+    last, last_stdin = body, inner_stdin
+    while last is not None and last.type in ("list", "pipeline") and last.named_child_count:
+        if last.type == "pipeline":
+            last_stdin = Stdin("pipe")
+        last = last.named_children[-1]
+    if last is not None and last.type == "command":
+        written_text(w, last, redirects, last_stdin)
     if body is not None:
         w.push_visit(body, depth + 1, inner_stdin)
 
