@@ -8,6 +8,7 @@ from guard.stage_front import front
 TYPE_CHECKING = False  # typing's costs an import the checker's fast path does not make
 
 if TYPE_CHECKING:
+    from guard.knowledge.commands import BUILDERS as BUILDERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
     from guard.knowledge.commands import command_for as command_for
@@ -69,6 +70,7 @@ if TYPE_CHECKING:
 
 # what the stage offers the stages after it, and the module each lives in (guard/stage_front.py)
 _WHERE: dict[str, str] = {
+    "BUILDERS": "guard.knowledge.commands",
     "HOME_COMMANDS": "guard.knowledge.commands",
     "AT_FILE_COMMANDS": "guard.knowledge.commands.files",
     "AWK_RUNS": "guard.knowledge.commands.text",

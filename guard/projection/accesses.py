@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge import SYSTEM_BIN_DIRS
+from guard.knowledge import BUILDERS, SYSTEM_BIN_DIRS
 from guard.languages import is_local_path
 from guard.projection import paths
 from guard.projection.patterns import render_argv
@@ -60,7 +60,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
         ):
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
-    if mode == "write" and via not in _METADATA_ONLY:
+    if mode == "write" and via not in _METADATA_ONLY and via not in BUILDERS:
         count = w.scope.written.get(path, (0, None))[0]
         w.scope.written[path] = (count + 1, None)  # what it holds now: not known (yet)
     elif mode == "execute" and path in w.scope.written:

@@ -313,7 +313,7 @@ OTHER_LANGUAGES = [
     ("if [ -e a ]; then echo ls > x.sh; else echo 'rm -rf ~' > x.sh; fi; bash x.sh",
      {"dynamic:code"}),
     ("printf '#!/usr/bin/perl\\nsystem(1)' > x && ./x", {"dynamic:code"}),
-    ("cp /o/setup.sh s.sh && bash s.sh", {"read:/o/setup.sh", "dynamic:code"}),
+    ("cp /o/setup.sh s.sh && bash s.sh", {"read:/o/setup.sh"}),  # the read outside asks
     # a pager's first commands, a trace fed to a shell command
     ("less '+!rm -rf ~' README.md", {"dynamic:code"}),
     ("more '+|rm -rf ~' README.md", {"dynamic:code"}),
@@ -400,6 +400,11 @@ OTHER_QUIET = [
     "python3 check.py",
     "printf '#!/bin/sh\\necho built\\n' > build.sh && chmod +x build.sh && ./build.sh",
     "echo 'make test' > run.sh; bash run.sh",
+    # what a compiler or a copy writes is made of the workspace's own code
+    "gcc -o hello hello.c && ./hello",
+    "go build -o bin/app . && ./bin/app",
+    "clang++ main.cpp -o main && ./main",
+    "cp scripts/a.sh run.sh && bash run.sh",
     "mkdir -p scripts && echo 'ls -la' > scripts/a.sh && bash scripts/a.sh",
     "tee notes.sh <<'EOF'\necho hi\nEOF\nbash notes.sh",
     "node -e 'require(\"child_process\").execSync(\"ls\", {stdio: \"inherit\"})'",

@@ -109,6 +109,12 @@ def _record(base: str) -> Command:
 RECORDS: dict[str, Command] = {
     name: record for name in (*FAMILIES, *ALIASES) if (record := _filed(name)) is not None
 }
+# The commands whose output is made of their input (copies, compilers), from the records.
+BUILDERS = frozenset(
+    name
+    for name, record in RECORDS.items()
+    if record.builds or (record.spec is not None and record.spec.kind == "compiler")
+)
 # The commands that read or write files under home of their own accord, from the records' `home`.
 HOME_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.home)
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.

@@ -68,6 +68,9 @@ class Command(NamedTuple):
     # options with which it only shows what it would do (`kubectl --dry-run=client`, `rsync -n`):
     # named per command, since a tool that does not know one may do the change all the same
     dry_run: frozenset[str] = frozenset()
+    # what it writes is made of what it reads (a copy; a compiler's output, as every spec of
+    # kind "compiler"): running that is running what it was made of, not code nobody knows
+    builds: bool = False
     home: tuple[HomeFile, ...] = ()  # files under home it reads or writes of its own accord
     # options that point it at another home (`--homedir`, `--kubeconfig`), or option letters
     # with which it writes elsewhere or only prints (`ssh-keygen -f FILE`, `-l`)

@@ -239,10 +239,11 @@ COMMANDS: dict[str, Command] = {
         ),
         arity=arity(EXACT),
     ),
-    "cp": Command(spec=COPY, arity=arity(1)),
-    "mv": Command(spec=COPY, arity=arity(1)),
-    "install": Command(spec=COPY),
+    "cp": Command(spec=COPY, arity=arity(1), builds=True),
+    "mv": Command(spec=COPY, arity=arity(1), builds=True),
+    "install": Command(spec=COPY, builds=True),
     "ln": Command(
+        builds=True,
         spec=Spec(
             operands="read",
             last="write",
