@@ -30,8 +30,8 @@ def _shell(c: Call) -> None:
     if inv.mode == "error":
         dynamic(w, argv[0], "code", f"{via}'s arguments cannot be read: {inv.error}")
         return
-    if inv.rcfile is not None and inv.rcfile in by_value:
-        access(w, by_value[inv.rcfile], inv.rcfile, "read", via)
+    if inv.rcfile is not None and inv.rcfile in by_value:  # its code runs first
+        access(w, by_value[inv.rcfile], inv.rcfile, "execute", via)
     if inv.mode == "command" and inv.command is not None:
         code = by_value.get(inv.command, argv[-1])
         if not is_shell(via):

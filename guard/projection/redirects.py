@@ -12,7 +12,7 @@ import re
 from tree_sitter import Node
 
 from guard.knowledge import FILE_TEST_OPERATORS
-from guard.projection.accesses import access, wrote_text
+from guard.projection.accesses import access, written_code, written_path, wrote_text
 from guard.projection.pipe_input import static_argv
 from guard.projection.requests import Access
 from guard.projection.walk_records import Arg, Stdin
@@ -48,7 +48,12 @@ def redirect_stdin(w: Walker, redirects: list[Node], stdin: Stdin | None) -> Std
                     or text.startswith(("/dev/fd/", "/proc/"))
                     or (text in ("/dev/stdin",) and stdin is not None and stdin.kind != "terminal")
                 )
-                stdin = Stdin("pipe") if piped else Stdin("file")
+                key = None if piped or text is None else written_path(w, text)
+                wrote, content = written_code(w, key) if key is not None else (False, None)
+                if wrote:  # a file this line writes (`echo … > x.sh; bash < x.sh`): its text
+                    stdin = Stdin("pipe") if content is None else Stdin("text", content)
+                else:
+                    stdin = Stdin("pipe") if piped else Stdin("file")
             elif op == "<&" and text not in ("0", "-"):
                 stdin = Stdin("pipe")  # another descriptor: whatever it was opened on
     return stdin
@@ -203,6 +208,13 @@ def _redirected_statement(w: Walker, node: Node, depth: int, stdin: Stdin | None
     body = node.child_by_field_name("body")
     redirects = [c for c in node.children if c.is_named and c != body]
     inner_stdin = redirect_stdin(w, redirects, stdin)
+    if body is not None and body.type in ("list", "pipeline") and _reads_what_it_writes(
+        w, body, redirects
+    ):
+        # `echo … > x.sh && bash < x.sh`: tree-sitter-bash hangs `< x.sh` on the whole list, read
+        # before the list writes x.sh; bash gives it to the last command, which reads what the
+        # list wrote, not known here
+        inner_stdin = Stdin("pipe")
     for r in redirects:
         visit_redirect(w, r, depth)
     # tree-sitter-bash hangs `a && b > f` and `a | b > f` on the whole list; bash gives the
@@ -216,6 +228,28 @@ def _redirected_statement(w: Walker, node: Node, depth: int, stdin: Stdin | None
         written_text(w, last, redirects, last_stdin)
     if body is not None:
         w.push_visit(body, depth + 1, inner_stdin)
+
+
+def _reads_what_it_writes(w: Walker, body: Node, redirects: list[Node]) -> bool:
+    """Whether a `<` redirect hung on a list names a file a redirect inside the list writes."""
+    reads = {
+        w.text(t)
+        for r in redirects
+        if r.type == "file_redirect"
+        and _operator(r) == "<"
+        and (t := r.child_by_field_name("destination")) is not None
+    }
+    if not reads:
+        return False
+    stack = [body]
+    while stack:
+        n = stack.pop()
+        if n.type == "file_redirect" and _operator(n) in (">", ">|", ">>", "&>", "&>>"):
+            target = n.child_by_field_name("destination")
+            if target is not None and w.text(target) in reads:
+                return True
+        stack.extend(n.named_children)
+    return False
 
 
 def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> None:
