@@ -44,9 +44,15 @@ def _piped_code(w: Walker, before: Node, command: str) -> Stdin:
 def _piped_sql(w: Walker, before: Node) -> Stdin:
     """`echo '.shell id' | sqlite3 db`: SQL a database client reads from `echo`/`printf` of
     literal words is known text, read as the code it is."""
+    from guard.languages import printed_text
+
     argv = static_argv(w, before)
     if argv and argv[0] in ("echo", "printf"):
-        return Stdin("text", " ".join(a for a in argv[1:] if not a.startswith("-")))
+        # what they print, as for any reader of code (`_piped_code`); where that is not sure,
+        # their words, which a token scan of SQL reads as well
+        text = printed_text(argv)
+        words = " ".join(a for a in argv[1:] if not a.startswith("-"))
+        return Stdin("text", text if text is not None else words)
     return Stdin("pipe")
 
 

@@ -185,7 +185,7 @@ def written_text(w: Walker, node: Node, redirects: list[Node], stdin: Stdin | No
         for r in redirects
         if r.type == "file_redirect"
         and _operator(r) in (">", ">|")
-        and w.text(r.child_by_field_name("descriptor") or r)[:1] in (">", "1")
+        and _descriptor(w, r) in ("", "1")
     ]
     target = outputs[0].child_by_field_name("destination") if len(outputs) == 1 else None
     argv = static_argv(w, node) if target is not None else None

