@@ -25,6 +25,7 @@ def inline_code(
     codes: list[Arg] = []
     quiet = False
     scripts: list[Arg] = []  # files given with an option: their code is read as files are
+    language = record.language
     i = 1
     while i < len(argv):
         arg, value = argv[i], argv[i].value
@@ -50,6 +51,11 @@ def inline_code(
         if record.any_option and name not in record.quiet:
             dynamic(w, arg, "code", f"{via}'s options may carry code guard cannot read")
             return
+        attached_short = value[:2] in record.languages and value[2:3] not in ("", "-")
+        if name in record.languages or attached_short:  # osascript -l JavaScript (-lJavaScript)
+            chosen = value[2:] if attached_short else attached if eq else _next(argv, i).value
+            if chosen is None or chosen.lower() != record.language:
+                language = "unread"  # not the language guard reads
         if name in record.code:
             codes.append(arg._replace(value=attached) if eq else _next(argv, i))
             i += 0 if eq else 1
@@ -81,7 +87,7 @@ def inline_code(
             dynamic(w, argv[0], "code", f"{via} runs code read from a pipe, not known before")
             return
     for code in codes:
-        _project(w, argv, code, record.language, via, depth)
+        _project(w, argv, code, language, via, depth)
 
 
 def _cluster(

@@ -33,6 +33,7 @@ from guard.knowledge.commands import (
 )
 from guard.knowledge.commands.command import Command
 from guard.knowledge.commands.interpreter import Interpreter
+from guard.knowledge.commands.names import unversioned
 from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec
 
@@ -69,21 +70,17 @@ def _spec(base: str) -> Spec | None:
         return found
     if base.startswith("mkfs."):  # mkfs.ext4, mkfs.vfat: before `ext4` loses its digit
         return _ALL_SPECS["mkfs"]
-    stripped = _unversioned(base, "0123456789.")
-    if stripped != base and stripped:
-        return _ALL_SPECS.get(stripped)
+    for version in ("0123456789.", "0123456789.-"):  # psql15, then octave-cli-8.4.0
+        stripped = unversioned(base, version)
+        if stripped != base and stripped in _ALL_SPECS:
+            return _ALL_SPECS[stripped]
     return None
-
-
-def _unversioned(base: str, version: str) -> str:
-    """`python3.12` as `python`, `python3-dbg` (Debian's debugging build) as `python3` is."""
-    return base.removesuffix("-dbg").rstrip(version)
 
 
 def _interpreter(base: str) -> Interpreter | None:
     found = _INTERPRETERS.get(base)
     if found is None:  # lua5.4, python3.12, tclsh8.6
-        stripped = _unversioned(base, "0123456789.-")
+        stripped = unversioned(base, "0123456789.-")
         found = _INTERPRETERS.get(stripped) if stripped and stripped != base else None
     return found
 

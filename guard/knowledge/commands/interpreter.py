@@ -19,6 +19,8 @@ class Interpreter(NamedTuple):
     `any_option`: every option may carry code (PowerShell abbreviates and folds case).
     `edits`: its operands are files it edits, not scripts: its code still comes from standard
     input (`printf 'w\\nq\\n' | ed -s FILE`).
+    `languages`: options that say which language the code is in (`osascript -l JavaScript`):
+    given one that names another language than `language`, the code is not read.
     """
 
     language: str  # python, js, ruby, perl, php, applescript, vim, ed; "unread": guard cannot read
@@ -30,3 +32,4 @@ class Interpreter(NamedTuple):
     stdin: bool = True
     any_option: bool = False
     edits: bool = False
+    languages: frozenset[str] = frozenset()

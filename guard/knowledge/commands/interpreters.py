@@ -104,11 +104,21 @@ _BUN = _NODE._replace(
 
 _TSX = _NODE._replace(values=opts("-r"))
 
-_QJS = Interpreter("js", code=opts("-e"))
+# JavaScript engines whose host objects are not node's (QuickJS's std/os, d8's os.system,
+# Rhino's runCommand, jrunscript's exec, gjs's GLib.spawn_*): the token scan reads node's and
+# Deno's APIs only, so their code is not read
+_QJS = Interpreter("unread", code=opts("-e", "--eval"), values=opts("-I", "--include", "-m"))
 
-_GJS = Interpreter("js", code=opts("-c", "--command"), values=opts("-I", "--include-path"))
+_GJS = Interpreter("unread", code=opts("-c", "--command"), values=opts("-I", "--include-path"))
 
-_OSASCRIPT = Interpreter("applescript", code=opts("-e"), values=opts("-l", "-s"))
+_JRUNSCRIPT = Interpreter(
+    "unread", code=opts("-e"), scripts=opts("-f"), values=opts("-l", "-cp", "-classpath", "-J")
+)
+
+# osascript -l JavaScript runs JXA (app.doShellScript …), not AppleScript
+_OSASCRIPT = Interpreter(
+    "applescript", code=opts("-e"), values=opts("-l", "-s"), languages=opts("-l")
+)
 
 _IRB = Interpreter("ruby")
 
@@ -183,7 +193,7 @@ _RUNGHC = Interpreter("unread")
 
 _ELIXIR = Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-r"))
 
-_IEX = Interpreter("unread")
+_IEX = _ELIXIR._replace(values=opts("-S", "--sname", "--name", "--cookie", "--remsh"))
 
 _ERL = Interpreter("unread", code=opts("-eval"), values=opts("-s", "-run", "-pa", "-pz"))
 
@@ -236,6 +246,33 @@ _ELVISH = Interpreter("unread", code=opts("-c"), values=opts("-rc", "-sock", "-d
 _XONSH = Interpreter("unread", code=opts("-c"), values=opts("--rc", "-D", "--shell-type"))
 
 _PWSH = Interpreter("unread", any_option=True, quiet=opts())
+
+_MATLAB = Interpreter("unread", code=opts("-batch", "-r"), values=opts("-sd", "-logfile"))
+
+_FENNEL = Interpreter("unread", code=opts("-e", "--eval"), values=opts("--add-package-path"))
+
+_JANET = Interpreter("unread", code=opts("-e"), values=opts("-l", "-m"))
+
+_HY = Interpreter("unread", code=opts("-c"))
+
+_CLOJURESCRIPT = Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-i", "--init"))
+
+_ROOT = Interpreter("unread", code=opts("-e"))
+
+_PROLOG = Interpreter(  # swipl -g GOAL, gprolog --query-goal GOAL
+    "unread",
+    code=opts("-g", "-t", "--goal", "--query-goal", "--entry-goal", "--init-goal"),
+    scripts=opts("-s", "-l", "--consult-file"),
+    values=opts("-x", "-p", "-F", "--stack-limit", "--table-space"),
+)
+
+_GOSH = Interpreter("unread", code=opts("-e", "-E"), values=opts("-u", "-l", "-I", "-A", "-r"))
+
+_NEWLISP = Interpreter("unread", code=opts("-e"), values=opts("-m", "-s", "-c", "-w", "-l"))
+
+_PIKE = Interpreter("unread", code=opts("-e"), values=opts("-M", "-I", "-P", "-D"))
+
+_SCSH = Interpreter("unread", code=opts("-c"), scripts=opts("-s", "-l"))
 
 
 # the variables that carry a tool's options, and how each is read (its record's `env`)
@@ -298,7 +335,7 @@ COMMANDS: dict[str, Command] = {
     "qjs": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
     "rhino": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
     "d8": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
-    "jrunscript": Command(spec=_spec(_QJS), interpreter=_QJS, arity=arity(EXACT)),
+    "jrunscript": Command(spec=_spec(_JRUNSCRIPT), interpreter=_JRUNSCRIPT, arity=arity(EXACT)),
     "gjs": Command(spec=_spec(_GJS), interpreter=_GJS, arity=arity(EXACT)),
     "osascript": Command(spec=_spec(_OSASCRIPT), interpreter=_OSASCRIPT, arity=arity(EXACT)),
     "jruby": Command(spec=_spec(_RUBY), interpreter=_RUBY, arity=arity(EXACT)),
@@ -393,4 +430,18 @@ COMMANDS: dict[str, Command] = {
     "pwsh": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
     "powershell": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
     "pwsh-preview": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
+    "chicken-csi": Command(spec=_spec(_CSI), interpreter=_CSI, arity=arity(EXACT)),
+    "matlab": Command(spec=_spec(_MATLAB), interpreter=_MATLAB, arity=arity(EXACT)),
+    "fennel": Command(spec=_spec(_FENNEL), interpreter=_FENNEL, arity=arity(EXACT)),
+    "janet": Command(spec=_spec(_JANET), interpreter=_JANET, arity=arity(EXACT)),
+    "hy": Command(spec=_spec(_HY), interpreter=_HY, arity=arity(EXACT)),
+    "planck": Command(spec=_spec(_CLOJURESCRIPT), interpreter=_CLOJURESCRIPT, arity=arity(EXACT)),
+    "lumo": Command(spec=_spec(_CLOJURESCRIPT), interpreter=_CLOJURESCRIPT, arity=arity(EXACT)),
+    "root": Command(spec=_spec(_ROOT), interpreter=_ROOT, arity=arity(EXACT)),
+    "swipl": Command(spec=_spec(_PROLOG), interpreter=_PROLOG, arity=arity(EXACT)),
+    "gprolog": Command(spec=_spec(_PROLOG), interpreter=_PROLOG, arity=arity(EXACT)),
+    "gosh": Command(spec=_spec(_GOSH), interpreter=_GOSH, arity=arity(EXACT)),
+    "newlisp": Command(spec=_spec(_NEWLISP), interpreter=_NEWLISP, arity=arity(EXACT)),
+    "pike": Command(spec=_spec(_PIKE), interpreter=_PIKE, arity=arity(EXACT)),
+    "scsh": Command(spec=_spec(_SCSH), interpreter=_SCSH, arity=arity(EXACT)),
 }

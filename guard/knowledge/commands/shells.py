@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 from guard.knowledge.commands.command import EXACT, Command, arity
 from guard.knowledge.commands.effect import E, Tool, spec_values
+from guard.knowledge.commands.names import unversioned
 from guard.knowledge.commands.spec import Spec, opts
 
 WRAPPER = Spec(kind="wrapper", operands="command")
@@ -42,7 +43,7 @@ POSIX_SHELLS = frozenset(
     {
         *("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash", "yash", "posh", "lksh"),
         *("oksh", "loksh", "pdksh", "ksh93", "bosh", "osh", "hush", "busybox-sh", "rksh", "rzsh"),
-        *("jsh", "bsh", "sash", "toysh"),
+        *("jsh", "bsh", "sash", "toysh", "gash"),
     }
 )
 
@@ -50,7 +51,7 @@ POSIX_SHELLS = frozenset(
 def is_shell(name: str) -> bool:
     """Whether a command name (or path) names a POSIX shell (`ksh93`, `bash5.2` too)."""
     base = name.rsplit("/", 1)[-1]
-    return base in POSIX_SHELLS or base.rstrip("0123456789.") in POSIX_SHELLS
+    return base in POSIX_SHELLS or unversioned(base, "0123456789.") in POSIX_SHELLS
 
 
 class ParallelOptions(NamedTuple):
@@ -382,6 +383,7 @@ COMMANDS: dict[str, Command] = {
     "ksh": Command(spec=SHELL, arity=arity(EXACT)),
     "osh": Command(spec=SHELL, arity=arity(EXACT)),
     "jsh": Command(spec=SHELL, arity=arity(EXACT)),
+    "gash": Command(spec=SHELL, arity=arity(EXACT)),  # Guile's POSIX shell
     "nix-shell": Command(  # --run and --command are bash code run in the shell it builds
         spec=Spec(
             operands="path",  # shell.nix, default.nix (read); `-p` packages name nothing here

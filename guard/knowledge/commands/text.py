@@ -248,6 +248,12 @@ _VI = Spec(
     },
 )
 
+# kakoune: -e/-E commands (`%sh{…}` runs shell), -p SESSION sends the commands on standard
+# input to a session
+_KAK = Interpreter(
+    "unread", code=opts("-e", "-E", "-p"), values=opts("-c", "-s", "-ui", "-debug"), stdin=False
+)
+
 _EMACS = Interpreter(
     "unread",
     code=opts("--eval", "--execute"),
@@ -469,6 +475,13 @@ COMMANDS: dict[str, Command] = {
     "view": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "ex": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "gvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "rvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "rview": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "gview": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "evim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "nvi": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "elvis": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "vile": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "nano": Command(spec=WRITE),
     "pico": Command(spec=WRITE),
     "ed": Command(spec=_ED_SPEC, interpreter=_ED),
@@ -476,7 +489,10 @@ COMMANDS: dict[str, Command] = {
     "micro": Command(spec=WRITE),
     "hx": Command(spec=WRITE),
     "helix": Command(spec=WRITE),
-    "kak": Command(spec=WRITE),
+    "kak": Command(
+        spec=Spec(operands="write", values=_KAK.code | _KAK.values, text=_KAK.code | _KAK.values),
+        interpreter=_KAK,
+    ),
     "joe": Command(spec=WRITE),
     "emacs": Command(
         spec=Spec(
