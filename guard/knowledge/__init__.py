@@ -9,6 +9,7 @@ TYPE_CHECKING = False  # typing's costs an import the checker's fast path does n
 
 if TYPE_CHECKING:
     from guard.knowledge.commands import BUILDERS as BUILDERS
+    from guard.knowledge.commands import COPIERS as COPIERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
     from guard.knowledge.commands import command_for as command_for
@@ -59,6 +60,7 @@ if TYPE_CHECKING:
     from guard.knowledge.producers import PRODUCERS as PRODUCERS
     from guard.knowledge.producers import Producer as Producer
     from guard.knowledge.verbs import COMPOUND_LENGTH as COMPOUND_LENGTH
+    from guard.knowledge.verbs import DESTRUCTIVE_OPTIONS as DESTRUCTIVE_OPTIONS
     from guard.knowledge.verbs import DESTRUCTIVE_VERBS as DESTRUCTIVE_VERBS
     from guard.knowledge.verbs import PATH_ENDS as PATH_ENDS
     from guard.knowledge.verbs import PATH_LENGTH as PATH_LENGTH
@@ -72,6 +74,7 @@ if TYPE_CHECKING:
 _WHERE: dict[str, str] = {
     "BUILDERS": "guard.knowledge.commands",
     "HOME_COMMANDS": "guard.knowledge.commands",
+    "COPIERS": "guard.knowledge.commands",
     "AT_FILE_COMMANDS": "guard.knowledge.commands.files",
     "AWK_RUNS": "guard.knowledge.commands.text",
     "AWK_WRITES": "guard.knowledge.commands.text",
@@ -82,6 +85,7 @@ _WHERE: dict[str, str] = {
     "CONTAINER_HOST_POWERS": "guard.knowledge.commands.containers",
     "CPIO_EXTRACTS": "guard.knowledge.commands.archives",
     "Command": "guard.knowledge.commands.command",
+    "DESTRUCTIVE_OPTIONS": "guard.knowledge.verbs",
     "DESTRUCTIVE_VERBS": "guard.knowledge.verbs",
     "DISK": "guard.knowledge.vital_paths",
     "ENVIRONMENT": "guard.knowledge.environment",

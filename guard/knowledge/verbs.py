@@ -41,6 +41,18 @@ PATH_ENDS = frozenset(
     }
 )
 
+# A long option that is a verb removes as the verb does (`cargo owner --remove bob`, `gem owner
+# --remove`, `az … --delete`). Not `--rm` (docker run's container removed when it exits), nor
+# `--prune`, `--reset` or `--flush`, which mostly tidy what the tool keeps.
+DESTRUCTIVE_OPTIONS = frozenset(
+    f"--{verb}"
+    for verb in (
+        *("delete", "remove", "purge", "destroy", "drop", "wipe", "revoke", "uninstall"),
+        *("erase", "yank", "unpublish", "force-delete", "terminate", "deregister"),
+        *("unregister", "obliterate", "nuke", "shred"),
+    )
+)
+
 SCALE_VERBS = frozenset({"scale", "ps:scale", "resize"})  # with a count of 0: nothing runs
 
 PATH_LENGTH = 4  # leading operands that may be subcommand words

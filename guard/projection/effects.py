@@ -16,6 +16,7 @@ from typing import NamedTuple
 
 from guard.knowledge import (
     COMPOUND_LENGTH,
+    DESTRUCTIVE_OPTIONS,
     DESTRUCTIVE_VERBS,
     PATH_ENDS,
     PATH_LENGTH,
@@ -242,6 +243,13 @@ def _spec_tool(name: str, spec: Spec) -> Tool:
 
 def _may_name_verb(values: list[str | None]) -> bool:
     """A cheap first look: whether any of the first words could be a verb of the model."""
+    for value in values[1:]:
+        if (
+            value is not None
+            and value[:2] == "--"
+            and value.partition("=")[0] in DESTRUCTIVE_OPTIONS
+        ):
+            return True
     for value in values[1 : 2 * PATH_LENGTH + 2]:
         if value is None or value.startswith("-"):
             continue
@@ -275,8 +283,21 @@ def _verbs(
         ):
             return
     reason = _verb_reason(path, parsed, "unknown tool" if unknown else "subcommand")
+    if reason is None:
+        given = sorted(o for o in parsed.options if o in DESTRUCTIVE_OPTIONS)
+        if given and _path_reads_only(path):
+            given = []
+        if given:
+            who = "unknown tool" if unknown else "subcommand"
+            reason = f"{who}, destructive option ({given[0]})"
     if reason is not None:
         add_effect(w, span, "destroy", record.name, reason, tuple([a.shown for a in argv]))
+
+
+def _path_reads_only(path: Sequence[str | None]) -> bool:
+    """Whether the subcommand path ends at a word that only reads or runs a command of its own
+    (`get`, `run`): an option there is that command's, or only shapes what is shown."""
+    return any(word is not None and word.lower() in PATH_ENDS for word in path)
 
 
 def _verb_reason(path: Sequence[str | None], parsed: Parsed, who: str) -> str | None:

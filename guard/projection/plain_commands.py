@@ -11,6 +11,7 @@ from guard.knowledge import (
     AT_FILE_COMMANDS,
     CONTAINER_COMMANDS,
     CONTAINER_HOST_POWERS,
+    COPIERS,
     CPIO_EXTRACTS,
     HOME_COMMANDS,
     RECURSIVE_READS,
@@ -22,7 +23,6 @@ from guard.projection import paths
 from guard.projection.accesses import access, wrote_text
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value
 from guard.projection.recursive_reads import recursive_reads
-from guard.projection.requests import Access
 from guard.projection.variables import assigned
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Call, Walker, dynamic, run_code
@@ -216,6 +216,7 @@ _CORNER_COMMANDS = (
     AT_FILE_COMMANDS
     | STDIN_FILE_LISTS.keys()
     | CONTAINER_COMMANDS
+    | COPIERS
     | HOME_COMMANDS
     | {"git", "cpio", "wget", "curl", "less", "more"}
 )
@@ -244,8 +245,8 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
                 f"{value} gives the container the host's powers, "
                 "and guard does not see what runs in it",
             )
-    if via in CONTAINER_COMMANDS:
-        _container_copy(w, via, argv)
+    if via in COPIERS:
+        _copies(w, via, argv)
     if via in HOME_COMMANDS:
         _home_files(w, via, argv)
     if via in ("wget", "curl"):
@@ -345,19 +346,29 @@ def _home_row(words: tuple[str, ...], named: set[str], operands: tuple[str, ...]
     return operands[: len(words)] == words
 
 
-def _container_copy(w: Walker, via: str, argv: list[Arg]) -> None:
-    """`docker cp SRC DEST`: the side that is not `container:path` is a host path read (SRC)
-    or written (DEST)."""
+def _copies(w: Walker, via: str, argv: list[Arg]) -> None:
+    """`docker cp SRC DEST`, `kubectl cp SRC DEST` (the record's `copies`): each side that is
+    not `NAME:path` is a path here, read (a source) or written (the destination). Every word
+    that is not an option is taken as an operand: an option's value (`-n ns`) is read as a
+    path too, the strong reading."""
     operands = [a for a in argv[1:] if a.value is None or not a.value.startswith("-")]
-    if len(operands) < 3 or operands[0].value != "cp":
+    values = tuple(a.value for a in operands)
+    for copy in command_for(via).copies:
+        size = len(copy.words)
+        if values[:size] != copy.words or len(operands) < size + 2:
+            continue
+        rest = operands[size:]
+        modes = [(arg, "read") for arg in rest[:-1]] + [(rest[-1], "write")]
+        for arg, mode in modes:
+            value = arg.value
+            if value is None:
+                dynamic(w, arg, "path", f"a path {via} copies is not known: {arg.reason}")
+            elif value != "-" and not _OTHER_PLACE.match(value):
+                access(w, arg, value, mode, via)  # type: ignore[arg-type]
         return
-    modes: tuple[tuple[Arg, Access], ...] = ((operands[1], "read"), (operands[2], "write"))
-    for arg, mode in modes:
-        value = arg.value
-        if value is None:
-            dynamic(w, arg, "path", f"a path {via} cp copies is not known: {arg.reason}")
-        elif value != "-" and not re.match(r"^[A-Za-z0-9][\w.-]*:", value):
-            access(w, arg, value, mode, via)
+
+
+_OTHER_PLACE = re.compile(r"[A-Za-z0-9][\w.-]*(?:/[\w.-]+)?:")  # web:/a, ns/pod:/a
 
 
 def _environment(w: Walker, args: list[Arg], depth: int) -> None:

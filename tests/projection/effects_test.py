@@ -388,7 +388,7 @@ VERB_MODEL = [
     ("terraform workspace delete dev", "destroy:terraform"),
     ("terraform state rm aws_instance.web", "destroy:terraform"),
     ("vault token revoke s.x", "destroy:vault"),
-    ("cargo owner --remove bob", ""),  # an option, not a subcommand word
+    ("cargo owner --remove bob", "destroy:cargo"),  # as `npm owner rm`: an owner revoked
     ("rustup self uninstall", "destroy:rustup"),
     ("go mod tidy", ""),
     ("pip cache purge", ""),
@@ -427,9 +427,19 @@ VERB_MODEL = [
     ("terraform destroy -help=false", "destroy:terraform"),
     ("mycli delete x --help=0", "destroy:mycli"),
     ("mycli delete x --version", "destroy:mycli"),  # a version after the subcommand: doubt
+    # a long option that is a verb removes as the verb does
+    ("cargo owner --remove bob foo", "destroy:cargo"),
+    ("gem owner foo --remove bob", "destroy:gem"),
+    ("az storage account update -n x --remove tags.team", "destroy:az"),
+    ("mytool sync --delete ./out", "destroy:mytool"),
+    ("sometool bucket --purge=true b", "destroy:sometool"),
 ]
 
 VERB_MODEL_QUIET = [
+    "docker run --rm -v \"$PWD\":/w img make",  # --rm: its own container, once it exits
+    "docker compose up -d --remove-orphans",  # an option made of a verb is not the verb
+    "cargo owner --add bob foo",
+    "kubectl get pods --show-labels",
     "npm uninstall left-pad",
     "npm rm lodash",
     "npm prune",

@@ -559,6 +559,14 @@ BYPASSES = [
     ("docker run -v $V:/d alpine", ("dynamic", "path")),
     ("docker cp ctr:/etc/x /srv/y", ("external_directory", "/srv/y")),
     ("podman cp /srv/x ctr:/y", ("external_directory", "/srv/x")),
+    # every tool that copies between here and a container or a pod (its record's `copies`)
+    ("kubectl cp web-0:/etc/x /srv/y", ("external_directory", "/srv/y")),
+    ("kubectl cp -n prod web-0:/etc/x /srv/y", ("external_directory", "/srv/y")),
+    ("kubectl cp ~/.ssh/id_rsa web-0:/tmp/k", ("external_directory", "/h/u/.ssh/id_rsa")),
+    ("oc cp /srv/x ns/web-0:/y", ("external_directory", "/srv/x")),
+    ("docker container cp ctr:/etc/x /srv/y", ("external_directory", "/srv/y")),
+    ("docker compose cp web:/etc/x /srv/y", ("external_directory", "/srv/y")),
+    ("nerdctl container cp /srv/x ctr:/y", ("external_directory", "/srv/x")),
 ]
 
 
@@ -683,6 +691,9 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "docker run -v cache:/var/lib/x -v ./src:/src img",
         "docker build -t app .",
         "docker cp ctr:/app/out ./out",
+        "kubectl cp prod/web-0:/var/log/app.log ./app.log",
+        "kubectl cp src/config.yaml web-0:/app/config.yaml",
+        "docker compose cp web:/app/coverage ./coverage",
         "docker run alpine cp /a /b",
         "csplit f '/^x/' '{*}'",
         "pip install requests 'x>=1.0' git+https://github.com/a/b",

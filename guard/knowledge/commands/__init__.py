@@ -114,6 +114,8 @@ BUILDERS = frozenset(
 )
 # The commands that read or write files under home of their own accord, from the records' `home`.
 HOME_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.home)
+# The commands that copy between here and another place (`docker cp`), from the records' `copies`.
+COPIERS = frozenset(name for name, record in RECORDS.items() if record.copies)
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.
 OPTION_VARIABLES: dict[str, OptionTable] = {
     variable: table for record in FAMILIES.values() for variable, table in record.env

@@ -35,6 +35,15 @@ class HomeFile(NamedTuple):
     words: tuple[str, ...] = ()
 
 
+class Copy(NamedTuple):
+    """A subcommand that copies between this machine and another place (a container, a pod):
+    after its `words`, the operands are the sources, then the destination; a side written
+    `NAME:path` (`web:/app/log`, `ns/pod:/tmp`) is the other place, any other is a path here,
+    read (a source) or written (the destination)."""
+
+    words: tuple[str, ...]
+
+
 def home_files(
     under: str, mode: Literal["read", "write"], *words: tuple[str, ...]
 ) -> tuple[HomeFile, ...]:
@@ -75,6 +84,7 @@ class Command(NamedTuple):
     # options that point it at another home (`--homedir`, `--kubeconfig`), or option letters
     # with which it writes elsewhere or only prints (`ssh-keygen -f FILE`, `-l`)
     home_elsewhere: frozenset[str] = frozenset()
+    copies: tuple[Copy, ...] = ()  # subcommands that copy between here and another place
 
     @property
     def known(self) -> bool:

@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge.commands.command import EXACT, Command, HomeFile, arity, home_files
+from guard.knowledge.commands.command import (
+    EXACT,
+    Command,
+    Copy,
+    HomeFile,
+    arity,
+    home_files,
+)
 from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.shells import WRAPPER
 from guard.knowledge.commands.spec import Role, Spec, opts
@@ -36,6 +43,18 @@ CONTAINER_HOST_POWERS = re.compile(
 
 
 CONTAINER_COMMANDS = frozenset({"docker", "podman", "nerdctl"})
+_KUBECTL_SPEC = Spec(
+    operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
+    options={
+        "-f": "read",
+        "--filename": "read",
+        "--kubeconfig": "read",
+        "-k": "read",
+        "--kustomize": "read",
+    },
+)
+# `docker cp`, `docker container cp`, `docker compose cp`
+_CONTAINER_COPIES = (Copy(("cp",)), Copy(("container", "cp")), Copy(("compose", "cp")))
 
 
 # bwrap's options and the roles of the words each takes (some take two or three).
@@ -229,6 +248,7 @@ _DOCKER_QUIET = (  # with -f (running containers, images in use) their rows ask
 
 COMMANDS: dict[str, Command] = {
     "docker": Command(
+        copies=_CONTAINER_COPIES,
         home=(HomeFile(".docker", "write", ("login",)),),
         home_elsewhere=frozenset({"--config"}),
         spec=CONTAINER,
@@ -249,11 +269,18 @@ COMMANDS: dict[str, Command] = {
     "podman": Command(
         spec=CONTAINER,
         effects=_DOCKER,
+        copies=_CONTAINER_COPIES,
         subcommands=True,
         quiet=_DOCKER_QUIET,
         arity=arity(2, ("compose", 3), ("exec", EXACT), ("run", EXACT)),
     ),
-    "nerdctl": Command(spec=CONTAINER, effects=_DOCKER, subcommands=True, quiet=_DOCKER_QUIET),
+    "nerdctl": Command(
+        spec=CONTAINER,
+        effects=_DOCKER,
+        subcommands=True,
+        quiet=_DOCKER_QUIET,
+        copies=_CONTAINER_COPIES,
+    ),
     "kubectl": Command(
         home=home_files(
             ".kube",
@@ -268,18 +295,10 @@ COMMANDS: dict[str, Command] = {
         ),
         home_elsewhere=frozenset({"--kubeconfig"}),
         dry_run=opts("--dry-run"),
-        spec=Spec(
-            operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
-            options={
-                "-f": "read",
-                "--filename": "read",
-                "--kubeconfig": "read",
-                "-k": "read",
-                "--kustomize": "read",
-            },
-        ),
+        spec=_KUBECTL_SPEC,
         effects=_KUBECTL,
         subcommands=True,
+        copies=(Copy(("cp",)),),
         arity=arity(2, ("config", 3), ("rollout", 3), ("run", EXACT), ("exec", EXACT)),
     ),
     "bwrap": Command(spec=Spec(kind="bwrap", operands="command")),
@@ -336,7 +355,9 @@ COMMANDS: dict[str, Command] = {
     "incus": Command(subcommands=True),
     "lxc": Command(subcommands=True),
     "multipass": Command(subcommands=True),
-    "oc": Command(effects=_KUBECTL, subcommands=True),
+    "oc": Command(  # OpenShift's kubectl
+        spec=_KUBECTL_SPEC, effects=_KUBECTL, subcommands=True, copies=(Copy(("cp",)),)
+    ),
     "skopeo": Command(subcommands=True),
     "vagrant": Command(subcommands=True),
     "virsh": Command(subcommands=True),
