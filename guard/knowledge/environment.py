@@ -66,6 +66,12 @@ ENVIRONMENT: dict[str, EnvRole] = {
             "LD_PRELOAD",
             "LD_LIBRARY_PATH",
             "LD_AUDIT",
+            # macOS's dynamic loader: libraries loaded into every program it starts
+            *("DYLD_INSERT_LIBRARIES", "DYLD_LIBRARY_PATH", "DYLD_FRAMEWORK_PATH"),
+            *("DYLD_FALLBACK_LIBRARY_PATH", "DYLD_FALLBACK_FRAMEWORK_PATH"),
+            # .NET's: assemblies and profilers loaded into every program it starts
+            *("DOTNET_STARTUP_HOOKS", "CORECLR_PROFILER_PATH", "COR_PROFILER_PATH"),
+            *("CORECLR_PROFILER_PATH_64", "CORECLR_PROFILER_PATH_32", "DOTNET_ADDITIONAL_DEPS"),
             "BASH_ENV",
             "ENV",
             "ZDOTDIR",

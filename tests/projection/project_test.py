@@ -382,6 +382,10 @@ BYPASSES = [
     ("PATH=/srv/bin:$PATH ls", ("external_directory", "/srv/bin")),
     ("export PATH=/srv/bin:$PATH; ls", ("external_directory", "/srv/bin")),
     ("LD_PRELOAD=/srv/x.so ls", ("external_directory", "/srv/x.so")),
+    ("DYLD_INSERT_LIBRARIES=/srv/x.dylib ls", ("external_directory", "/srv/x.dylib")),
+    ("DOTNET_STARTUP_HOOKS=/srv/hook.dll dotnet run", ("external_directory", "/srv/hook.dll")),
+    ("CORECLR_PROFILER_PATH=/srv/p.so dotnet test", ("external_directory", "/srv/p.so")),
+    ("gcc -fuse-ld=/srv/ld a.c", ("external_directory", "/srv/ld")),
     ("BASH_ENV=/srv/env.sh bash -c true", ("external_directory", "/srv/env.sh")),
     # commands that run other commands in their own ways
     ("coproc rm -rf /srv", ("external_directory", "/srv")),

@@ -192,6 +192,13 @@ DYNAMIC = [
     ("PYTEST_ADDOPTS='-p evil_plugin' pytest", {"code"}),
     ("TAR_OPTIONS=--to-command=sh tar xf a.tar", {"code"}),
     ("NODE_OPTIONS=$OPTS npm test", {"code"}),
+    # the C compiler's options a build passes on (CFLAGS, LDFLAGS, CGO_CFLAGS …)
+    ("CFLAGS='-O2 -fplugin=/o/p.so' make", {"code"}),
+    ("CGO_CFLAGS=-fplugin=./p.so go build", {"code"}),
+    ("LDFLAGS=-fuse-ld=/o/ld make", {"code"}),
+    ("CXXFLAGS='-Xclang -load -Xclang /o/x.so' cmake --build b", {"code"}),
+    ("export CFLAGS=-B/o/bin; make", {"code"}),
+    ("CPPFLAGS=@/o/args ./configure", {"code"}),
     ("export PYTHONPATH=src", {"code"}),  # it stays for the guard of every later line
     # git settings not known to be harmless
     ("git -c commit.template=/o/t commit", {"code"}),
@@ -261,6 +268,11 @@ QUIET = [
     "NODE_OPTIONS=--openssl-legacy-provider npm start",
     "export NODE_OPTIONS=--max-old-space-size=4096",
     "RUSTFLAGS='-C opt-level=3' cargo build",
+    "CFLAGS='-O2 -g -Wall -I./include' make",
+    "LDFLAGS='-L/usr/local/lib -fuse-ld=lld' make",
+    "CXXFLAGS='-std=c++17 -march=native' make -j8",
+    "CGO_ENABLED=0 CGO_LDFLAGS=-static go build ./...",
+    "CPPFLAGS=-DNDEBUG ./configure",
     "RUSTFLAGS='-C target-cpu=native -D warnings' cargo build",
     "RUSTFLAGS=-Copt-level=2 cargo test",
     "RUSTDOCFLAGS='--cfg docsrs' cargo doc",

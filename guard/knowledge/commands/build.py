@@ -51,7 +51,7 @@ COMPILER = Spec(
         "-specs": "read",
         "-B": "execute",  # gcc runs its programs from there
         "-fplugin": "execute",
-        "-fuse-ld": "data",
+        "-fuse-ld": "execute",  # a name (lld, mold) or, for clang, the linker's path
         "--ld-path": "execute",
     },
 )
@@ -326,6 +326,19 @@ _GO_OPTIONS = OptionTable(
         *("-ldflags=-extld", "-debug-actiongraph", "-debug-trace"),
     ),
     split="space",
+)
+# CFLAGS, LDFLAGS …: options of the C compiler (and the linker it runs) a build passes on
+_CC_OPTIONS = OptionTable(
+    "cc",
+    code=(
+        *("-fplugin", "-fpass-plugin", "-B", "-specs", "--specs", "-wrapper", "-Xclang"),
+        *("-load", "--ld-path", "-fuse-ld=/", "-Wl,--plugin", "-Wl,-plugin", "-Xlinker", "@"),
+    ),
+    split="space",
+)
+_CC_VARIABLES = (
+    *("CFLAGS", "CXXFLAGS", "CPPFLAGS", "LDFLAGS", "OBJCFLAGS", "FFLAGS", "FCFLAGS"),
+    *("CGO_CFLAGS", "CGO_CXXFLAGS", "CGO_CPPFLAGS", "CGO_LDFLAGS", "CGO_FFLAGS"),
 )
 _MAKE_OPTIONS = OptionTable(
     "make",
@@ -645,7 +658,9 @@ COMMANDS: dict[str, Command] = {
         arity=arity(2, ("mod", 3)),
     ),
     "gcc": Command(spec=COMPILER),
-    "cc": Command(spec=COMPILER),
+    "cc": Command(  # the variables a build passes to every C and C++ compiler it runs
+        env=tuple((variable, _CC_OPTIONS) for variable in _CC_VARIABLES), spec=COMPILER
+    ),
     "c++": Command(spec=COMPILER),
     "g++": Command(spec=COMPILER),
     "clang": Command(spec=COMPILER),
