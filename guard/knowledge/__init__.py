@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from guard.knowledge.verbs import PATH_ENDS as PATH_ENDS
     from guard.knowledge.verbs import PATH_LENGTH as PATH_LENGTH
     from guard.knowledge.verbs import SCALE_VERBS as SCALE_VERBS
+    from guard.knowledge.verbs import ZERO_COUNTS as ZERO_COUNTS
     from guard.knowledge.vital_paths import DISK as DISK
     from guard.knowledge.vital_paths import EVERY_NAME as EVERY_NAME
     from guard.knowledge.vital_paths import HOME_PARENTS as HOME_PARENTS
@@ -118,6 +119,7 @@ _WHERE: dict[str, str] = {
     "RUNUSER_AS_WRAPPER": "guard.knowledge.commands.shells",
     "Role": "guard.knowledge.commands.spec",
     "SCALE_VERBS": "guard.knowledge.verbs",
+    "ZERO_COUNTS": "guard.knowledge.verbs",
     "SCHEDULER_READ_ONLY": "guard.knowledge.commands.system",
     "SSH_CODE_KEYS": "guard.knowledge.commands.network",
     "STDIN_FILE_LISTS": "guard.knowledge.commands.files",

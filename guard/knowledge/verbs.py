@@ -26,6 +26,7 @@ DESTRUCTIVE_VERBS = frozenset(
         *("drain", "expire", "discard", "downgrade", "shred", "unsubscribe", "undefine"),
         "autoremove",
         "forget",  # restic forget: snapshots gone
+        "deletion",  # aws kms schedule-key-deletion
     }
 )
 
@@ -51,6 +52,17 @@ DESTRUCTIVE_OPTIONS = frozenset(
         *("erase", "yank", "unpublish", "force-delete", "terminate", "deregister"),
         *("unregister", "obliterate", "nuke", "shred"),
     )
+)
+
+# Options that say how many of something run: set to 0, nothing does (`aws ecs update-service
+# --desired-count 0`, `az aks scale --node-count 0`, `docker compose up --scale web=0`). Not
+# `--min-*` (scaling to zero when idle is the point), nor Cloud Run's `--max-instances` (0: no
+# limit).
+ZERO_COUNTS = frozenset(
+    {
+        *("--replicas", "--desired-count", "--desired-capacity", "--max-size", "--num-nodes"),
+        *("--node-count", "--instance-count", "--max-replicas", "--scale"),
+    }
 )
 
 SCALE_VERBS = frozenset({"scale", "ps:scale", "resize"})  # with a count of 0: nothing runs

@@ -21,6 +21,7 @@ from guard.knowledge import (
     PATH_ENDS,
     PATH_LENGTH,
     SCALE_VERBS,
+    ZERO_COUNTS,
     Command,
     Effect,
     Spec,
@@ -243,13 +244,8 @@ def _spec_tool(name: str, spec: Spec) -> Tool:
 
 def _may_name_verb(values: list[str | None]) -> bool:
     """A cheap first look: whether any of the first words could be a verb of the model."""
-    for value in values[1:]:
-        if (
-            value is not None
-            and value[:2] == "--"
-            and value.partition("=")[0] in DESTRUCTIVE_OPTIONS
-        ):
-            return True
+    if _destructive_option(values) is not None or _scaled_to_zero(values):
+        return True
     for value in values[1 : 2 * PATH_LENGTH + 2]:
         if value is None or value.startswith("-"):
             continue
@@ -283,15 +279,46 @@ def _verbs(
         ):
             return
     reason = _verb_reason(path, parsed, "unknown tool" if unknown else "subcommand")
-    if reason is None:
-        given = sorted(o for o in parsed.options if o in DESTRUCTIVE_OPTIONS)
-        if given and _path_reads_only(path):
-            given = []
-        if given:
+    # an option that is a verb, or a count of what runs set to zero; after a known tool's path
+    # that ended at a word that only reads or runs a command of its own, the option is that
+    # command's (`docker run img find . -delete`). A tool guard does not know has no such path:
+    # its option values stand among its operands (`--topic x`).
+    values = [a.value for a in argv]
+    if reason is None and (unknown or not _path_reads_only(path)):
+        option = _destructive_option(values)
+        if option is not None:
             who = "unknown tool" if unknown else "subcommand"
-            reason = f"{who}, destructive option ({given[0]})"
+            reason = f"{who}, destructive option ({option})"
+        elif _scaled_to_zero(values):
+            reason = "scales to zero (a count of 0)"
     if reason is not None:
         add_effect(w, span, "destroy", record.name, reason, tuple([a.shown for a in argv]))
+
+
+def _destructive_option(values: Sequence[str | None]) -> str | None:
+    """The first option, before `--`, that is a verb (`--remove`, Go's `-purge`)."""
+    for value in values[1:]:
+        if value is None or value[:1] != "-":
+            continue
+        if value == "--":
+            return None
+        name = value.partition("=")[0]
+        if f"-{name}" in DESTRUCTIVE_OPTIONS or name in DESTRUCTIVE_OPTIONS:
+            return name
+    return None
+
+
+def _scaled_to_zero(values: Sequence[str | None]) -> bool:
+    """Whether a count of what runs is set to 0 (`--desired-count 0`, `--node-count=0`)."""
+    for at, value in enumerate(values[1:], 1):
+        if value is None or value[:2] != "--":
+            continue
+        name, eq, given = value.partition("=")
+        if name in ZERO_COUNTS:
+            count = given if eq else values[at + 1] if at + 1 < len(values) else None
+            if count is not None and (count == "0" or count.endswith("=0")):
+                return True  # `--scale web=0` too
+    return False
 
 
 def _path_reads_only(path: Sequence[str | None]) -> bool:

@@ -433,12 +433,26 @@ VERB_MODEL = [
     ("az storage account update -n x --remove tags.team", "destroy:az"),
     ("mytool sync --delete ./out", "destroy:mytool"),
     ("sometool bucket --purge=true b", "destroy:sometool"),
+    ("nomad job stop -purge web", "destroy:nomad"),  # Go's flags take one dash
+    ("kafka-topics --bootstrap-server k:9092 --delete --topic x", "destroy:kafka-topics"),
+    ("VBoxManage unregistervm devbox --delete", "destroy:VBoxManage"),
+    ("aws kms schedule-key-deletion --key-id k1", "destroy:aws"),
+    # a count of what runs set to zero, whatever the subcommand is called
+    ("aws ecs update-service --service web --desired-count 0", "destroy:aws"),
+    ("aws autoscaling update-auto-scaling-group --auto-scaling-group-name g --max-size 0",
+     "destroy:aws"),
+    ("az aks nodepool update -n p --node-count=0", "destroy:az"),
+    ("docker compose up -d --scale worker=0", "destroy:docker"),
 ]
 
 VERB_MODEL_QUIET = [
     "docker run --rm -v \"$PWD\":/w img make",  # --rm: its own container, once it exits
     "docker compose up -d --remove-orphans",  # an option made of a verb is not the verb
     "cargo owner --add bob foo",
+    "aws ecs update-service --service web --desired-count 2",
+    "docker compose up -d --scale worker=3",
+    "gcloud run deploy api --min-instances=0",
+    "docker run --rm img find /tmp -delete",  # inside the container, after `run`
     "kubectl get pods --show-labels",
     "npm uninstall left-pad",
     "npm rm lodash",
