@@ -41,7 +41,11 @@ def _git_checkout_paths(c: EffectCall, row: Effect) -> Found | None:
     ops = c.parsed.operands
     if c.parsed.dashdash < len(ops):
         return Found(row.target)
+    if "--pathspec-from-file" in c.parsed.options:
+        return Found(row.target, "checkout of the paths a file lists overwrites their changes")
     rest = ops[1:]
+    if "-m" in c.parsed.values:  # checkout's -m is --merge, a flag: its "value" is an operand
+        rest = (c.parsed.values["-m"], *rest)
     if not rest:
         return None
     if any(op is None for op in rest):

@@ -895,7 +895,11 @@ GIT_PATH_OPERANDS = [
     ("git -C src checkout app.py", "discard:git-worktree"),
     ("git checkout \"$F\"", "discard:git-worktree"),  # a word not known: it may be a path
     ("git rm -f README.md", "discard:git-worktree"),
+    ("git checkout --pathspec-from-file=paths.txt", "discard:git-worktree"),
+    ("git checkout --pathspec-from-file paths.txt HEAD~1", "discard:git-worktree"),
+    ("git checkout -m README.md", "discard:git-worktree"),  # -m is --merge, not a message
     ("git checkout main", ""),
+    ("git checkout -m main", ""),
     ("git checkout feature/login", ""),
     ("git checkout -", ""),
     ("git checkout v1.2.0", ""),
