@@ -160,8 +160,11 @@ def _py_call(node: Any, name: str) -> list[Finding]:
     import ast
 
     args = node.args
-    if name in _PY_SHELL or name.startswith(_PY_ARGV):
-        line = _py_command(args[0] if args else None, argv=name.startswith(_PY_ARGV))
+    if name in _PY_SHELL:
+        line = _py_command(args[0] if args else None, argv=False)
+        return [line] if line else [Finding("dynamic", f"{name} runs a command not known")]
+    if name.startswith(_PY_ARGV):
+        line = _py_exec(name, args)
         return [line] if line else [Finding("dynamic", f"{name} runs a command not known")]
     if name in _PY_DYNAMIC:
         return [Finding("dynamic", f"{name} runs code not known before it runs")]
@@ -222,6 +225,31 @@ def _py_joined(args: list[Any]) -> str | None:
     if not parts or any(p is None for p in parts):
         return None
     return "/".join(p or "" for p in parts)
+
+
+def _py_exec(name: str, args: list[Any]) -> Finding | None:
+    """The argv an `os.exec*`, `os.spawn*` or `os.posix_spawn*` call runs: a list after the
+    program (`execvp(file, [argv…])`, `spawnv(mode, path, [argv…])`, `posix_spawn(path,
+    [argv…], env)`) or the words themselves (`execlp(file, arg0, arg1…)`); its first word
+    is the program's name as it sees it, so the program given is what runs."""
+    import ast
+    import shlex
+
+    variant = name.rsplit(".", 1)[-1]
+    skip = 1 if variant.startswith("spawn") else 0  # os.spawn*'s first argument is the mode
+    program = _py_literal(args[skip]) if len(args) > skip else None
+    if variant.startswith(("execl", "spawnl")):
+        words: list[Any] = args[skip + 1 :]
+        if variant.endswith("e"):
+            words = words[:-1]  # the environment, last
+    elif len(args) > skip + 1 and isinstance(args[skip + 1], ast.List | ast.Tuple):
+        words = list(args[skip + 1].elts)
+    else:
+        return None
+    given = [_py_literal(w) for w in words]
+    if program is None or any(g is None for g in given):
+        return None
+    return Finding("shell", " ".join(shlex.quote(w or "") for w in [program, *given[1:]]))
 
 
 def _py_command(node: Any, *, argv: bool) -> Finding | None:

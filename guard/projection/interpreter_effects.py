@@ -109,6 +109,9 @@ def _cluster(
         opt = "-" + value[j]
         rest = value[j + 1 :]
         if opt in record.code:
+            if rest and "-" + rest in record.code:  # node -pe CODE: --print --eval, the code next
+                codes.append(_next(argv, i))
+                return 1
             codes.append(arg._replace(value=rest) if rest else _next(argv, i))
             return 0 if rest else 1
         if opt in record.scripts:

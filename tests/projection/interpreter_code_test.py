@@ -46,6 +46,21 @@ CODE = [
      {"run:cat /o/secret", "read:/o/secret"}),
     ("python3 -c 'from os import popen; popen(\"ls /o\")'", {"run:ls /o", "read:/o"}),
     ("python3 -c 'import pty; pty.spawn(\"/bin/bash\")'", {"run:/bin/bash"}),
+    # os.exec*, os.spawn*, os.posix_spawn*: the argv after the program (or the mode)
+    ("python3 -c 'import os; os.execvp(\"rm\", [\"rm\", \"-rf\", \"build\"])'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("python3 -c 'import os; os.execlp(\"rm\", \"rm\", \"-rf\", \"build\")'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("python3 -c 'import os; os.execle(\"/bin/rm\", \"rm\", \"-rf\", \"build\", {})'",
+     {"run:/bin/rm -rf build", "destroy:files"}),
+    ("python3 -c 'import os; os.spawnvp(os.P_WAIT, \"rm\", [\"rm\", \"-rf\", \"build\"])'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("python3 -c 'import os; os.posix_spawnp(\"rm\", [\"rm\", \"-rf\", \"build\"], {})'",
+     {"run:rm -rf build", "destroy:files"}),
+    ("python3 -c 'import os; os.execv(path, args)'", {"dynamic:code"}),
+    # node -pe is --print --eval: the code is the next word
+    ("node -pe 'require(\"child_process\").execSync(\"rm -rf build\")'",
+     {"run:rm -rf build", "destroy:files"}),
     ("python3 -c 'import os; os.system(\"bash -c \\\"git stash clear\\\"\")'",
      {"run:bash -c git stash clear", "run:git stash clear", "discard:git-stash"}),
     # file APIs with literal paths are accesses, and rmtree destroys
