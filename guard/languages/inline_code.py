@@ -55,6 +55,8 @@ _PY_WRITE = frozenset(
     }
 )
 _PY_DESTROY = frozenset({"shutil.rmtree"})
+# where modules are imported from: code there runs at the next import
+_PY_IMPORT_PATHS = frozenset({"sys.path.insert", "sys.path.append", "site.addsitedir"})
 _PY_TWO = frozenset(  # (source read, destination written)
     {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.move"}
 )
@@ -168,6 +170,8 @@ def _py_call(node: Any, name: str) -> list[Finding]:
         return [line] if line else [Finding("dynamic", f"{name} runs a command not known")]
     if name in _PY_DYNAMIC:
         return [Finding("dynamic", f"{name} runs code not known before it runs")]
+    if name in _PY_IMPORT_PATHS:  # sys.path.insert(0, "/x"): modules imported from there run
+        return _py_paths(name, args[-1:], "read")
     if name in ("open", "io.open", "os.open", "codecs.open"):
         mode = "r"
         if len(args) > 1:

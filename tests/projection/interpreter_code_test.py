@@ -58,6 +58,9 @@ CODE = [
     ("python3 -c 'import os; os.posix_spawnp(\"rm\", [\"rm\", \"-rf\", \"build\"], {})'",
      {"run:rm -rf build", "destroy:files"}),
     ("python3 -c 'import os; os.execv(path, args)'", {"dynamic:code"}),
+    # where modules are imported from: what is there runs at the next import
+    ("python3 -c 'import sys; sys.path.insert(0, \"/o/lib\"); import evil'", {"read:/o/lib"}),
+    ("python3 -c 'import site; site.addsitedir(\"/o/site\")'", {"read:/o/site"}),
     # node -pe is --print --eval: the code is the next word
     ("node -pe 'require(\"child_process\").execSync(\"rm -rf build\")'",
      {"run:rm -rf build", "destroy:files"}),
@@ -486,6 +489,7 @@ OTHER_QUIET = [
     "cmake --build build -j4",
     "swift build",
     "swift test --filter ParserTests",
+    "python3 -c 'import sys; sys.path.insert(0, \"src\"); import app; app.main()'",
     "redis-cli GET key",
     "redis-cli -n 1 KEYS 'user:*'",
     "osascript -e 'display notification \"done\"'",
