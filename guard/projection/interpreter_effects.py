@@ -10,6 +10,8 @@ are kept, reported with the host (its paths are the other machine's).
 
 from __future__ import annotations
 
+import re
+
 from guard.knowledge import Interpreter, command_for
 from guard.projection.accesses import access, add_effect, written_code, written_path
 from guard.projection.requests import Request
@@ -37,6 +39,12 @@ def inline_code(
                 codes.append(_next(argv, i))  # deno eval CODE
             elif not codes and record.edits:
                 continue  # the file it edits (ed): its commands come from standard input
+            elif not codes and value in _STDIN_FILES:
+                break  # `python3 /dev/stdin <<< CODE`: the code comes from standard input
+            elif not codes and value is not None and _DESCRIPTOR.fullmatch(value):
+                why = f"{via} runs code read from {value}, not known before"
+                dynamic(w, arg, "code", why)  # `python3 <(curl …)`: a descriptor's contents
+                return
             elif not codes:
                 script = _written_script(w, arg, via)
                 if script is None:
@@ -88,6 +96,11 @@ def inline_code(
             return
     for code in codes:
         _project(w, argv, code, language, via, depth)
+
+
+# a script named by the descriptor it is read from
+_STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_DESCRIPTOR = re.compile(r"/dev/fd/\d+|/proc/(?:self|thread-self|\d+)/fd/\d+")
 
 
 def _cluster(

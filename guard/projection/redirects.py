@@ -16,7 +16,7 @@ from guard.projection.accesses import access, written_code, written_path, wrote_
 from guard.projection.pipe_input import static_argv
 from guard.projection.requests import Access
 from guard.projection.walk_records import Arg, Stdin
-from guard.projection.walker import Handler, Walker, dynamic, run_code
+from guard.projection.walker import Handler, Walker, dynamic, run_code, substitution_stdin
 from guard.projection.words import own_start
 
 _READS = frozenset({"<"})
@@ -273,7 +273,8 @@ def _test_command(w: Walker, node: Node, depth: int, stdin: Stdin | None) -> Non
                 continue
         if n.type in ("command_substitution", "process_substitution"):
             w.ran.add(own_start(w.src, n))
-            w.push_subshell([c for c in n.children if c.is_named], depth + 1)
+            named = [c for c in n.children if c.is_named]
+            w.push_subshell(named, depth + 1, substitution_stdin(w.src, n))
             continue
         if n.type in ("word", "raw_string", "string") and _ARITHMETIC_CODE.search(w.text(n)):
             arg = Arg(None, w.span(n), w.text(n), "a subscript that runs code")

@@ -35,6 +35,13 @@ Visit = tuple[Node, int, "Stdin | None"]
 Task = Callable[[], None] | Visit
 
 
+def substitution_stdin(src: bytes, node: Node) -> Stdin | None:
+    """What a substitution's commands read: `>(cmd)` reads what the command around it writes
+    there (a pipe: `tee >(bash) <<< …` runs it); `$(…)` and `<(…)` read the shell's own."""
+    start = own_start(src, node)
+    return Stdin("pipe") if src[start : start + 2] == b">(" else None
+
+
 class Calls(NamedTuple):
     """What the walk asks of the handlers built on it (see the module's docstring)."""
 
@@ -143,7 +150,8 @@ class Walker:
         ev.substitutions.clear()
         for sub in subs:
             self.ran.add(own_start(self.src, sub))  # its `$(`, after blanks (words.py)
-            self.push_subshell([c for c in sub.children if c.is_named], depth + 1)
+            named = [c for c in sub.children if c.is_named]
+            self.push_subshell(named, depth + 1, substitution_stdin(self.src, sub))
         hidden = list(ev.hidden_code)
         ev.hidden_code.clear()
         for text, span in hidden:
