@@ -283,6 +283,15 @@ def _pod_exec(c: EffectCall, row: Effect) -> Found | None:
     return _inside(c, row, pod or "?", command)
 
 
+def _pod_command(c: EffectCall, row: Effect) -> Found | None:
+    """`kubectl run NAME --image=IMG -- CMD…`: CMD runs in the pod; without `--` the image's
+    own command runs, which is the workload's, as `kubectl apply` is."""
+    words = [a.value for a in c.argv]
+    if "--" not in words:
+        return None
+    return _pod_exec(c, row)
+
+
 def _copy_to_remote(c: EffectCall, row: Effect) -> Found | None:
     ops = [op for op in c.parsed.operands if op is not None]
     if len(ops) < 2:
@@ -387,6 +396,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "container-exec": _container_exec,
     "pod-exec": _pod_exec,
     "copy-to-remote": _copy_to_remote,
+    "pod-command": _pod_command,
     "kill-all": _kill_all,
     "signal-pids": _signal_pids,
     "http-upload": _http_upload,

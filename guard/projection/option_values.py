@@ -79,6 +79,22 @@ def _container_mount(w: Walker, arg: Arg, value: str | None, depth: int, via: st
         access(w, arg, source, "read" if read_only else "write", via)
 
 
+def _container_output(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`docker save -o FILE`, `buildx build --output type=local,dest=DIR` (or `-o DIR`): what
+    it writes on this machine (an output of type registry or image writes nothing here)."""
+    if value is None:
+        dynamic(w, arg, "path", f"where {via} writes is not known: {arg.reason}")
+        return
+    if "=" not in value:
+        if value != "-":
+            access(w, arg, value, "write", via)
+        return
+    fields = dict(f.partition("=")[::2] for f in value.split(","))
+    dest = fields.get("dest")
+    if dest and dest != "-":
+        access(w, arg, dest, "write", via)
+
+
 def _ssh_option(w: Walker, arg: Arg, setting: str | None, depth: int, via: str) -> None:
     """`ssh -o ProxyCommand=…` (and LocalCommand, KnownHostsCommand) run a local command."""
     if setting is None:
@@ -334,6 +350,7 @@ HANDLERS: dict[str, Handler] = {
     "git-config-env": _git_config_env,
     "container-volume": _container_volume,
     "container-mount": _container_mount,
+    "container-output": _container_output,
     "sql": sql_text,
     "sql-file": _sql_file,
     "tool-setting": _tool_setting,

@@ -237,6 +237,19 @@ REMOTE = [
     ("gcloud compute ssh vm1 --command 'ls'", "remote:gcloud"),
     ("ansible all -i hosts -m shell -a 'uptime'", "remote:ansible"),
     ("ansible-playbook -i prod site.yml", "remote:ansible"),
+    # commands run on other machines, containers and pods by the tools that manage them
+    ("kubectl run tmp --image=alpine --rm -it -- sh", "remote:kubernetes/tmp"),
+    ("kubectl run tmp --image=alpine -- rm -rf /data",
+     "remote:kubernetes/tmp destroy:files@kubernetes/tmp"),
+    ("salt '*' cmd.run 'uptime'", "remote:salt"),
+    ("salt-ssh web1 state.apply", "remote:salt"),
+    ("vagrant ssh -c 'make test'", "remote:vagrant"),
+    ("aws ssm send-command --document-name AWS-RunShellScript --targets Key=x,Values=y",
+     "remote:aws"),
+    ("aws ecs execute-command --cluster c --task t --interactive --command sh", "remote:aws"),
+    ("az vm run-command invoke -g g -n vm1 --command-id RunShellScript --scripts uptime",
+     "remote:azure"),
+    ("heroku run rake db:migrate -a app", "remote:heroku"),
     # copies to another machine publish there
     ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
     ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),
@@ -446,6 +459,13 @@ VERB_MODEL = [
 ]
 
 VERB_MODEL_QUIET = [
+    "kubectl run web --image=nginx --port=80",
+    "vagrant up",
+    "heroku logs --tail -a app",
+    "aws ssm describe-parameters",
+    "az vm list -g g",
+    "docker save -o img.tar app:1.0",
+    "docker buildx build -o type=registry -t r/app .",
     "docker run --rm -v \"$PWD\":/w img make",  # --rm: its own container, once it exits
     "docker compose up -d --remove-orphans",  # an option made of a verb is not the verb
     "cargo owner --add bob foo",

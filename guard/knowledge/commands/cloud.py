@@ -104,6 +104,13 @@ COMMANDS: dict[str, Command] = {
                     "deletes cloud resources",
                     sub=("*", "delete-*|terminate-*|remove-*|deregister-*|purge-*"),
                 ),
+                E(
+                    "remote",
+                    "aws",
+                    "runs commands on cloud machines",
+                    sub=("ssm", "send-command|start-session|start-automation-execution"),
+                ),
+                E("remote", "aws", "runs a command in a container", sub=("ecs", "execute-command")),
             ),
         ),
         subcommands=True,
@@ -171,6 +178,14 @@ COMMANDS: dict[str, Command] = {
             ),
             effects=(
                 E("destroy", "azure", "deletes cloud resources", word="delete|purge|delete-*"),
+                E(
+                    "remote",
+                    "azure",
+                    "runs a script on virtual machines",
+                    sub=("vm|vmss", "run-command"),
+                    word="invoke|create",
+                ),
+                E("remote", "azure", "runs commands on a cloud machine", word="ssh"),
             ),
         ),
         subcommands=True,
@@ -225,7 +240,6 @@ COMMANDS: dict[str, Command] = {
             "doctl",
             "hcloud",
             "linode-cli",
-            "heroku",
             "fly",
             "flyctl",
             "vercel",
@@ -258,4 +272,24 @@ COMMANDS: dict[str, Command] = {
         _CLI,
     ),
     "bq": _BQ,
+    "heroku": _CLI._replace(
+        effects=Tool(
+            values=opts("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env"),
+            effects=(
+                E(
+                    "remote",
+                    "heroku",
+                    "runs a command in the app's cloud machines",
+                    sub=("run|run:detached|run:inside|ps:exec",),
+                ),
+            ),
+        )
+    ),
+    # salt runs its functions (cmd.run: any shell command) on every minion it targets
+    "salt": Command(
+        effects=Tool(effects=(E("remote", "salt", "runs functions on the machines it targets"),))
+    ),
+    "salt-ssh": Command(
+        effects=Tool(effects=(E("remote", "salt", "runs functions on the machines it targets"),))
+    ),
 }

@@ -32,6 +32,9 @@ CONTAINER = Spec(
         "-v": "container-volume",
         "--volume": "container-volume",
         "--mount": "container-mount",
+        "-o": "container-output",  # docker save/export -o FILE, buildx build -o DIR
+        "--output": "container-output",
+        "--input": "read",  # docker load --input FILE
     },
 )
 
@@ -234,6 +237,13 @@ _KUBECTL = Tool(
             flags=("--prune",),
         ),
         E("remote", "kubernetes", "runs a command inside a pod", sub=("exec",), check="pod-exec"),
+        E(
+            "remote",
+            "kubernetes",
+            "runs a command in a new pod",
+            sub=("run",),
+            check="pod-command",
+        ),
         E("remote", "kubernetes", "attaches to a process in a pod", sub=("attach",)),
         E("remote", "kubernetes", "runs a debugging container in the cluster", sub=("debug",)),
     ),
@@ -359,6 +369,11 @@ COMMANDS: dict[str, Command] = {
         spec=_KUBECTL_SPEC, effects=_KUBECTL, subcommands=True, copies=(Copy(("cp",)),)
     ),
     "skopeo": Command(subcommands=True),
-    "vagrant": Command(subcommands=True),
+    "vagrant": Command(
+        effects=Tool(
+            effects=(E("remote", "vagrant", "runs commands inside the machine", sub=("ssh",)),)
+        ),
+        subcommands=True,
+    ),
     "virsh": Command(subcommands=True),
 }

@@ -28,6 +28,7 @@ Role = Literal[
     "git-config-env",
     "container-volume",
     "container-mount",
+    "container-output",  # docker save -o FILE, buildx --output type=local,dest=DIR: written
     "sql",
     "sql-file",
     "tool-setting",
