@@ -25,6 +25,14 @@ class Producer(NamedTuple):
     expression: str = ""  # operands end at a word starting with one of these (find's -name)
     patterns: frozenset[str] = frozenset()  # options that give the pattern: no pattern operand
     leading: frozenset[str] = frozenset()  # options before the roots (find -L, -H, -D x, -O2)
+    # which of the files below its roots it may print, for the secrets among them (what reads
+    # what it prints reads those): names starting with "." only with `hidden_flags` (fd, rg,
+    # ls), none that git does not track (`tracked`), only names matching the value of a
+    # `names` option when the expression only narrows (find -name PAT)
+    hidden: bool = True
+    hidden_flags: frozenset[str] = frozenset()
+    tracked: bool = False
+    names: frozenset[str] = frozenset()
 
 
 def _v(*names: str) -> frozenset[str]:
@@ -54,6 +62,7 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
             expression="-(!",
             leading=_v("-H", "-L", "-P", "-D", "-O"),
             values=_v("-D"),
+            names=_v("-name", "-iname"),
         ),
     ),
     "fd": (
@@ -64,12 +73,16 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
                 *("--base-directory", "--search-path", "--exec-batch"),
             ),
             values=_v("-e", "--extension", "-t", "--type", "-d", "--max-depth", "-E", "--exclude"),
+            hidden=False,
+            hidden_flags=_v("-H", "--hidden", "-u", "--unrestricted"),
         ),
     ),
     "fdfind": (
         Producer(
             "after-first",
             refuses=_v("-x", "--exec", "-X", "--exec-batch", "--base-directory", "--search-path"),
+            hidden=False,
+            hidden_flags=_v("-H", "--hidden", "-u", "--unrestricted"),
         ),
     ),
     "rg": (
@@ -79,8 +92,16 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
             values=_v("-g", "--glob", "-t", "--type", "-T", "--type-not", "-e", "--regexp", "-f"),
             patterns=_v("-e", "--regexp", "-f", "--file"),
             refuses=_v("--pre"),
+            hidden=False,
+            hidden_flags=_v("--hidden", "-.", "-u", "-uu", "-uuu", "--unrestricted"),
         ),
-        Producer("operands", needs=_v("--files"), refuses=_v("--pre")),
+        Producer(
+            "operands",
+            needs=_v("--files"),
+            refuses=_v("--pre"),
+            hidden=False,
+            hidden_flags=_v("--hidden", "-.", "-u", "-uu", "-uuu", "--unrestricted"),
+        ),
     ),
     "grep": (
         Producer(
@@ -96,6 +117,7 @@ PRODUCERS: dict[str, tuple[Producer, ...]] = {
             subcommand=("ls-files",),
             refuses=_v("--format"),
             values=_v("-x", "--exclude", "-X", "--exclude-from", "--with-tree"),
+            tracked=True,  # `--others` lists what git does not track
         ),
         Producer("cwd", subcommand=("diff",), needs=_v("--name-only")),
         Producer("cwd", subcommand=("rev-parse",), needs=_v("--show-toplevel", "--show-prefix")),

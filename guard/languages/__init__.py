@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from guard.languages.network_effects import fed_to_host as fed_to_host
     from guard.languages.network_effects import http_upload as http_upload
     from guard.languages.network_effects import sftp_host as sftp_host
+    from guard.languages.producer_output import printed_files as printed_files
     from guard.languages.producer_output import printed_roots as printed_roots
     from guard.languages.producer_output import printed_text as printed_text
     from guard.languages.sed_program import sed_effects as sed_effects
@@ -51,6 +52,7 @@ _WHERE: dict[str, str] = {
     "parse": "guard.languages.effect_argv",
     "parse_bash_argv": "guard.languages.bash_argv",
     "path_part": "guard.languages.arguments",
+    "printed_files": "guard.languages.producer_output",
     "printed_roots": "guard.languages.producer_output",
     "printed_text": "guard.languages.producer_output",
     "python_findings": "guard.languages.inline_code",

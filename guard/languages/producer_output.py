@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from guard.knowledge import PRODUCERS, Producer
 
@@ -18,6 +19,36 @@ def printed_roots(argv: Sequence[str]) -> tuple[str, ...] | None:
         if found is not None:
             return found
     return None
+
+
+class Listed(NamedTuple):
+    """Which files below its roots a producer may print (knowledge/producers.py)."""
+
+    hidden: bool  # names starting with "." too
+    names: tuple[str, ...] | None  # only names matching one of these globs (None: any)
+    tracked: bool  # only files git tracks
+
+
+def printed_files(argv: Sequence[str]) -> Listed | None:
+    """Which files below its roots `argv` may print, when it is a known producer; else None."""
+    rows = PRODUCERS.get(argv[0].rsplit("/", 1)[-1]) if argv else None
+    for row in rows or ():
+        if _roots(row, argv) is None:
+            continue
+        words = list(argv[1 + len(row.subcommand) :])
+        hidden = row.hidden or any(
+            w.split("=", 1)[0] in row.hidden_flags or w in row.hidden_flags for w in words
+        )
+        tracked = row.tracked and not any(w in ("-o", "--others") for w in words)
+        names: tuple[str, ...] | None = None
+        if row.names and not any(w in _ALTERNATIVES for w in words):  # only narrowing tests
+            found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in row.names]
+            names = tuple(found) or None
+        return Listed(hidden, names, tracked)
+    return None
+
+
+_ALTERNATIVES = frozenset({"-o", "-or", "!", "-not", ",", "-prune"})
 
 
 def _roots(row: Producer, argv: Sequence[str]) -> tuple[str, ...] | None:

@@ -16,7 +16,7 @@ from guard.projection import paths
 from guard.projection.accesses import SHOPT_REASON, access
 from guard.projection.code_runners import CODE_KINDS
 from guard.projection.effects import command_effects
-from guard.projection.pipe_input import produced_roots
+from guard.projection.pipe_input import produced_listing
 from guard.projection.plain_commands import listed_directories, plain
 from guard.projection.redirects import redirect_stdin, visit_redirect, written_text
 from guard.projection.requests import Request
@@ -115,8 +115,10 @@ def _word_columns(
         value = ev.value(word)
         source = src[start:end].decode("utf-8", "replace")
         if value.unknown:
-            roots = _substituted_roots(w, word)
-            columns.append([(Arg(None, span, source, value.unknown, under=roots),)])
+            roots, secrets = _substituted_roots(w, word)
+            columns.append(
+                [(Arg(None, span, source, value.unknown, under=roots, secrets=secrets),)]
+            )
         elif len(value.alternatives) == 1 and len(value.alternatives[0]) == 1:
             columns.append([(Arg(value.alternatives[0][0], span, source, "", value.glob),)])
         else:
@@ -130,14 +132,15 @@ def _word_columns(
     return columns, combos, ev
 
 
-def _substituted_roots(w: Walker, word: Node) -> tuple[str, ...] | None:
+def _substituted_roots(w: Walker, word: Node) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
     """`$(git ls-files)`, `"$(find src -name x)"`: a substitution of a known producer stands
-    for paths under the roots it was given (guard/knowledge/producers.py)."""
+    for paths under the roots it was given (guard/knowledge/producers.py), and the protected
+    files below them it may print."""
     if word.type == "string" and word.named_child_count == 1:
         word = word.named_children[0]
     if word.type != "command_substitution" or word.named_child_count != 1:
-        return None
-    return produced_roots(w, word.named_children[0])
+        return None, ()
+    return produced_listing(w, word.named_children[0])
 
 
 def run_argv(

@@ -181,7 +181,9 @@ def _unknown_input(c: Call, command: list[Arg], quote: bool, *, from_stdin: bool
     root = roots[0] if roots and len(roots) == 1 else None
     replaced = any(a.value is not None and _REPLACEMENT.search(a.value) for a in command)
     inner = [
-        substituted(a, m.group(0), root, "input parallel puts there")
+        substituted(
+            a, m.group(0), root, "input parallel puts there", stdin.secrets if stdin else ()
+        )
         if a.value is not None and (m := _REPLACEMENT.search(a.value))
         else a
         for a in command

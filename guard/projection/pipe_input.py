@@ -18,7 +18,8 @@ def piped_input(w: Walker, before: Node, node: Node) -> Stdin:
     name = node.child_by_field_name("name") if node.type == "command" else None
     command = w.text(name) if name is not None else ""
     if command in ("xargs", "parallel"):  # only then does it matter what paths it prints
-        return Stdin("pipe", roots=produced_roots(w, before))
+        roots, secrets = produced_listing(w, before)
+        return Stdin("pipe", roots=roots, secrets=secrets)
     from guard.languages import DIALECTS
 
     if command in DIALECTS:
@@ -63,6 +64,19 @@ def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:
 
     argv = static_argv(w, node)
     return printed_roots(argv) if argv else None
+
+
+def produced_listing(w: Walker, node: Node) -> tuple[tuple[str, ...] | None, tuple[str, ...]]:
+    """`produced_roots`, and the protected files below them the producer may print
+    (recursive_reads.listed_secrets)."""
+    from guard.languages import printed_roots
+    from guard.projection.recursive_reads import listed_secrets
+
+    argv = static_argv(w, node)
+    roots = printed_roots(argv) if argv else None
+    if argv is None or roots is None:
+        return roots, ()
+    return roots, listed_secrets(w, argv, roots)
 
 
 def static_argv(w: Walker, node: Node) -> list[str] | None:

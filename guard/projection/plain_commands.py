@@ -22,7 +22,7 @@ from guard.languages import ACCESS_ROLES, Reading, path_part, read_argv
 from guard.projection import paths
 from guard.projection.accesses import access, wrote_text
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value
-from guard.projection.recursive_reads import recursive_reads
+from guard.projection.recursive_reads import read_listed, recursive_reads
 from guard.projection.variables import assigned
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Call, Walker, dynamic, run_code
@@ -72,7 +72,9 @@ def plain(c: Call) -> None:
         if via == "xargs":
             given = stdin.roots if stdin is not None else None
             only = given[0] if given and len(given) == 1 else None
-            inner = _xargs_replaced(argv[: reading.run], inner, only)
+            inner = _xargs_replaced(
+                argv[: reading.run], inner, only, stdin.secrets if stdin is not None else ()
+            )
         w.calls.run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
@@ -82,6 +84,8 @@ def plain(c: Call) -> None:
             dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
         for root in roots or ():  # paths a known producer printed: under the roots it was given
             access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
+        if roots and stdin is not None and spec.operands in ("read", "path"):
+            read_listed(w, argv[0], stdin.secrets, via)
 
 
 def _argument_uses(w: Walker, reading: Reading, argv: list[Arg], depth: int, via: str) -> None:
@@ -111,6 +115,8 @@ def _argument_uses(w: Walker, reading: Reading, argv: list[Arg], depth: int, via
         if text is None and arg.under is not None:  # what a known producer printed
             for root in arg.under:
                 access(w, arg, root, "read" if use.role == "path" else use.role, via)  # type: ignore[arg-type]
+            if use.role in ("path", "read"):
+                read_listed(w, arg, arg.secrets, via)
             continue
         if text is None:
             dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
@@ -124,6 +130,8 @@ def _argument_uses(w: Walker, reading: Reading, argv: list[Arg], depth: int, via
             access(w, arg, part, "read", via)
         else:
             access(w, arg, text, use.role, via)  # type: ignore[arg-type]
+        if arg.secrets and use.role in ("path", "read"):  # `find … -exec cat {} +`
+            read_listed(w, arg, arg.secrets, via)
 
 
 _BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
@@ -382,7 +390,9 @@ def _environment(w: Walker, args: list[Arg], depth: int) -> None:
             )
 
 
-def _xargs_replaced(options: list[Arg], inner: list[Arg], root: str | None = None) -> list[Arg]:
+def _xargs_replaced(
+    options: list[Arg], inner: list[Arg], root: str | None = None, secrets: tuple[str, ...] = ()
+) -> list[Arg]:
     """`xargs -I X cmd … X …`: every argument holding X is filled from input nobody knows."""
     marker: str | None = None
     for i, arg in enumerate(options):
@@ -400,7 +410,7 @@ def _xargs_replaced(options: list[Arg], inner: list[Arg], root: str | None = Non
     if not marker:
         return inner
     # a producer's output (`find src | xargs -I{} …`): a lone marker is a path under its root
-    return [substituted(a, marker, root, "input xargs puts there") for a in inner]
+    return [substituted(a, marker, root, "input xargs puts there", secrets) for a in inner]
 
 
 def _dd(w: Walker, argv: list[Arg]) -> None:
@@ -413,11 +423,14 @@ def _dd(w: Walker, argv: list[Arg]) -> None:
             access(w, arg, arg.value[3:], "write", "dd")
 
 
-def substituted(arg: Arg, marker: str, path: str | None, what: str) -> Arg:
+def substituted(
+    arg: Arg, marker: str, path: str | None, what: str, secrets: tuple[str, ...] = ()
+) -> Arg:
     """An argument a command fills in later (`find -exec … {}`, `xargs -I X`): a lone marker is
-    a path under `path` when that is known; text around a marker (`sh -c 'rm {}'`) is unknown."""
+    a path under `path` when that is known, `secrets` among what it stands for; text around a
+    marker (`sh -c 'rm {}'`) is unknown."""
     if arg.value is None or marker not in arg.value:
         return arg
-    if arg.value == marker and path is not None:
-        return arg._replace(value=path, reason=f"{arg.source} is {what}")  # known as a path only
+    if arg.value == marker and path is not None:  # known as a path only
+        return arg._replace(value=path, reason=f"{arg.source} is {what}", secrets=secrets)
     return arg._replace(value=None, reason=f"{arg.source} holds {what}")

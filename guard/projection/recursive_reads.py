@@ -9,11 +9,19 @@ from __future__ import annotations
 from guard.knowledge import RECURSIVE_READS
 from guard.languages import Reading
 from guard.projection import paths
+from guard.projection.accesses import NAMES_ONLY
 from guard.projection.budget import OverBudget
 from guard.projection.protected import ProtectedPath
 from guard.projection.requests import Request
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker
+
+
+def _named(name: str, patterns: tuple[str, ...]) -> bool:
+    """Whether a file name matches one of find's `-name`/`-iname` patterns (either case)."""
+    import fnmatch
+
+    return any(fnmatch.fnmatchcase(name.lower(), p.lower()) for p in patterns)
 
 
 def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> None:
@@ -60,14 +68,72 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
         )
 
 
+def listed_secrets(w: Walker, argv: list[str], roots: tuple[str, ...]) -> tuple[str, ...]:
+    """The protected files below `roots` that the producer `argv` (find, fd, rg -l …) may
+    print, in an agent's session: a command that reads what it prints reads those
+    (`find . -name .env -exec cat {} +`, `cat $(find . -name '.env*')`)."""
+    from guard.languages import printed_files
+
+    protected = w.ctx.protected
+    listed = printed_files(argv) if protected is not None and w.ctx.agent else None
+    if listed is None or listed.tracked:
+        return ()  # git ls-files: what git tracks, where secrets are not kept
+    cwd = w.scope.cwd
+    found: list[str] = []
+    for text in roots:
+        if not text.startswith("/") and cwd is None:
+            continue  # relative to a directory not known: its read asks (accesses.py)
+        start = text if text.startswith("/") else f"{(cwd or '').rstrip('/')}/{text}"
+        try:
+            root = paths.normalise(w.ctx.resolve(paths.normalise(start)))
+        except (OSError, ValueError):
+            continue
+        hit = _secret_below(w, root, listed.hidden, False, names=listed.names)
+        if hit is not None:
+            found.append(hit[0])
+    return tuple(found)
+
+
+def read_listed(w: Walker, arg: Arg, secrets: tuple[str, ...], via: str) -> None:
+    """`arg` stands for the paths a producer prints, `secrets` among them, and `via` reads
+    them: the first asks, as `cat` of it would (naming one reads nothing: `ls`, `stat`)."""
+    protected = w.ctx.protected
+    if not secrets or protected is None or via in NAMES_ONLY:
+        return
+    hit = protected.match(secrets[0], "read")
+    if hit is None:
+        return
+    shown = paths.display(secrets[0], w.ctx.home)
+    w.out.append(
+        Request(
+            "protected",
+            arg.span,
+            f"read {shown} ({via}, given the paths a command prints) is a protected path "
+            f"({hit.pattern})",
+            path=secrets[0],
+            access="read",
+            via=via,
+        )
+    )
+
+
 def _secret_below(
-    w: Walker, root: str, hidden: bool, follows: bool, *, depth: int = 0
+    w: Walker,
+    root: str,
+    hidden: bool,
+    follows: bool,
+    *,
+    depth: int = 0,
+    names: tuple[str, ...] | None = None,
 ) -> tuple[str, ProtectedPath] | None:
-    """The first protected file below `root`; with `follows`, through the links below it to
-    where they lead (links in what they lead to are followed three deep, then it asks)."""
+    """The first protected file below `root` (whose name matches one of `names`, when given);
+    with `follows`, through the links below it to where they lead (links in what they lead
+    to are followed three deep, then it asks)."""
     assert w.ctx.protected is not None
     for found in w.ctx.below(root):
         if not hidden and any(p.startswith(".") for p in found[len(root) :].split("/")):
+            continue
+        if names is not None and not _named(found.rsplit("/", 1)[-1], names):
             continue
         hit = w.ctx.protected.match(found, "read")
         if hit is not None:

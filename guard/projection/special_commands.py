@@ -110,6 +110,25 @@ def _test_path(w: Walker, arg: Arg) -> None:
         access(w, arg, arg.value, "read", "test")
 
 
+def _found_secrets(w: Walker, argv: list[Arg], roots: list[Arg]) -> tuple[str, ...]:
+    """The protected files below find's roots its tests before the first action let through
+    (`find . -name .env -exec cat {} +`): what the action is given."""
+    from guard.projection.recursive_reads import listed_secrets
+
+    words: list[str] = []
+    for arg in argv:
+        if arg.value is None:
+            return ()
+        if arg.value in _FIND_ACTIONS:
+            break
+        words.append(arg.value)
+    given = tuple(r.value for r in roots if r.value is not None) or (".",)
+    return listed_secrets(w, words, given)
+
+
+_FIND_ACTIONS = frozenset({"-exec", "-execdir", "-ok", "-okdir"})
+
+
 def _find(c: Call) -> None:
     w, argv, span, depth = c.w, c.argv, c.span, c.depth
     i = 1
@@ -136,9 +155,14 @@ def _find(c: Call) -> None:
             while end < len(argv) and argv[end].value not in (";", "+"):
                 end += 1
             found = roots[0].value if roots and roots[0].value is not None else "."
+            secrets = _found_secrets(w, argv, roots)
             inner = [
                 substituted(
-                    a, "{}", f"{found.rstrip('/') or '/'}/{{}}", "a file name find puts there"
+                    a,
+                    "{}",
+                    f"{found.rstrip('/') or '/'}/{{}}",
+                    "a file name find puts there",
+                    secrets,
                 )
                 for a in argv[i + 1 : end]
             ]

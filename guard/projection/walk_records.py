@@ -28,6 +28,7 @@ class Arg(NamedTuple):
     reason: str = ""
     glob: bool = False
     under: tuple[str, ...] | None = None  # unknown, but paths under these (`$(git ls-files)`)
+    secrets: tuple[str, ...] = ()  # protected files among the paths it stands for
 
     @property
     def shown(self) -> str:
@@ -41,3 +42,4 @@ class Stdin(NamedTuple):
     text: str | None = None  # for "text": the code, or None when it is not known
     roots: tuple[str, ...] | None = None  # "pipe" from a producer: it prints paths under these
     raw: str | None = None  # a heredoc's body as written (its expansions not done)
+    secrets: tuple[str, ...] = ()  # "pipe" from a producer: protected files among what it prints

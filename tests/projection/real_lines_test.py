@@ -474,6 +474,15 @@ SECRET_READS = [
     "zip -r out.zip .",
     "rsync -a ./ host:/backup/",
     "scp -r . host:",
+    # what reads the paths a finder prints reads the secrets among them
+    "find . -name .env -exec cat {} +",
+    "find . -name '.env*' -exec cat {} \\;",
+    "find . -iname '*.PEM' | xargs cat",
+    "find . -type f -print0 | xargs -0 cat",
+    "find . -type f | xargs -I{} cp {} /tmp/out/",
+    "cat $(find . -name .env)",
+    "wc -c $(find . -type f)",
+    "rg -l --hidden KEY | xargs cat",
 ]
 
 
@@ -505,6 +514,12 @@ SECRET_QUIET = [
     "tar czf src.tgz src",  # nothing secret below src
     "zip out.zip src/main.c",  # not recursive
     "tar xzf archive.tgz",
+    "find . -name '*.c' | xargs wc -l",  # no secret has such a name
+    "find src -type f -exec cat {} +",  # nothing secret below src
+    "find . -name .env -exec ls -l {} +",  # naming one reads nothing
+    "find . -name .env | xargs ls -l",
+    "git ls-files | xargs wc -l",  # what git tracks: no secrets kept there
+    "rg -l TODO src | xargs sed -n 1p",  # nothing secret below src
 ]
 
 
