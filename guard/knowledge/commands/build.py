@@ -236,6 +236,18 @@ _NPM_TOOL = Tool(
 )
 
 _UV = Spec(kind="runner", operands="data")
+# the files and directories their options name (a requirements file names packages whose
+# build code runs; a project directory's config and scripts run)
+_UV_ITSELF = _UV._replace(
+    options={
+        **dict.fromkeys(("-r", "--requirement", "-c", "--constraint", "--overrides"), "read"),
+        **dict.fromkeys(("--with-requirements", "--env-file", "--config-file"), "read"),
+        **dict.fromkeys(("--directory", "--project"), "chdir"),
+    }
+)
+_BUNDLE = _UV._replace(options={"--gemfile": "read"})  # a Gemfile is Ruby code
+_PNPM = _UV._replace(options={"-C": "chdir", "--dir": "chdir"})
+_YARN = _UV._replace(options={"--cwd": "chdir"})
 
 _POETRY_TOOL = Tool(
     values=opts("-r", "--repository", "--index", "--publish-url", "-u", "-p", "--token"),
@@ -476,7 +488,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(EXACT),
     ),
     "uv": Command(
-        spec=_UV,
+        spec=_UV_ITSELF,
         effects=_POETRY_TOOL,
         subcommands=True,
         quiet=(
@@ -520,13 +532,13 @@ COMMANDS: dict[str, Command] = {
     "pixi": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
     "uvx": Command(spec=_UV, arity=arity(EXACT)),
     "bundle": Command(
-        spec=_UV,
+        spec=_BUNDLE,
         subcommands=True,
         quiet=((("remove",), DEPENDENCY),),
         arity=arity(2, ("exec", EXACT)),
     ),
     "pnpm": Command(
-        spec=_UV,
+        spec=_PNPM,
         effects=_NPM_TOOL,
         subcommands=True,
         quiet=NPM_QUIET,
@@ -534,7 +546,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "yarn": Command(
         home=home_files(".yarnrc", "write", ("config", "set"), ("config", "delete")),
-        spec=_UV,
+        spec=_YARN,
         effects=Tool(
             values=opts("--tag", "--access", "--otp", "--registry", "--new-version"),
             effects=(

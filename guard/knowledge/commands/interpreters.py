@@ -94,7 +94,11 @@ _PHP = Interpreter(
 )
 
 _DENO = Interpreter(
-    "js", code=opts("--eval"), code_words=opts("eval"), values=opts("--config", "-c")
+    "js",
+    code=opts("--eval"),
+    code_words=opts("eval"),
+    script_words=opts("run"),
+    values=opts("--config", "-c"),
 )
 
 _BUN = _NODE._replace(
