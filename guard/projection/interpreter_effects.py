@@ -41,15 +41,10 @@ def inline_code(
                 continue  # the file it edits (ed): its commands come from standard input
             elif not codes and value in record.script_words:
                 continue  # deno run SCRIPT: the script is the next operand
-            elif not codes and value is not None and _URL.match(value):
-                dynamic(w, arg, "code", f"{via} runs code fetched from {value}")
-                return  # `deno run https://…`: what it fetches is not known before
             elif not codes and value in _STDIN_FILES:
                 break  # `python3 /dev/stdin <<< CODE`: the code comes from standard input
-            elif not codes and value is not None and _DESCRIPTOR.fullmatch(value):
-                why = f"{via} runs code read from {value}, not known before"
-                dynamic(w, arg, "code", why)  # `python3 <(curl …)`: a descriptor's contents
-                return
+            elif not codes and _unknowable_script(w, arg, via):
+                return  # `deno run https://…`, `python3 <(curl …)`
             elif not codes:
                 script = _written_script(w, arg, via)
                 if script is None:
@@ -107,6 +102,20 @@ def inline_code(
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})
 _URL = re.compile(r"(?i)https?://")
 _DESCRIPTOR = re.compile(r"/dev/fd/\d+|/proc/(?:self|thread-self|\d+)/fd/\d+")
+
+
+def _unknowable_script(w: Walker, arg: Arg, via: str) -> bool:
+    """A script fetched from a URL, or read from a descriptor other than standard input (a
+    process substitution's): its code is not known before it runs, so it asks."""
+    value = arg.value or ""
+    if _URL.match(value):
+        where = f"fetched from {value}"
+    elif _DESCRIPTOR.fullmatch(value):
+        where = f"read from {value}"
+    else:
+        return False
+    dynamic(w, arg, "code", f"{via} runs code {where}, not known before it runs")
+    return True
 
 
 def _cluster(

@@ -47,7 +47,8 @@ def plain(c: Call) -> None:
         argv = [argv[0], *_env_options(argv[1:])]
     reading = read_argv(spec, [a.value for a in argv])
     if via in _CORNER_COMMANDS:
-        _argument_corners(w, via, argv)
+        own = command_for(via).spec  # git's subcommand words are read again with their spec
+        _argument_corners(w, via, argv, own=own is None or own is spec)
     symbolic = via == "ln" and any(
         (a.value or "").startswith("-") and ("s" in (a.value or "")[1:] or a.value == "--symbolic")
         for a in argv[1:]
@@ -230,7 +231,7 @@ _CORNER_COMMANDS = (
 )
 
 
-def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
+def _argument_corners(w: Walker, via: str, argv: list[Arg], *, own: bool = True) -> None:
     """Arguments that mean more than their command's spec says: `@FILE` lists for binutils,
     file lists read from standard input, git's `ext::` transport (a shell command), containers
     given the host's powers (`--privileged`, `--pid=host`)."""
@@ -255,7 +256,7 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg]) -> None:
             )
     if via in COPIERS:
         _copies(w, via, argv)
-    if via in HOME_COMMANDS:
+    if via in HOME_COMMANDS and own:  # not again for a subcommand's own words (git's)
         _home_files(w, via, argv)
     if via in ("wget", "curl"):
         _downloads(w, via, argv)

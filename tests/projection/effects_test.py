@@ -250,6 +250,7 @@ REMOTE = [
     ("az vm run-command invoke -g g -n vm1 --command-id RunShellScript --scripts uptime",
      "remote:azure"),
     ("heroku run rake db:migrate -a app", "remote:heroku"),
+    ("git send-email --to=dev@x.example 0001-fix.patch", "publish:email"),
     # copies to another machine publish there
     ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
     ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),

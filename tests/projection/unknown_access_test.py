@@ -131,6 +131,9 @@ EXTERNAL = [
     ("security find-generic-password -s app -w", {(f"{H}/Library/Keychains", "read")}),
     ("secret-tool lookup service app", {(f"{H}/.local/share/keyrings", "read")}),
     ("vault print token", {(f"{H}/.vault-token", "read")}),
+    ("git credential fill <<< 'host=github.com'", {(f"{H}/.git-credentials", "read")}),
+    ("git credential-store get", {(f"{H}/.git-credentials", "read")}),
+    ("git commit -m credential", set()),  # the word as a message, not the subcommand
     ("gh auth status", set()),
     ("gpg --list-keys", set()),
     ("pass ls", set()),

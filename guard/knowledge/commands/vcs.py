@@ -271,6 +271,7 @@ _GIT_TOOL = Tool(
     values=_GIT_VALUES,
     abbreviations=True,
     effects=(
+        E("publish", "email", "sends commits as email to the addresses given", sub=("send-email",)),
         E(
             "discard",
             "git-worktree",
@@ -478,6 +479,14 @@ _GIT_TOOL = Tool(
 
 COMMANDS: dict[str, Command] = {
     "git": Command(
+        # what git's credential helpers hand out (`git credential fill`): the stored passwords
+        # and tokens (the store's file; a helper of the system's keychain answers the same);
+        # git's rows are read a word at a time (wordwise_tools._git): the subcommand alone
+        home=home_files(
+            ".git-credentials",
+            "read",
+            *(("credential",), ("credential-store",), ("credential-cache",)),
+        ),
         spec=GIT,
         effects=_GIT_TOOL,
         own_rows="git's rows name what loses work (git rm and git reset keep what is committed)",
