@@ -31,7 +31,9 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
     if tool is None or protected is None:
         return
     given = reading.options  # as read_argv read them: bundled, attached, `--opt=value`
-    recurses = not tool.flags or any(f in given for f in tool.flags)
+    first = argv[1].value or "" if len(argv) > 1 else ""
+    letters = {f"-{c}" for c in first} if tool.old_style and first[:1] not in ("", "-") else set()
+    recurses = not tool.flags or any(f in given or f in letters for f in tool.flags)
     if not (recurses or any(given.get(v) == "recurse" for v in tool.values)):
         return
     hidden = tool.hidden or any(f in given for f in tool.hidden_flags)
@@ -42,7 +44,8 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
         if u.role == "read" and u.at < len(argv) and not (argv[u.at].value or "").startswith("-")
     ]
     cwd = w.scope.cwd
-    for arg, text in [(arg, text) for arg, text in operands if text] or [(argv[0], ".")]:
+    given_dirs = [(arg, text) for arg, text in operands if text]
+    for arg, text in given_dirs or ([(argv[0], ".")] if tool.here else []):
         if not text.startswith("/") and cwd is None:
             continue  # relative to a directory not known: its read asks (accesses.py)
         start = text if text.startswith("/") else f"{(cwd or '').rstrip('/')}/{text}"

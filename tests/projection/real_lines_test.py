@@ -471,6 +471,8 @@ SECRET_READS = [
     # what packs a tree, or copies it to another machine, takes the secrets below it along
     "tar czf backup.tgz .",
     "tar -cf - . | gzip > b.tgz",
+    "tar -czf backup.tgz .",
+    "tar -rf backup.tar .",
     "zip -r out.zip .",
     "rsync -a ./ host:/backup/",
     "scp -r . host:",
@@ -514,6 +516,9 @@ SECRET_QUIET = [
     "tar czf src.tgz src",  # nothing secret below src
     "zip out.zip src/main.c",  # not recursive
     "tar xzf archive.tgz",
+    "tar -xzf archive.tgz",  # extracting reads the archive alone, however it is spelled
+    "tar -tzvf archive.tgz",
+    "tar --extract -f archive.tgz -C data",
     "find . -name '*.c' | xargs wc -l",  # no secret has such a name
     "find src -type f -exec cat {} +",  # nothing secret below src
     "find . -name .env -exec ls -l {} +",  # naming one reads nothing

@@ -515,6 +515,8 @@ class RecursiveRead(NamedTuple):
     hidden_flags: frozenset[str] = frozenset()  # options that make it read those too
     values: frozenset[str] = frozenset()  # options whose value `recurse` makes it recurse
     follows: frozenset[str] = frozenset()  # options that make it follow links it meets below
+    here: bool = True  # given no directory, it reads through the current one (tar does not)
+    old_style: bool = False  # its first word may be its option letters without a dash (tar czf)
 
 
 _GREP_RECURSES = RecursiveRead(
@@ -545,7 +547,14 @@ RECURSIVE_READS: dict[str, RecursiveRead] = {
     ),
     # what packs or sends a whole tree takes its secrets along: an archive hides them from a
     # later `cat .env`, a copy to another machine hands them over
-    "tar": RecursiveRead(frozenset(), True, follows=opts("-h", "--dereference")),
+    # only what it packs (-c, -r, -u): extracting or listing reads the archive alone
+    "tar": RecursiveRead(
+        opts("-c", "--create", "-r", "--append", "-u", "--update"),
+        True,
+        follows=opts("-h", "--dereference"),
+        here=False,
+        old_style=True,
+    ),
     "zip": RecursiveRead(opts("-r", "-R", "--recurse-paths"), True),
     "rsync": RecursiveRead(opts("-r", "--recursive", "-a", "--archive"), True),
     "scp": RecursiveRead(opts("-r"), True),
