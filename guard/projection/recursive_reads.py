@@ -17,6 +17,23 @@ from guard.projection.walk_records import Arg
 from guard.projection.walker import Walker
 
 
+def _included(argv: list[Arg], options: frozenset[str]) -> tuple[str, ...] | None:
+    """The globs every file read matches (`--include='*.py'`, rg's `-g '*.py'`), or None: any
+    name. A glob that excludes (rg's `!x`) says nothing of what is read, and counts as none."""
+    found: list[str] = []
+    words = [a.value for a in argv]
+    for at, word in enumerate(words):
+        if word is None:
+            continue
+        name, eq, value = word.partition("=")
+        if name in options:
+            glob = value if eq else (words[at + 1] if at + 1 < len(words) else None)
+            if glob is None or glob.startswith("!"):
+                return None
+            found.append(glob.rsplit("/", 1)[-1])
+    return tuple(found) or None
+
+
 def _named(name: str, patterns: tuple[str, ...]) -> bool:
     """Whether a file name matches one of find's `-name`/`-iname` patterns (either case)."""
     import fnmatch
@@ -34,6 +51,9 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
     first = argv[1].value or "" if len(argv) > 1 else ""
     letters = {f"-{c}" for c in first} if tool.old_style and first[:1] not in ("", "-") else set()
     recurses = not tool.flags or any(f in given or f in letters for f in tool.flags)
+    if any(f in given for f in tool.lists):
+        return  # rg --files: the names below, nothing read
+    names = _included(argv, tool.includes)
     if not (recurses or any(given.get(v) == "recurse" for v in tool.values)):
         return
     hidden = tool.hidden or any(f in given for f in tool.hidden_flags)
@@ -53,7 +73,7 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
             root = paths.normalise(w.ctx.resolve(paths.normalise(start)))
         except (OSError, ValueError):
             continue  # where it leads is asked about as the read of the operand itself
-        found = _secret_below(w, root, hidden, follows)
+        found = _secret_below(w, root, hidden, follows, names=names)
         if found is None:
             continue
         shown = paths.display(found[0], w.ctx.home)

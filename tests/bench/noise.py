@@ -27,6 +27,7 @@ from guard.policy.files import load_policy
 from guard.projection.line_projection import project
 from guard.projection.requests import Request
 from guard.verdict.decision import decide
+from guard.verdict.judgement import protected_paths
 from guard.verdict.workspace import build_context
 
 HERE = Path(__file__).resolve().parent
@@ -39,6 +40,7 @@ FILES = (
     *("archive.tgz", "app.db", "bin/app", "docs/index.md", "notes.txt", "main.c", "build.js"),
     *("index.js", "main.ts", "requirements.txt", "cert.pem", "data.xz", "target/app.jar"),
     *("src/Main.java", "index.html", "tests/test_main.py", "out.zip", "a.log", "b.log"),
+    ".env",  # most projects keep one: reading through the tree must not ask for ordinary work
 )
 
 
@@ -110,6 +112,8 @@ def main(argv: list[str]) -> int:
         os.environ["GUARD_CONFIG"] = env["GUARD_CONFIG"]
         ctx = build_context(ws, env)
         policy = load_policy(ws, home=ctx.home, user_file=env["GUARD_CONFIG"])
+        # an agent's session, with the protected list the judge gives it (secrets ask)
+        ctx = ctx._replace(protected=protected_paths(policy, ctx.home, env, agent=True))
         asking = 0
         by_reason: Counter[str] = Counter()
         for line in lines:

@@ -473,6 +473,8 @@ SECRET_READS = [
     "tar -cf - . | gzip > b.tgz",
     "tar -czf backup.tgz .",
     "tar -rf backup.tar .",
+    "grep -r KEY --include='*.env*' .",  # the files it includes: the secret among them
+    "rg -g '*.pem' BEGIN",
     "zip -r out.zip .",
     "rsync -a ./ host:/backup/",
     "scp -r . host:",
@@ -517,6 +519,9 @@ SECRET_QUIET = [
     "zip out.zip src/main.c",  # not recursive
     "tar xzf archive.tgz",
     "tar -xzf archive.tgz",  # extracting reads the archive alone, however it is spelled
+    "grep -rn main --include='*.c' .",  # only files named so are read
+    "rg -g '*.c' main",
+    "rg --files",  # the names below, nothing read
     "tar -tzvf archive.tgz",
     "tar --extract -f archive.tgz -C data",
     "find . -name '*.c' | xargs wc -l",  # no secret has such a name

@@ -517,6 +517,9 @@ class RecursiveRead(NamedTuple):
     follows: frozenset[str] = frozenset()  # options that make it follow links it meets below
     here: bool = True  # given no directory, it reads through the current one (tar does not)
     old_style: bool = False  # its first word may be its option letters without a dash (tar czf)
+    # options whose value is a glob every file it reads matches (grep --include='*.py')
+    includes: frozenset[str] = frozenset()
+    lists: frozenset[str] = frozenset()  # options with which it only lists names (rg --files)
 
 
 _GREP_RECURSES = RecursiveRead(
@@ -524,6 +527,7 @@ _GREP_RECURSES = RecursiveRead(
     True,
     values=opts("-d", "--directories"),
     follows=opts("-R", "--dereference-recursive"),
+    includes=opts("--include"),
 )
 # ripgrep and the silver searcher search below the directory whatever the options, skipping
 # names that start with "." unless told (and what .gitignore names, which guard does not read;
@@ -538,6 +542,8 @@ RECURSIVE_READS: dict[str, RecursiveRead] = {
         False,
         opts("--hidden", "-.", "-u", "--unrestricted"),
         follows=opts("-L", "--follow"),
+        includes=opts("-g", "--glob", "--iglob"),
+        lists=opts("--files", "--type-list"),
     ),
     "ag": RecursiveRead(
         frozenset(),
