@@ -2,7 +2,8 @@
 
 `parallel [OPTIONS] COMMAND… ::: ARGS… [::: ARGS…]` runs COMMAND once per argument (each
 combination of the groups), the argument shell-quoted in place of `{}` (`{.}`, `{/}`, `{1}` …)
-or after the command, and runs the result through a shell (`-q` keeps the words apart). With
+or after the command, and runs the result through a shell (`-q` keeps the words apart); a
+replacement that begins the command is not quoted (`parallel {} ::: 'echo a; id'` runs both). With
 literal `:::` arguments every job is known and walked as the shell line it is: `parallel gzip
 ::: a b` runs `gzip a` and `gzip b`. Arguments read from standard input, `::::` files or `-a`
 are not known: the command is read as xargs's is (its extra arguments come from input; from a
@@ -135,7 +136,7 @@ def _job(words: list[str], args: list[str], number: int, quote: bool) -> str:
     if not words:
         return " ".join(args)
 
-    def fill(m: re.Match[str]) -> str:
+    def fill(m: re.Match[str], *, raw: bool = False) -> str:
         token = m.group(0)
         if token == "{#}":
             return str(number)
@@ -153,10 +154,17 @@ def _job(words: list[str], args: list[str], number: int, quote: bool) -> str:
             value = value.rsplit("/", 1)[0] if "/" in value else "."
         elif rest == "/.":
             value = re.sub(r"\.[^./]*$", "", value.rsplit("/", 1)[-1])
-        return shlex.quote(value)
+        return value if raw else shlex.quote(value)
+
+    def fill_first(m: re.Match[str]) -> str:
+        return fill(m, raw=m.start() == 0)
 
     if any(_REPLACEMENT.search(word) for word in words):
-        filled = [_REPLACEMENT.sub(fill, word) for word in words]
+        # an argument that begins the command (`parallel {} ::: 'echo a; id'`) is the command's
+        # text, as parallel runs it: not quoted (bash runs `echo a; id`), unlike one after it
+        filled = [
+            _REPLACEMENT.sub(fill_first if at == 0 else fill, word) for at, word in enumerate(words)
+        ]
     else:
         filled = [*words, *(shlex.quote(a) for a in args)]
     if quote:
