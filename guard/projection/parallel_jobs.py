@@ -35,6 +35,12 @@ def parallel(c: Call) -> None:
     if read is None:
         return
     start, quote = read
+    semaphore = (argv[0].value or "").rsplit("/", 1)[-1] == "sem" or any(
+        a.value == "--semaphore" for a in argv[1:start]
+    )
+    if semaphore:  # `sem CMD…`: one job, the command's words run through a shell
+        _known_jobs(c, argv[start:], [], quote)
+        return
     end = next((i for i in range(start, len(argv)) if argv[i].value in PARALLEL.separators), None)
     command = argv[start : end if end is not None else len(argv)]
     groups = _groups(w, argv, end) if end is not None else None

