@@ -12,12 +12,13 @@ reading already covers (each path-shaped word is a read). Names of plain data bu
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
 from guard.projection.requests import Request
 from guard.projection.walk_records import Stdin
-from guard.projection.walker import Walker
+from guard.projection.walker import Walker, run_code
 
 # names so common as plain words (subcommands, arguments) that running them is harmless
 _HARMLESS = frozenset(
@@ -85,6 +86,33 @@ def may_run(
         run(w, argv[i:], stdin, span, depth)
         _mark(w, before, tool, word)
         return
+
+
+def may_run_text(w: Walker, argv: list[Any], depth: int) -> None:
+    """An argument that is a shell command line naming a command guard knows (`nodemon --exec
+    'rm -rf dist'`, `hyperfine 'make test'`, `mytool --cmd='git push -f'`) may be one the
+    tool runs through a shell: walked as that code, its effects marked as the tool's maybe."""
+    from guard.knowledge import command_for
+
+    tool = (argv[0].value or "").rsplit("/", 1)[-1]
+    for arg in argv[1 : MAX_LOOKED_AT + 1]:
+        text = arg.value
+        if text is None or not _COMMAND_LINE.search(text):
+            continue
+        if text.startswith("-"):  # --cmd='rm -rf dist': the option's value
+            text = text.partition("=")[2]
+        first = text.split(None, 1)[0] if text.strip() else ""
+        if not first or first in _HARMLESS or "/" in first:
+            continue
+        record = command_for(first)
+        if record.spec is None and record.effects is None:
+            continue
+        before = len(w.out)
+        run_code(w, text, arg._replace(value=text), depth, new_process=True, via=tool)
+        _mark(w, before, tool, first)
+
+
+_COMMAND_LINE = re.compile(r"\S\s+\S|[;|&]")  # words and blanks, or a list or pipe
 
 
 def _mark(w: Walker, before: int, tool: str, word: str) -> None:

@@ -365,6 +365,16 @@ UNKNOWN_TOOLS = [
     ("wrangler kv namespace delete --id x", "destroy:wrangler"),
     ("mytool force-delete x", "destroy:mytool"),
     ("mytool delete-bucket x", "destroy:mytool"),
+    # an argument that is a command line a tool guard does not know may run through a shell
+    ("nodemon --exec 'git reset --hard'", "discard:git-worktree"),
+    ("hyperfine 'git clean -fdx'", "discard:git-worktree"),
+    ("concurrently 'npm start' 'git stash clear'", "discard:git-stash"),
+    ("mytool --cmd='git clean -fdx'", "discard:git-worktree"),
+    ("watchexec -- 'git checkout -f'", "discard:git-worktree"),
+    ("ls | entr -s 'git reset --hard'", "discard:git-worktree"),  # -s: through its $SHELL
+    ("hyperfine 'make test'", ""),
+    ("concurrently 'npm run dev' 'npm run api'", ""),
+    ("mytool commit -m 'fix the rm handling'", ""),  # not a command line of a known command
 ]
 
 # one verb model for every CLI with subcommands, known or not: a verb anywhere in the

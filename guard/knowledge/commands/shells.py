@@ -444,7 +444,8 @@ COMMANDS: dict[str, Command] = {
             effects=(E("privilege", "root", "runs as another user (root by default)"),),
         ),
     ),
-    "entr": Command(spec=WRAPPER),
+    # entr -s 'CMD': CMD is a line its $SHELL runs (the word after -s, however -s is bundled)
+    "entr": Command(spec=Spec(kind="wrapper", operands="command", options={"-s": "code"})),
     "faketime": Command(spec=Spec(kind="wrapper", operands="command", skip=1, skipped="data")),
     "dbus-launch": Command(
         spec=Spec(kind="wrapper", operands="command", options={"--config-file": "read"})
