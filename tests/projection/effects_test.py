@@ -251,6 +251,7 @@ REMOTE = [
      "remote:azure"),
     ("heroku run rake db:migrate -a app", "remote:heroku"),
     ("git send-email --to=dev@x.example 0001-fix.patch", "publish:email"),
+    ("ssh-copy-id deploy@prod", "remote:ssh"),
     # copies to another machine publish there
     ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
     ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),

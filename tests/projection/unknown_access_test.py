@@ -133,6 +133,9 @@ EXTERNAL = [
     ("vault print token", {(f"{H}/.vault-token", "read")}),
     ("git credential fill <<< 'host=github.com'", {(f"{H}/.git-credentials", "read")}),
     ("git credential-store get", {(f"{H}/.git-credentials", "read")}),
+    ("ssh-copy-id deploy@prod", {(f"{H}/.ssh", "read")}),
+    ("ssh-copy-id -i ./deploy.pub deploy@prod", set()),
+    ("cargo login", {(f"{H}/.cargo/credentials.toml", "write")}),
     ("git commit -m credential", set()),  # the word as a message, not the subcommand
     ("gh auth status", set()),
     ("gpg --list-keys", set()),

@@ -579,6 +579,8 @@ COMMANDS: dict[str, Command] = {
         spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2), home=_PIP_CONFIG_WRITES
     ),
     "cargo": Command(
+        # cargo login saves the registry token there (cargo logout removes it)
+        home=home_files(".cargo/credentials.toml", "write", ("login",), ("logout",)),
         env=(
             ("RUSTFLAGS", _RUST_OPTIONS),
             ("RUSTDOCFLAGS", _RUST_OPTIONS),

@@ -246,6 +246,16 @@ COMMANDS: dict[str, Command] = {
         home=(HomeFile(".ssh", "write"),),
         home_elsewhere=frozenset({"f", "l", "y", "F", "Q", "k", "L", "D"}),
     ),
+    # ssh-copy-id HOST: your public keys (~/.ssh/*.pub, or -i FILE) appended to HOST's
+    # authorized_keys: a login on HOST from here on
+    "ssh-copy-id": Command(
+        home=(HomeFile(".ssh", "read"),),
+        home_elsewhere=frozenset({"-i"}),
+        effects=Tool(
+            values=opts("-i", "-p", "-o", "-F", "-t"),
+            effects=(E("remote", "ssh", "installs your keys to log in on another machine"),),
+        ),
+    ),
     "ssh": Command(
         spec=_SSH_SPEC,
         effects=Tool(
