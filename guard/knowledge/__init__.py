@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from guard.knowledge.commands.files import STDIN_FILE_LISTS as STDIN_FILE_LISTS
     from guard.knowledge.commands.files import SYSTEM_BIN_DIRS as SYSTEM_BIN_DIRS
     from guard.knowledge.commands.files import find_deleter as find_deleter
+    from guard.knowledge.commands.interpreter import CODE_OPTIONS as CODE_OPTIONS
     from guard.knowledge.commands.interpreter import Interpreter as Interpreter
     from guard.knowledge.commands.network import SSH_CODE_KEYS as SSH_CODE_KEYS
     from guard.knowledge.commands.option_table import OptionTable as OptionTable
@@ -84,6 +85,7 @@ _WHERE: dict[str, str] = {
     "COMPOUND_LENGTH": "guard.knowledge.verbs",
     "CONTAINER_COMMANDS": "guard.knowledge.commands.containers",
     "CONTAINER_HOST_POWERS": "guard.knowledge.commands.containers",
+    "CODE_OPTIONS": "guard.knowledge.commands.interpreter",
     "CPIO_EXTRACTS": "guard.knowledge.commands.archives",
     "Command": "guard.knowledge.commands.command",
     "DESTRUCTIVE_OPTIONS": "guard.knowledge.verbs",

@@ -39,6 +39,15 @@ _FILE_FUNCTIONS: dict[str, tuple[str, int]] = {
     "lo_import": ("read", 0),
     "lo_export": ("write", 1),
     "load_file": ("read", 0),
+    # DuckDB's table functions read the files they name
+    **dict.fromkeys(
+        (
+            *("read_csv", "read_csv_auto", "read_parquet", "parquet_scan", "read_json"),
+            *("read_json_auto", "read_ndjson", "read_ndjson_auto", "read_json_objects"),
+            *("read_text", "read_blob", "read_xlsx", "sniff_csv", "glob", "parquet_metadata"),
+        ),
+        ("read", 0),
+    ),
 }
 _RUNS = frozenset({"edit", "system", "sys_exec", "sys_eval"})  # sqlite's edit() runs $EDITOR
 
@@ -195,6 +204,12 @@ def _statements(tokens: list[str]) -> list[Effect]:
             found.append(_file_at(tokens, i + 1, "read"))
         elif word == "copy":
             found.extend(_copy(tokens[i + 1 :], client=False))
+        elif word in ("from", "join") and nxt[:1] == "'":
+            found.append(_file_at(tokens, i + 1, "read"))  # DuckDB: SELECT * FROM 'data.csv'
+        elif word == "load" and nxt[:1] in ("'", '"'):
+            found.append(_file_at(tokens, i + 1, "execute"))  # DuckDB: LOAD 'x.duckdb_extension'
+        elif word == "install" and "from" in lowered[i + 2 : i + 3]:
+            found.append(("code", None))  # INSTALL x FROM 'repository': code from elsewhere
         elif nxt == "(" and word in _FILE_FUNCTIONS:
             what, index = _FILE_FUNCTIONS[word]
             found.append(_call_argument(tokens, i + 2, index, what))

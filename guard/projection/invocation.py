@@ -22,7 +22,7 @@ from guard.projection.redirects import redirect_stdin, visit_redirect, written_t
 from guard.projection.requests import Request
 from guard.projection.shell_state import MAX_ALTERNATIVES, Var
 from guard.projection.special_commands import KINDS as COMMAND_KINDS
-from guard.projection.unknown_runner import may_run, may_run_text
+from guard.projection.unknown_runner import may_run, may_run_option_code, may_run_text
 from guard.projection.variables import ARITHMETIC_CODE, set_variable
 from guard.projection.walk_records import Arg, FunctionEffects, Stdin
 from guard.projection.walker import Call, Handler, KindHandler, Walker, dynamic
@@ -210,6 +210,7 @@ def run_argv(
             if len(argv) > 2:
                 may_run(w, argv, stdin, span, depth, run_argv)
             may_run_text(w, argv, depth)
+            may_run_option_code(w, argv)
     elif spec.kind == "printf":  # its words are data, but bash lists a glob's directory first
         if any(a.glob for a in argv[1:]):
             listed_directories(w, argv, Reading(), name.value)

@@ -112,6 +112,29 @@ def may_run_text(w: Walker, argv: list[Any], depth: int) -> None:
         _mark(w, before, tool, first)
 
 
+def may_run_option_code(w: Walker, argv: list[Any]) -> None:
+    """A program guard does not know given code through an option that takes code by long
+    convention (`-e`, `-c`, `--eval`, `--do` …: CODE_OPTIONS), written like code (brackets,
+    quotes, `;`, `$`): it may run it, in a language guard cannot read, so it asks."""
+    from guard.knowledge import CODE_OPTIONS
+    from guard.projection.walker import dynamic
+
+    tool = (argv[0].value or "").rsplit("/", 1)[-1]
+    for at, arg in enumerate(argv[1:], 1):
+        word = arg.value
+        if word is None or word[:1] != "-" or word == "--":
+            continue
+        name, eq, value = word.partition("=")
+        if name not in CODE_OPTIONS:
+            continue
+        given = argv[at + 1] if not eq and at + 1 < len(argv) else arg
+        text = value if eq else given.value
+        if text is not None and _CODE_LIKE.search(text):
+            dynamic(w, given, "code", f"{tool} may run the code given to {name}, not read")
+            return
+
+
+_CODE_LIKE = re.compile(r"[()\[\]{};$`\"'<>|&]")
 _COMMAND_LINE = re.compile(r"\S\s+\S|[;|&]")  # words and blanks, or a list or pipe
 
 

@@ -6,6 +6,13 @@ from typing import NamedTuple
 
 from guard.knowledge.commands.spec import opts
 
+# The options through which programs take code, by long convention (`-e`, `-c`, `--eval` …):
+# given to a program guard does not know, with a value written like code, it may run it.
+CODE_OPTIONS = opts(
+    *("-e", "--eval", "-eval", "-c", "--command", "--exec", "--execute", "-execute"),
+    *("--do", "--run-string", "-g", "--goal", "--expr", "--expression", "-x", "--code"),
+)
+
 
 class Interpreter(NamedTuple):
     """How one program takes code.
