@@ -190,8 +190,10 @@ def _literal(token: str) -> str | None:
 def _statements(tokens: list[str]) -> list[Effect]:
     found: list[Effect] = []
     lowered = [t.lower() for t in tokens]
+    copying = False  # within a COPY statement, whose FROM is read there
     for i, word in enumerate(lowered):
         nxt = lowered[i + 1] if i + 1 < len(lowered) else ""
+        copying = (copying or word == "copy") and word != ";"
         if word == "attach":
             at = i + 2 if nxt == "database" else i + 1
             found.append(_file_at(tokens, at, "write"))
@@ -204,7 +206,7 @@ def _statements(tokens: list[str]) -> list[Effect]:
             found.append(_file_at(tokens, i + 1, "read"))
         elif word == "copy":
             found.extend(_copy(tokens[i + 1 :], client=False))
-        elif word in ("from", "join") and nxt[:1] == "'":
+        elif word in ("from", "join") and nxt[:1] == "'" and not copying:
             found.append(_file_at(tokens, i + 1, "read"))  # DuckDB: SELECT * FROM 'data.csv'
         elif word == "load" and nxt[:1] in ("'", '"'):
             found.append(_file_at(tokens, i + 1, "execute"))  # DuckDB: LOAD 'x.duckdb_extension'
