@@ -259,6 +259,15 @@ REMOTE = [
 ]
 
 SYSTEM = [
+    ("firewall-cmd --permanent --remove-service=ssh", "system:firewall"),
+    ("firewall-cmd --reload", "system:firewall"),
+    ("pkill -u deploy", "system:processes"),  # every process of the user
+    ("setenforce 0", "system:security"),
+    ("aa-complain /etc/apparmor.d/usr.bin.x", "system:security"),
+    ("rpm -e nginx", "destroy:packages"),
+    ("emerge --depclean", "destroy:packages"),
+    ("nix-env --uninstall hello", "destroy:packages"),
+    ("nix-collect-garbage -d", "destroy:packages"),
     ("systemctl soft-reboot", "system:power"),
     ("systemctl default", "system:power"),
     ("systemctl daemon-reexec", "system:services"),
@@ -471,6 +480,12 @@ VERB_MODEL = [
 ]
 
 VERB_MODEL_QUIET = [
+    "firewall-cmd --list-all",
+    "pgrep -u deploy node",
+    "getenforce",
+    "rpm -qa",
+    "nix-env -iA nixpkgs.hello",
+    "nix-collect-garbage",
     "kubectl run web --image=nginx --port=80",
     "vagrant up",
     "heroku logs --tail -a app",

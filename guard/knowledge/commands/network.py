@@ -241,6 +241,21 @@ _NC_TOOL = Tool(
     effects=(E("publish", "tcp", "sends its input to another machine", check="fed-to-host"),),
 )
 
+# firewall-cmd's options that change the rules (the others list or query them)
+_FIREWALLD_CHANGES = (
+    *(
+        f"--{verb}-{what}"
+        for verb in ("add", "remove", "change", "set", "new", "delete")
+        for what in (
+            *("service", "port", "rich-rule", "source", "interface", "masquerade"),
+            *("forward-port", "protocol", "icmp-block", "source-port", "zone"),
+            *("policy", "target", "default-zone", "ingress-zone", "egress-zone"),
+        )
+    ),
+    *("--reload", "--complete-reload", "--runtime-to-permanent", "--panic-on"),
+)
+
+
 COMMANDS: dict[str, Command] = {
     "ssh-keygen": Command(  # a new key goes to ~/.ssh, unless -f names the file or it only reads
         home=(HomeFile(".ssh", "write"),),
@@ -458,6 +473,22 @@ COMMANDS: dict[str, Command] = {
                     sub=("enable|disable|reset|allow|deny|reject|limit|delete|insert",),
                 ),
             )
+        ),
+        own_rows="its rows name every change to the firewall",
+    ),
+    # firewalld: every option that adds, removes, sets or reloads changes the rules
+    "firewall-cmd": Command(
+        effects=Tool(
+            values=opts("--zone", "--policy", "--ipset", "--service", "--helper"),
+            effects=(
+                E(
+                    "system",
+                    "firewall",
+                    "changes the firewall rules",
+                    flags=_FIREWALLD_CHANGES,
+                ),
+                E("system", "firewall", "changes the firewall rules", word="--direct"),
+            ),
         ),
         own_rows="its rows name every change to the firewall",
     ),

@@ -113,6 +113,20 @@ _PKILL_TOOL = Tool(
             check="operands",
             without=("-l", "--list"),
         ),
+        E(
+            "system",
+            "processes",
+            "kills every process of a user, group, session or terminal",
+            flags=("-u", "--euid", "-U", "--uid", "-G", "--group", "-g", "--pgroup", "-s"),
+            without=("-l", "--list"),
+        ),
+        E(
+            "system",
+            "processes",
+            "kills every process of a parent, session or terminal",
+            flags=("--session", "-P", "--parent", "-t", "--terminal"),
+            without=("-l", "--list"),
+        ),
     ),
 )
 
@@ -285,6 +299,60 @@ COMMANDS: dict[str, Command] = {
                 "--service-type",
             ),
             options={"--working-directory": "chdir"},
+        )
+    ),
+    # the machine's security modules: switched off or loosened for every program
+    **dict.fromkeys(
+        ("setenforce", "aa-disable", "aa-complain", "aa-teardown"),
+        Command(
+            effects=Tool(effects=(E("system", "security", "changes what the system lets run"),))
+        ),
+    ),
+    # package managers that take their removal as an option
+    "rpm": Command(
+        effects=Tool(
+            effects=(
+                E("destroy", "packages", "removes packages from the machine", flags=("-e",)),
+                E("destroy", "packages", "removes packages", flags=("--erase",)),
+            )
+        )
+    ),
+    "emerge": Command(
+        effects=Tool(
+            effects=(
+                E(
+                    "destroy",
+                    "packages",
+                    "removes packages from the machine",
+                    flags=("-C", "--unmerge", "-c", "--depclean", "--prune", "-P"),
+                ),
+            )
+        )
+    ),
+    "nix-env": Command(
+        effects=Tool(
+            effects=(
+                E("destroy", "packages", "removes packages from the profile", flags=("-e",)),
+                E("destroy", "packages", "removes packages", flags=("--uninstall",)),
+                E(
+                    "destroy",
+                    "packages",
+                    "deletes the profile's old generations (no rollback to them)",
+                    flags=("--delete-generations",),
+                ),
+            )
+        )
+    ),
+    "nix-collect-garbage": Command(
+        effects=Tool(
+            effects=(
+                E(
+                    "destroy",
+                    "packages",
+                    "deletes old generations: no rollback to them",
+                    flags=("-d", "--delete-old", "--delete-older-than"),
+                ),
+            )
         )
     ),
     "dnf": Command(arity=arity(2)),
