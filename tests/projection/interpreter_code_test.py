@@ -289,6 +289,7 @@ OTHER_LANGUAGES = [
     ("posh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
     ("busybox sh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
     ("toybox sh -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
+    ("guarded-bash -c 'rm -rf build'", {"run:rm -rf build", "destroy:files"}),
     # a script given with an option does not hide code given after it, nor does a cluster
     ("vim -es -c '!rm -rf ~' -c q", {"dynamic:code"}),  # -s after -e is silent, no script
     ("vim -E -s -c '!rm -rf ~'", {"dynamic:code"}),

@@ -44,6 +44,7 @@ POSIX_SHELLS = frozenset(
         *("bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "rbash", "yash", "posh", "lksh"),
         *("oksh", "loksh", "pdksh", "ksh93", "bosh", "osh", "hush", "busybox-sh", "rksh", "rzsh"),
         *("jsh", "bsh", "sash", "toysh", "gash"),
+        "guarded-bash",  # guard's own: bash, each line it runs checked again
     }
 )
 
@@ -387,6 +388,7 @@ COMMANDS: dict[str, Command] = {
     "osh": Command(spec=SHELL, arity=arity(EXACT)),
     "jsh": Command(spec=SHELL, arity=arity(EXACT)),
     "gash": Command(spec=SHELL, arity=arity(EXACT)),  # Guile's POSIX shell
+    "guarded-bash": Command(spec=SHELL, arity=arity(EXACT)),
     "nix-shell": Command(  # --run and --command are bash code run in the shell it builds
         spec=Spec(
             operands="path",  # shell.nix, default.nix (read); `-p` packages name nothing here
