@@ -37,8 +37,8 @@ def inline_code(
         if value is None or value == "--" or not value.startswith("-"):
             if not codes and value in record.code_words:
                 codes.append(_next(argv, i))  # deno eval CODE
-            elif not codes and record.edits:
-                continue  # the file it edits (ed): its commands come from standard input
+            elif not codes and (record.edits or record.connects):
+                continue  # the file it edits (ed), the host (ftp): its commands come from stdin
             elif not codes and value in record.script_words:
                 continue  # deno run SCRIPT: the script is the next operand
             elif not codes and value in _STDIN_FILES:

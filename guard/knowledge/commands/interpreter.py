@@ -26,6 +26,8 @@ class Interpreter(NamedTuple):
     `any_option`: every option may carry code (PowerShell abbreviates and folds case).
     `edits`: its operands are files it edits, not scripts: its code still comes from standard
     input (`printf 'w\\nq\\n' | ed -s FILE`).
+    `connects`: its operands name the machine it connects to (ftp HOST): its code still comes
+    from standard input.
     `script_words`: a first operand after which the next operand is the script (`deno run F`).
     `languages`: options that say which language the code is in (`osascript -l JavaScript`):
     given one that names another language than `language`, the code is not read.
@@ -42,3 +44,4 @@ class Interpreter(NamedTuple):
     edits: bool = False
     languages: frozenset[str] = frozenset()
     script_words: frozenset[str] = frozenset()
+    connects: bool = False

@@ -45,11 +45,12 @@ _POSIXISH_NOT = Interpreter(  # csh, tcsh, rc, es: -c STRING, or a script, or st
 
 
 def _spec(record: Interpreter) -> Spec:
-    """Which of an interpreter's words are paths: a script, then its arguments; the code and
-    the values of options are not paths, a script given with an option is read."""
+    """Which of an interpreter's words are paths: a script, then its arguments (for a client,
+    the machine it connects to: no path); the code and the values of options are not paths,
+    a script given with an option is read."""
     return Spec(
-        operands="path",
-        first="read",
+        operands="data" if record.connects else "path",
+        first=None if record.connects else "read",
         values=record.code | record.values,
         text=record.code,
         options={**dict.fromkeys(record.scripts, "read")},
@@ -251,6 +252,24 @@ _XONSH = Interpreter("unread", code=opts("-c"), values=opts("--rc", "-D", "--she
 
 _PWSH = Interpreter("unread", any_option=True, quiet=opts())
 
+# file-transfer clients run the commands they read (`put FILE` sends it, `!cmd` runs one)
+_FTP = Interpreter(
+    "unread", values=opts("-P", "-p", "-s", "-b", "-B", "-T"), quiet=opts(), connects=True
+)
+_LFTP = Interpreter(
+    "unread",
+    code=opts("-c", "-e"),
+    scripts=opts("-f"),
+    values=opts("-p", "-u", "--env-password"),
+    connects=True,
+)
+_SMBCLIENT = Interpreter(
+    "unread",
+    code=opts("-c", "--command"),
+    values=opts("-U", "--user", "-W", "--workgroup", "-p", "--port", "-I", "-m", "-A"),
+    connects=True,
+)
+
 _MATLAB = Interpreter("unread", code=opts("-batch", "-r"), values=opts("-sd", "-logfile"))
 
 _FENNEL = Interpreter("unread", code=opts("-e", "--eval"), values=opts("--add-package-path"))
@@ -435,6 +454,10 @@ COMMANDS: dict[str, Command] = {
     "powershell": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
     "pwsh-preview": Command(spec=_spec(_PWSH), interpreter=_PWSH, arity=arity(EXACT)),
     "chicken-csi": Command(spec=_spec(_CSI), interpreter=_CSI, arity=arity(EXACT)),
+    "ftp": Command(spec=_spec(_FTP), interpreter=_FTP, arity=arity(EXACT)),
+    "pftp": Command(spec=_spec(_FTP), interpreter=_FTP, arity=arity(EXACT)),
+    "lftp": Command(spec=_spec(_LFTP), interpreter=_LFTP, arity=arity(EXACT)),
+    "smbclient": Command(spec=_spec(_SMBCLIENT), interpreter=_SMBCLIENT, arity=arity(EXACT)),
     "matlab": Command(spec=_spec(_MATLAB), interpreter=_MATLAB, arity=arity(EXACT)),
     "fennel": Command(spec=_spec(_FENNEL), interpreter=_FENNEL, arity=arity(EXACT)),
     "janet": Command(spec=_spec(_JANET), interpreter=_JANET, arity=arity(EXACT)),
