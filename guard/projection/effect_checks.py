@@ -15,7 +15,7 @@ from guard.languages import Parsed, given
 from guard.projection.bounded_glob import is_pattern
 from guard.projection.interpreter_effects import remote_code
 from guard.projection.walk_records import Arg, Stdin
-from guard.projection.walker import Walker
+from guard.projection.walker import Walker, dynamic
 
 
 class Found(NamedTuple):
@@ -292,6 +292,34 @@ def _pod_command(c: EffectCall, row: Effect) -> Found | None:
     return _pod_exec(c, row)
 
 
+def _maven_exec(c: EffectCall, row: Effect) -> Found | None:
+    """`mvn exec:exec -Dexec.executable=PROG -Dexec.args='…'`: PROG runs with those words, as
+    a command of this line (what it does is its own effects; the row adds none)."""
+    import shlex
+
+    words = [a.value or "" for a in c.argv]
+    props: dict[str, str] = {}
+    for at, word in enumerate(words):
+        setting = word[2:] if word.startswith("-D") else ""
+        if word == "-D" and at + 1 < len(words):
+            setting = words[at + 1]
+        key, eq, value = setting.partition("=")
+        if eq and key in ("exec.executable", "exec.args"):
+            props[key] = value
+    program = props.get("exec.executable")
+    if not program:
+        return None
+    try:
+        rest = shlex.split(props.get("exec.args", ""))
+    except ValueError:
+        dynamic(c.w, c.argv[0], "code", "the arguments mvn's exec plugin passes are not known")
+        return None
+    where = c.argv[0]
+    argv = [where._replace(value=w, reason="") for w in (program, *rest)]
+    c.w.calls.run_argv(c.w, argv, None, where.span, c.depth)
+    return None
+
+
 def _copy_to_remote(c: EffectCall, row: Effect) -> Found | None:
     ops = [op for op in c.parsed.operands if op is not None]
     if len(ops) < 2:
@@ -397,6 +425,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "pod-exec": _pod_exec,
     "copy-to-remote": _copy_to_remote,
     "pod-command": _pod_command,
+    "maven-exec": _maven_exec,
     "kill-all": _kill_all,
     "signal-pids": _signal_pids,
     "http-upload": _http_upload,

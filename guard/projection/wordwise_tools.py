@@ -4,6 +4,8 @@ bwrap, compilers read word by word, and tar. Each is a command kind added to
 
 from __future__ import annotations
 
+import re
+
 from guard.knowledge import (
     BWRAP_OPTIONS,
     CMAKE_COMMANDS,
@@ -309,7 +311,16 @@ def _runner(c: Call) -> None:
             plain(c._replace(argv=argv[:i]))
             return
     plain(c._replace(argv=argv[:i]))
-    c.w.calls.run_argv(c.w, argv[i:], c.stdin, c.span, c.depth)
+    inner = argv[i:]
+    if len(inner) == 1 and inner[0].value is not None and _SHELL_LINE.search(inner[0].value):
+        # `yarn exec 'a && b'`, `bun run 'x | y'`: one word that is a line, which they run
+        # through a shell (yarn 2+, bun): read as that line, the strict reading
+        run_code(c.w, inner[0].value, inner[0], c.depth, new_process=True, via=name)
+        return
+    c.w.calls.run_argv(c.w, inner, c.stdin, c.span, c.depth)
+
+
+_SHELL_LINE = re.compile(r"\s|[;&|<>$`]")
 
 
 def _subcommand_end(argv: list[Arg], subcommands: frozenset[str]) -> int:

@@ -252,6 +252,8 @@ REMOTE = [
     ("heroku run rake db:migrate -a app", "remote:heroku"),
     ("git send-email --to=dev@x.example 0001-fix.patch", "publish:email"),
     ("ssh-copy-id deploy@prod", "remote:ssh"),
+    # programs a build tool runs because its properties name them
+    ("mvn exec:exec -Dexec.executable=git -Dexec.args='reset --hard'", "discard:git-worktree"),
     # copies to another machine publish there
     ("scp dist/app.tar.gz deploy@prod:/srv/", "publish:ssh/prod"),
     ("rsync -az --exclude .git ./ prod:/srv/app", "publish:ssh/prod"),
@@ -486,6 +488,8 @@ VERB_MODEL_QUIET = [
     "rpm -qa",
     "nix-env -iA nixpkgs.hello",
     "nix-collect-garbage",
+    "mvn exec:java -Dexec.mainClass=app.Main",
+    "mvn -q -DskipTests package",
     "kubectl run web --image=nginx --port=80",
     "vagrant up",
     "heroku logs --tail -a app",

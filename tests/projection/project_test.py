@@ -623,6 +623,8 @@ def test_editors_and_output_options_are_writes(line: str, path: str) -> None:
         ("pnpm dlx create-vite app", ("create-vite", "app")),
         ("direnv exec . rm x", ("rm", "x")),
         ("uv --directory d run rm -rf src", ("rm", "-rf", "src")),
+        ("yarn exec 'rm -rf src && make'", ("rm", "-rf", "src")),  # one word: a shell line
+        ("poetry run 'pytest -q; make lint'", ("make", "lint")),
     ],
 )
 def test_a_runner_s_command_is_a_command_of_its_own(line: str, inner: tuple[str, ...]) -> None:

@@ -305,6 +305,8 @@ _MVN_TOOL = Tool(
             "deploys artifacts to a Maven repository",
             word="deploy|deploy:*|release:perform|release:*",
         ),
+        # the exec plugin runs the program its properties name, with their arguments
+        E("remote", "maven", "", check="maven-exec"),
     ),
 )
 
