@@ -292,6 +292,33 @@ def _pod_command(c: EffectCall, row: Effect) -> Found | None:
     return _pod_exec(c, row)
 
 
+def _graphql_destroys(c: EffectCall, row: Effect) -> Found | None:
+    """`gh api graphql -f query='mutation { deleteRepository(…) }'`: a mutation whose field is
+    a verb of the verb model (deleteX, removeX, archiveX …), in the query given inline."""
+    from guard.knowledge import DESTRUCTIVE_VERBS
+
+    for arg in c.argv:
+        text = arg.value or ""
+        name, eq, value = text.partition("=")
+        query = value if eq and name in ("query", "-f", "--raw-field", "-F", "--field") else ""
+        if not query and "mutation" in text and "{" in text:
+            query = text
+        if "mutation" not in query:
+            continue
+        for field in re.findall(r"\b([a-z]+)[A-Z]\w*\s*\(", query):
+            if field in DESTRUCTIVE_VERBS or field == "archive":
+                return Found(row.target)
+    return None
+
+
+def _made_public(c: EffectCall, row: Effect) -> Found | None:
+    """`gh repo edit --visibility public`, `gh repo create --public`: the code is published."""
+    values = c.parsed.values
+    if values.get("--visibility") == "public" or "--public" in c.parsed.options:
+        return Found(row.target)
+    return None
+
+
 def _maven_exec(c: EffectCall, row: Effect) -> Found | None:
     """`mvn exec:exec -Dexec.executable=PROG -Dexec.args='…'`: PROG runs with those words, as
     a command of this line (what it does is its own effects; the row adds none)."""
@@ -426,6 +453,8 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "copy-to-remote": _copy_to_remote,
     "pod-command": _pod_command,
     "maven-exec": _maven_exec,
+    "graphql-destroys": _graphql_destroys,
+    "made-public": _made_public,
     "kill-all": _kill_all,
     "signal-pids": _signal_pids,
     "http-upload": _http_upload,

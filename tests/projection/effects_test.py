@@ -252,6 +252,12 @@ REMOTE = [
     ("heroku run rake db:migrate -a app", "remote:heroku"),
     ("git send-email --to=dev@x.example 0001-fix.patch", "publish:email"),
     ("ssh-copy-id deploy@prod", "remote:ssh"),
+    # GitHub: a mutation that deletes, a repository made public, a workflow run
+    ("gh api graphql -f query='mutation { deleteRepository(input: {repositoryId: \"R\"}) "
+     "{ clientMutationId } }'", "destroy:github"),
+    ("gh repo edit --visibility public", "publish:github"),
+    ("gh repo create app --public --source=. --push", "publish:github"),
+    ("gh workflow run deploy.yml -f env=prod", "remote:github"),
     # programs a build tool runs because its properties name them
     ("mvn exec:exec -Dexec.executable=git -Dexec.args='reset --hard'", "discard:git-worktree"),
     # copies to another machine publish there
@@ -489,6 +495,10 @@ VERB_MODEL_QUIET = [
     "nix-env -iA nixpkgs.hello",
     "nix-collect-garbage",
     "mvn exec:java -Dexec.mainClass=app.Main",
+    "gh api graphql -f query='query { viewer { login } }'",
+    "gh repo edit --visibility private",
+    "gh repo create app --private",
+    "gh run list --limit 5",
     "mvn -q -DskipTests package",
     "kubectl run web --image=nginx --port=80",
     "vagrant up",

@@ -525,6 +525,7 @@ COMMANDS: dict[str, Command] = {
                 "-b",
                 "--body",
                 "--hostname",
+                "--visibility",
             ),
             effects=(
                 E(
@@ -543,6 +544,26 @@ COMMANDS: dict[str, Command] = {
                 ),
                 E("destroy", "github", "deletes on GitHub", sub=("*", "delete|delete-asset")),
                 E("destroy", "github", "archives a GitHub repository", sub=("repo", "archive")),
+                E(
+                    "destroy",
+                    "github",
+                    "sends a GraphQL mutation that deletes or removes",
+                    sub=("api", "graphql"),
+                    check="graphql-destroys",
+                ),
+                E(
+                    "publish",
+                    "github",
+                    "makes a repository public",
+                    sub=("repo", "edit|create"),
+                    check="made-public",
+                ),
+                E(
+                    "remote",
+                    "github",
+                    "runs a workflow on GitHub's machines (a deploy, a release …)",
+                    sub=("workflow|run", "run|rerun"),
+                ),
             ),
         ),
         subcommands=True,
