@@ -91,7 +91,10 @@ def _json(value: object) -> str:
 
 
 def _strings(values: tuple[str, ...]) -> str:
-    return "[" + ", ".join([_json(v) for v in values]) + "]"
+    try:  # strings, as they always are: the encoder's own function for each, no frame of ours
+        return "[" + ", ".join(map(_string, values)) + "]"
+    except TypeError:  # something else among them (no C encoder takes it): as dumps writes it
+        return "[" + ", ".join([_json(v) for v in values]) + "]"
 
 
 def as_json_text(result: Judgement) -> str:
@@ -122,10 +125,13 @@ def _request_text(d: Decided) -> str:
     start, end = r.span
     if type(start) is not int or type(end) is not int:
         return _dumps(_request_json(d))
-    head = (
-        f'{{"surface": {_json(r.surface)}, "decision": {_json(d.decision)}, '
-        f'"by": {_json(d.by)}, "reason": {_json(r.reason)}, "span": [{start}, {end}]'
-    )
+    try:  # the fields every request has are strings: the encoder's function, no frame of ours
+        head = (
+            f'{{"surface": {_string(r.surface)}, "decision": {_string(d.decision)}, '
+            f'"by": {_string(d.by)}, "reason": {_string(r.reason)}, "span": [{start}, {end}]'
+        )
+    except TypeError:
+        return _dumps(_request_json(d))
     if r.surface == "command":
         return f'{head}, "argv": {_strings(r.argv)}}}'
     if r.surface in ("external_directory", "protected"):

@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from guard.projection.requests import Verdict as Verdict
     from guard.projection.requests import strictest as strictest
     from guard.projection.shell_state import Context as Context
+    from guard.projection.shell_state import with_windows as with_windows
     from guard.projection.vital_targets import vital as vital
 
 # what the stage offers the stages after it, and the module each lives in (guard/stage_front.py)
@@ -68,6 +69,7 @@ _WHERE: dict[str, str] = {
     "SURFACES": "guard.projection.requests",
     "Surface": "guard.projection.requests",
     "Verdict": "guard.projection.requests",
+    "with_windows": "guard.projection.shell_state",
     "command_name": "guard.projection.patterns",
     "compile_command": "guard.projection.patterns",
     "compile_path": "guard.projection.patterns",

@@ -182,7 +182,7 @@ def run_argv(
                 "command_name",
                 f"{name.value} is looked up in a $PATH that is not known: {path.reason}",
             )
-    shown = tuple([a.shown for a in argv])
+    shown = tuple([a.source if a.value is None else a.value for a in argv])  # each `a.shown`
     w.out.append(Request("command", span, f"runs {name.value}", argv=shown))
     directory, _, base = name.value.rpartition("/")
     if "/" in name.value and paths.normalise(directory or "/") not in SYSTEM_BIN_DIRS:

@@ -22,7 +22,7 @@ from guard.projection.budget import (
 )
 from guard.projection.effects import command_effects
 from guard.projection.requests import Projection, Request
-from guard.projection.shell_state import Context, Scope
+from guard.projection.shell_state import Context, Scope, with_windows
 from guard.projection.variables import assigned, set_variable
 from guard.projection.walk_records import FunctionEffects, Stdin
 from guard.projection.walker import Calls, Walker
@@ -109,9 +109,8 @@ def project(command: str, ctx: Context) -> Projection:
         )
     else:
         budget = Budget()  # one for the line and everything it causes
-        walked = ctx._replace(
-            resolve=metered_resolve(ctx.resolve, budget),
-            expand=metered_expand(ctx.expand, budget),
+        walked = with_windows(
+            ctx, metered_resolve(ctx.resolve, budget), metered_expand(ctx.expand, budget)
         )
         try:
             stdin = None if not ctx.stdin_code else Stdin("pipe")
@@ -166,24 +165,10 @@ def walk_source(
     scope.budget.spend(1 + len(src) // PARSE_BYTES_PER_STEP, "parsing code")
     tree = parser().parse(terminated(src))
     read_write: frozenset[int] = frozenset()
-
-    def reparse(text: bytes) -> Tree:  # each attempt costs what a parse costs
-        scope.budget.spend(1 + len(text) // PARSE_BYTES_PER_STEP, "parsing code")
-        return parser().parse(terminated(text))
-
-    if b"time" in src:  # bash's reserved word, which tree-sitter-bash reads as a command
-        from guard.projection.parse_repair import untimed
-
-        timed = untimed(src, tree, reparse)
-        if timed is not None:
-            src, tree = timed
-    if tree.root_node.has_error:  # a line bash accepts and tree-sitter-bash does not?
-        from guard.projection.parse_repair import repair
-
-        fixed = repair(src, tree, reparse)
-        if fixed is not None:
-            src, tree, read_write = fixed.src, fixed.tree, fixed.read_write
     root = tree.root_node
+    if b"time" in src or root.has_error:
+        src, tree, read_write = _repaired(src, tree, scope)
+        root = tree.root_node
     walker = Walker(src, ctx, scope, out, CALLS, nesting=nesting, span=span, functions=functions)
     walker.read_write = read_write
     if root.has_error:
@@ -194,6 +179,28 @@ def walk_source(
     walker.run(root, stdin)
     if "`" in text or "(" in text:  # where a substitution could start at all
         _unseen_substitutions(text, src, root, walker, span)
+
+
+def _repaired(src: bytes, tree: Tree, scope: Scope) -> tuple[bytes, Tree, frozenset[int]]:
+    """The line as bash reads it where tree-sitter-bash does not: `time` (bash's reserved
+    word, which tree-sitter-bash reads as a command), or a line it cannot parse that bash
+    accepts (guard/projection/parse_repair.py); the bytes `<>` opens for reading and writing."""
+    from guard.projection.parse_repair import repair, untimed
+
+    def reparse(text: bytes) -> Tree:  # each attempt costs what a parse costs
+        scope.budget.spend(1 + len(text) // PARSE_BYTES_PER_STEP, "parsing code")
+        return parser().parse(terminated(text))
+
+    read_write: frozenset[int] = frozenset()
+    if b"time" in src:
+        timed = untimed(src, tree, reparse)
+        if timed is not None:
+            src, tree = timed
+    if tree.root_node.has_error:
+        fixed = repair(src, tree, reparse)
+        if fixed is not None:
+            src, tree, read_write = fixed.src, fixed.tree, fixed.read_write
+    return src, tree, read_write
 
 
 # What the walk asks of the handlers built on it (guard/projection/walker.py): assembled here,

@@ -60,8 +60,10 @@ def plain(c: Call) -> None:
         target, text = argv[1].value, stdin.text
         if target and target[:1] != "-" and text is not None:
             wrote_text(w, target, text)  # tee FILE <<'EOF': FILE holds the text
-    if any(a.glob for a in argv[1:]):
-        listed_directories(w, argv, reading, via)
+    for arg in argv[1:]:  # a loop, not any(): every command of every line comes here
+        if arg.glob:
+            listed_directories(w, argv, reading, via)
+            break
     if via in RECURSIVE_READS and w.ctx.agent:  # the secrets kept below it: an agent's only
         recursive_reads(w, via, argv, reading)
     if symbolic:

@@ -143,12 +143,13 @@ def _index(policy: Policy, kind: str, *, managed: bool = False) -> _Index:
 
 def _last_match(rules: tuple[Rule, ...], request: Request, home: str) -> Rule | None:
     if request.surface == "command":
+        if not rules:
+            return None
         text = render_argv(request.argv)
         named = ""
         if request.argv and "/" in request.argv[0]:
             named = render_argv((command_name(request.argv), *request.argv[1:]))
-        for rule in rules:
-            head = literal_head(rule.pattern)
+        for head, rule in _command_heads(rules):
             if not (text.startswith(head) or (named and named.startswith(head))):
                 continue
             compiled = compile_command(rule.pattern)
@@ -166,6 +167,22 @@ def _last_match(rules: tuple[Rule, ...], request: Request, home: str) -> Rule | 
         ):
             return rule
     return None
+
+
+def _command_heads(rules: tuple[Rule, ...]) -> tuple[tuple[str, Rule], ...]:
+    """Each command rule with its pattern's literal head, worked out once per index's tuple
+    (decide asks for them for every command of every line)."""
+    kept = _HEADS.get(id(rules))
+    if kept is not None and kept[0] is rules:
+        return kept[1]
+    heads = tuple((literal_head(rule.pattern), rule) for rule in rules)
+    if len(_HEADS) > 64:
+        _HEADS.clear()
+    _HEADS[id(rules)] = (rules, heads)
+    return heads
+
+
+_HEADS: dict[int, tuple[tuple[Rule, ...], tuple[tuple[str, Rule], ...]]] = {}
 
 
 def _other_matches(

@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from typing import NamedTuple
 
-from guard.projection import INTERNAL_ERROR, Context, Projection, project
+from guard.projection import INTERNAL_ERROR, Context, Projection, project, with_windows
 
 KEPT_LINES = 2048
 KEPT_CHARS = 4096  # longer lines are walked every time
@@ -52,13 +52,7 @@ class KeptProjections:
         looks = _Looks(ctx)
         start = time.perf_counter()
         projection = project(
-            command,
-            ctx._replace(
-                resolve=looks.resolve,
-                expand=looks.expand,
-                user_home=looks.user_home,
-                below=looks.below,
-            ),
+            command, with_windows(ctx, looks.resolve, looks.expand, looks.user_home, looks.below)
         )
         if (
             looks.keep
@@ -133,7 +127,14 @@ class _Looks:
         return answer
 
     def resolve(self, path: str) -> str:
-        return self._ask(0, path)  # type: ignore[return-value]
+        """`_ask(0, path)`, written out: a path's window is the one every line looks through."""
+        try:
+            answer = self.ctx.resolve(path)
+        except BaseException:
+            self.keep = False
+            raise
+        self.looks.append((0, path, answer))
+        return answer
 
     def expand(self, pattern: str) -> tuple[str, ...]:
         return self._ask(1, pattern)  # type: ignore[return-value]

@@ -204,14 +204,12 @@ class Links:
         vouched = self._vouched.get(id(answered))
         if vouched is not None and vouched.answered is answered:
             if vouched.generation == generation:
-                for path, answer in vouched.nodes:  # the line's looks start with them
-                    targets[path] = answer
+                targets.update(vouched.nodes)  # the line's looks start with them
                 self._plain = vouched.plain
                 gone = self._gone
-                if gone is not None:
-                    for path in vouched.gone:
-                        gone[path] = True
-                return self._asked_again(vouched.rest)
+                if gone is not None and vouched.gone:
+                    gone.update(dict.fromkeys(vouched.gone, True))
+                return self._asked_again(vouched.rest) if vouched.rest else True
             del self._vouched[id(answered)]
         # watched first, then asked afresh (not from looks this line took before the watch):
         # a change after these looks is told
