@@ -63,16 +63,11 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
         for u in reading.uses
         if u.role == "read" and u.at < len(argv) and not (argv[u.at].value or "").startswith("-")
     ]
-    cwd = w.scope.cwd
     given_dirs = [(arg, text) for arg, text in operands if text]
     for arg, text in given_dirs or ([(argv[0], ".")] if tool.here else []):
-        if not text.startswith("/") and cwd is None:
-            continue  # relative to a directory not known: its read asks (accesses.py)
-        start = text if text.startswith("/") else f"{(cwd or '').rstrip('/')}/{text}"
-        try:
-            root = paths.normalise(w.ctx.resolve(paths.normalise(start)))
-        except (OSError, ValueError):
-            continue  # where it leads is asked about as the read of the operand itself
+        root = _root(w, text)
+        if root is None:
+            continue
         found = _secret_below(w, root, hidden, follows, names=names)
         if found is None:
             continue
@@ -101,20 +96,28 @@ def listed_secrets(w: Walker, argv: list[str], roots: tuple[str, ...]) -> tuple[
     listed = printed_files(argv) if protected is not None and w.ctx.agent else None
     if listed is None or listed.tracked:
         return ()  # git ls-files: what git tracks, where secrets are not kept
-    cwd = w.scope.cwd
     found: list[str] = []
     for text in roots:
-        if not text.startswith("/") and cwd is None:
-            continue  # relative to a directory not known: its read asks (accesses.py)
-        start = text if text.startswith("/") else f"{(cwd or '').rstrip('/')}/{text}"
-        try:
-            root = paths.normalise(w.ctx.resolve(paths.normalise(start)))
-        except (OSError, ValueError):
+        root = _root(w, text)
+        if root is None:
             continue
         hit = _secret_below(w, root, listed.hidden, False, names=listed.names)
         if hit is not None:
             found.append(hit[0])
     return tuple(found)
+
+
+def _root(w: Walker, text: str) -> str | None:
+    """Where a directory a tool reads through leads, or None: relative to a directory not known
+    (its read asks, accesses.py), or a path guard cannot follow (asked as that read)."""
+    cwd = w.scope.cwd
+    if not text.startswith("/") and cwd is None:
+        return None
+    start = text if text.startswith("/") else f"{(cwd or '').rstrip('/')}/{text}"
+    try:
+        return paths.normalise(w.ctx.resolve(paths.normalise(start)))
+    except (OSError, ValueError):
+        return None
 
 
 def read_listed(w: Walker, arg: Arg, secrets: tuple[str, ...], via: str) -> None:
