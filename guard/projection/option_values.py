@@ -56,15 +56,22 @@ def _git_config_env(w: Walker, arg: Arg, setting: str | None, depth: int, via: s
 
 
 def _container_volume(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
-    """`-v SOURCE:TARGET[:OPTIONS]`: a SOURCE that is a path is a host directory the container
-    writes (reads with `ro`); a bare name is a volume the container engine keeps."""
+    """`-v SOURCE:TARGET[:OPTIONS]`: a SOURCE that is a path is a host file or directory the
+    container reads, and writes unless `ro`; a bare name is a volume the engine keeps."""
     if value is None:
         dynamic(w, arg, "path", f"a volume of {via} is not known: {arg.reason}")
         return
     source, sep, rest = value.partition(":")
     if sep and looks_like_path(source):
-        read_only = "ro" in rest.partition(":")[2].split(",")
-        access(w, arg, source, "read" if read_only else "write", via)
+        _mounted(w, arg, source, "ro" in rest.partition(":")[2].split(","), via)
+
+
+def _mounted(w: Walker, arg: Arg, source: str, read_only: bool, via: str) -> None:
+    """A host path bound into a container: what runs there reads it (`-v $PWD/.env:/e` hands
+    over a secret), and writes it unless bound read-only."""
+    access(w, arg, source, "read", via)
+    if not read_only:
+        access(w, arg, source, "write", via)
 
 
 def _container_mount(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
@@ -75,8 +82,7 @@ def _container_mount(w: Walker, arg: Arg, value: str | None, depth: int, via: st
     fields = dict(f.partition("=")[::2] for f in value.split(","))
     source = fields.get("source") or fields.get("src")
     if source and looks_like_path(source):
-        read_only = "readonly" in fields or "ro" in fields
-        access(w, arg, source, "read" if read_only else "write", via)
+        _mounted(w, arg, source, "readonly" in fields or "ro" in fields, via)
 
 
 def _container_output(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:

@@ -602,12 +602,26 @@ def test_code_and_paths_hidden_in_the_shell_s_corners_are_seen(
         ("ed /srv/x", "/srv/x"),
         ("emacs --eval '(x)' /srv/y", "/srv/y"),
         ("csplit -f /srv/p f 3", "/srv/p"),
-        ("docker run -v /srv:/d alpine", "/srv"),
     ],
 )
 def test_editors_and_output_options_are_writes(line: str, path: str) -> None:
     accesses = {r.access for r in run(line).requests if r.path == path}
     assert accesses == {"write"}
+
+
+@pytest.mark.parametrize(
+    ("line", "path", "accesses"),
+    [
+        ("docker run -v /srv:/d alpine", "/srv", {"read", "write"}),
+        ("docker run -v /srv/key.pem:/k:ro alpine cat /k", "/srv/key.pem", {"read"}),
+        ("podman run --mount type=bind,src=/srv,dst=/d x", "/srv", {"read", "write"}),
+        ("docker run --mount type=bind,src=/srv,dst=/d,readonly x", "/srv", {"read"}),
+    ],
+)
+def test_a_path_bound_into_a_container_is_read_and_written_unless_read_only(
+    line: str, path: str, accesses: set[str]
+) -> None:
+    assert {r.access for r in run(line).requests if r.path == path} == accesses
 
 
 @pytest.mark.parametrize(

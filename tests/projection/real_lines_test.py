@@ -475,6 +475,7 @@ SECRET_READS = [
     "tar -rf backup.tar .",
     "grep -r KEY --include='*.env*' .",  # the files it includes: the secret among them
     "rg -g '*.pem' BEGIN",
+    "docker run --rm -v \"$PWD/.env\":/app/.env img",  # bound into a container, read there
     "zip -r out.zip .",
     "rsync -a ./ host:/backup/",
     "scp -r . host:",
@@ -522,6 +523,7 @@ SECRET_QUIET = [
     "grep -rn main --include='*.c' .",  # only files named so are read
     "rg -g '*.c' main",
     "rg --files",  # the names below, nothing read
+    "docker run --rm -v \"$PWD\":/w -w /w img make",  # the workspace bound: its own files
     "tar -tzvf archive.tgz",
     "tar --extract -f archive.tgz -C data",
     "find . -name '*.c' | xargs wc -l",  # no secret has such a name
