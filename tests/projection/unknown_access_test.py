@@ -136,6 +136,11 @@ EXTERNAL = [
     ("ssh-copy-id deploy@prod", {(f"{H}/.ssh", "read")}),
     ("ssh-copy-id -i ./deploy.pub deploy@prod", set()),
     ("cargo login", {(f"{H}/.cargo/credentials.toml", "write")}),
+    ("gpg -d secrets.gpg", {(f"{H}/.gnupg", "read")}),  # decrypts with the keys kept there
+    ("gpg --decrypt notes.asc", {(f"{H}/.gnupg", "read")}),
+    ("sops -d secrets.enc.yaml", {(f"{H}/.config/sops", "read")}),
+    ("sops -e secrets.yaml", set()),
+    ("curl -E /o/client.pem https://x.example", {("/o/client.pem", "read")}),
     ("git commit -m credential", set()),  # the word as a message, not the subcommand
     ("gh auth status", set()),
     ("gpg --list-keys", set()),

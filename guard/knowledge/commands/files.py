@@ -101,6 +101,8 @@ _GPG = Command(
     home=(
         *home_files(".gnupg", "write", *((option,) for option in _GPG_WRITES)),
         *home_files(".gnupg", "read", ("--export-secret-keys",), ("--export-secret-subkeys",)),
+        # decrypting prints what the secret keys kept there open
+        *home_files(".gnupg", "read", ("-d",), ("--decrypt",)),
     ),
     home_elsewhere=frozenset({"--homedir"}),
 )
@@ -119,6 +121,12 @@ COMMANDS: dict[str, Command] = {
             ("find-generic-password",),
             ("find-internet-password",),
             ("dump-keychain",),
+        )
+    ),
+    # sops prints the secrets it decrypts with the keys kept there (age's, or gpg's)
+    "sops": Command(
+        home=home_files(
+            ".config/sops", "read", ("-d",), ("--decrypt",), ("decrypt",), ("exec-env",)
         )
     ),
     "secret-tool": Command(home=(HomeFile(".local/share/keyrings", "read", ("lookup",)),)),

@@ -109,6 +109,7 @@ _CURL_SPEC = Spec(
         "--cookie-jar": "write",
         "--cacert": "read",
         "--cert": "read",
+        "-E": "read",  # --cert
         "--key": "read",
         "--output-dir": "write",
         "-D": "write",
