@@ -62,14 +62,16 @@ def path_part(text: str) -> str | None:
     """The part of a word that names a path: the word, the value of `key=VALUE`
     (`importtime=/x`, `linker=/x`, `Dir::Etc=/x`, `obj=/x`), the file of `@/x` or a `file:`
     URL's path; None when none looks like one."""
-    if "/" not in text and text[:1] not in ("~", "."):
+    if "/" not in text and text[:1] not in ("~", ".") and not _DOT_VALUE.search(text):
         return None  # the common case: a plain word
-    if text[:2] == "@/":  # @FILE: the arguments many tools read from FILE (no ~ is expanded)
+    if text[:2] == "@/" or text[:2] == "@.":  # @FILE: arguments or data read from FILE
         return path_part(text[1:])
     if text[:5].lower() == "file:":  # file:///x, file://localhost/x, file:/x: a local file
         rest = text[5:]
         if rest.startswith("//"):
             host, sep, rest = rest[2:].partition("/")
+            if host[:1] in (".", "~"):  # `file://.env`: no host is named so; the aws CLI's
+                return host + sep + rest  # relative path
             if host not in ("", "localhost") or not sep:
                 return None
             rest = "/" + rest
@@ -86,6 +88,7 @@ def path_part(text: str) -> str | None:
 
 
 _SEPARATORS = "=:,"
+_DOT_VALUE = re.compile(r"[=,]\.[^.\d]|^@\.")  # k=.env, id=x,src=.env, @.env
 
 
 def attached_values(arg: str) -> list[str]:

@@ -85,6 +85,18 @@ def _container_mount(w: Walker, arg: Arg, value: str | None, depth: int, via: st
         _mounted(w, arg, source, "readonly" in fields or "ro" in fields, via)
 
 
+def _container_secret(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`docker build --secret id=x,src=FILE` (or `source=`, or `env=VAR`): FILE is read into
+    the build, where its steps may print it."""
+    if value is None:
+        dynamic(w, arg, "path", f"a secret {via} reads is not known: {arg.reason}")
+        return
+    fields = dict(f.partition("=")[::2] for f in value.split(","))
+    source = fields.get("src") or fields.get("source")
+    if source:
+        access(w, arg, source, "read", via)
+
+
 def _container_output(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """`docker save -o FILE`, `buildx build --output type=local,dest=DIR` (or `-o DIR`): what
     it writes on this machine (an output of type registry or image writes nothing here)."""
@@ -357,6 +369,7 @@ HANDLERS: dict[str, Handler] = {
     "container-volume": _container_volume,
     "container-mount": _container_mount,
     "container-output": _container_output,
+    "container-secret": _container_secret,
     "sql": sql_text,
     "sql-file": _sql_file,
     "tool-setting": _tool_setting,

@@ -476,6 +476,12 @@ SECRET_READS = [
     "grep -r KEY --include='*.env*' .",  # the files it includes: the secret among them
     "rg -g '*.pem' BEGIN",
     "docker run --rm -v \"$PWD/.env\":/app/.env img",  # bound into a container, read there
+    # a secret handed over by a relative name in a value (KEY=.env, @.env, file://.env)
+    "docker build --secret id=env,src=.env .",
+    "helm install web ./chart --set-file config=.env",
+    "kubectl create secret generic app --from-file=env=.env",
+    "vault kv put secret/app @.env",
+    "aws secretsmanager put-secret-value --secret-id app --secret-string file://.env",
     "zip -r out.zip .",
     "rsync -a ./ host:/backup/",
     "scp -r . host:",
@@ -524,6 +530,9 @@ SECRET_QUIET = [
     "rg -g '*.c' main",
     "rg --files",  # the names below, nothing read
     "docker run --rm -v \"$PWD\":/w -w /w img make",  # the workspace bound: its own files
+    "pytest --ignore=.venv",
+    "ruff check --exclude=.venv .",
+    "docker build --secret id=npm,src=npmrc.txt .",
     "tar -tzvf archive.tgz",
     "tar --extract -f archive.tgz -C data",
     "find . -name '*.c' | xargs wc -l",  # no secret has such a name

@@ -35,6 +35,7 @@ CONTAINER = Spec(
         "-o": "container-output",  # docker save/export -o FILE, buildx build -o DIR
         "--output": "container-output",
         "--input": "read",  # docker load --input FILE
+        "--secret": "container-secret",  # docker build --secret id=x,src=FILE
     },
 )
 

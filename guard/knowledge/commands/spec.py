@@ -29,6 +29,7 @@ Role = Literal[
     "container-volume",
     "container-mount",
     "container-output",  # docker save -o FILE, buildx --output type=local,dest=DIR: written
+    "container-secret",  # docker build --secret id=x,src=FILE: FILE read into the build
     "sql",
     "sql-file",
     "tool-setting",
