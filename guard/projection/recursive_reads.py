@@ -69,21 +69,9 @@ def recursive_reads(w: Walker, via: str, argv: list[Arg], reading: Reading) -> N
         if root is None:
             continue
         found = _secret_below(w, root, hidden, follows, names=names)
-        if found is None:
-            continue
-        shown = paths.display(found[0], w.ctx.home)
-        below = paths.display(root, w.ctx.home)
-        w.out.append(
-            Request(
-                "protected",
-                arg.span,
-                f"read {shown} ({via}, which reads below {below}) is a protected path "
-                f"({found[1].pattern})",
-                path=found[0],
-                access="read",
-                via=via,
-            )
-        )
+        if found is not None:
+            how = f"{via}, which reads below {paths.display(root, w.ctx.home)}"
+            _secret_read(w, arg, found[0], found[1], how, via)
 
 
 def listed_secrets(w: Walker, argv: list[str], roots: tuple[str, ...]) -> tuple[str, ...]:
@@ -127,20 +115,15 @@ def read_listed(w: Walker, arg: Arg, secrets: tuple[str, ...], via: str) -> None
     if not secrets or protected is None or via in NAMES_ONLY:
         return
     hit = protected.match(secrets[0], "read")
-    if hit is None:
-        return
-    shown = paths.display(secrets[0], w.ctx.home)
-    w.out.append(
-        Request(
-            "protected",
-            arg.span,
-            f"read {shown} ({via}, given the paths a command prints) is a protected path "
-            f"({hit.pattern})",
-            path=secrets[0],
-            access="read",
-            via=via,
-        )
-    )
+    if hit is not None:
+        _secret_read(w, arg, secrets[0], hit, f"{via}, given the paths a command prints", via)
+
+
+def _secret_read(w: Walker, arg: Arg, path: str, hit: ProtectedPath, how: str, via: str) -> None:
+    """The `protected` request of a secret read through a directory or a listing."""
+    shown = paths.display(path, w.ctx.home)
+    reason = f"read {shown} ({how}) is a protected path ({hit.pattern})"
+    w.out.append(Request("protected", arg.span, reason, path=path, access="read", via=via))
 
 
 def _secret_below(
