@@ -23,12 +23,17 @@ _PLUMBING = frozenset(
     }
 )
 _FD = re.compile(r"^/(?:dev|proc/self)/fd/\d+$")
-_UNNORMAL = re.compile(r"//|/\.\.?(?:/|$)|./$")
+_DOTS = re.compile(r"/\.\.?(?:/|\Z)")
 
 
 def normalise(path: str) -> str:
     """`a/./b/../c` → `a/c`; `//x` → `/x`; no trailing slash."""
-    if path[:1] == "/" and not _UNNORMAL.search(path):
+    if (
+        path[:1] == "/"
+        and "//" not in path
+        and (path[-1] != "/" or path == "/")
+        and ("/." not in path or _DOTS.search(path) is None)
+    ):
         return path  # already normal: the common case, without normpath's work
     norm = posixpath.normpath(path)
     if norm.startswith("//"):

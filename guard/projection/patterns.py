@@ -27,14 +27,16 @@ from functools import lru_cache
 from typing import NamedTuple
 
 _NEEDS_QUOTES = re.compile(r"[\s'\"\\]")
-_NEEDS_QUOTES_BUT_SPACE = re.compile(r"(?! )[\s'\"\\]")  # what else makes a word need them
 
 
 def render_argv(argv: Sequence[str]) -> str:
     """The one line a command pattern is matched against, and the way guard shows a command."""
     line = " ".join(argv)
     if (
-        _NEEDS_QUOTES_BUT_SPACE.search(line) is None
+        line.isprintable()  # every blank but the space is not (str.isprintable)
+        and "'" not in line
+        and '"' not in line
+        and "\\" not in line
         and line.count(" ") == len(argv) - 1
         and "" not in argv
     ):

@@ -261,3 +261,24 @@ def test_an_argv_renders_as_its_words_rendered_one_by_one(argv: list[str]) -> No
     one_by_one = " ".join(w if w and not re.search(r"[\s'\"\\]", w) else
                           "'" + w.replace("'", "'\\''") + "'" for w in argv)
     assert render_argv(argv) == one_by_one
+
+
+def _rendered_word_by_word(argv: tuple[str, ...]) -> str:
+    """What render_argv says, each word quoted when it is empty or holds a blank, a quote or
+    a backslash (its slow path, taken for every argv)."""
+    return " ".join(
+        "'" + w.replace("'", "'\\''") + "'" if not w or re.search(r"[\s'\"\\]", w) else w
+        for w in argv
+    )
+
+
+BLANKS_AND_QUOTES = [" ", "\t", "\n", "\x0b", "\x0c", "\r", "\x1c", "\x1f", "\x85", "\xa0",
+                     "\u2028", "\u3000", "\x01", "'", '"', "\\", "a", "/", "é"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.text(st.sampled_from(BLANKS_AND_QUOTES), max_size=4), min_size=1, max_size=4))
+def test_an_argv_renders_as_its_words_each_quoted_when_it_must_be(words: list[str]) -> None:
+    # the common case (no word needs quotes) is told from the whole line at once
+    argv = tuple(words)
+    assert render_argv(argv) == _rendered_word_by_word(argv)
