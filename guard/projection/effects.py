@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NamedTuple
 
 from guard.knowledge import (
@@ -219,8 +220,10 @@ def _match(ready: _Row, call: EffectCall, tool: Tool) -> Found | None:
     return Found(row.target)
 
 
+@lru_cache(maxsize=1024)
 def _word(pattern: str) -> re.Pattern[str]:
-    """A word pattern: `|` separates alternatives, `*` is any run of characters."""
+    """A word pattern: `|` separates alternatives, `*` is any run of characters (compiled
+    once: a tool's quiet rows are matched against every command of it)."""
     alternatives = (re.escape(p).replace(r"\*", ".*") for p in pattern.split("|"))
     return re.compile("|".join(alternatives))
 
