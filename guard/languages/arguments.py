@@ -45,7 +45,9 @@ def is_local_path(text: str) -> bool:
     """Whether a word that names a path names a local one (not a URL, not host:path)."""
     if text[:1] == "/":
         return "://" not in text  # no host:path starts with a slash
-    if not text or _URL.match(text):
+    if ":" not in text:  # the common case: neither a URL nor host:path
+        return bool(text)
+    if _URL.match(text):
         return False
     return not (_REMOTE.match(text) and not text.startswith(("./", "~")))
 

@@ -149,7 +149,7 @@ def walk_source(
     stdin: Stdin | None = None,
 ) -> None:
     """Parse `text` and walk it into `out`; used for the line and for code strings inside it."""
-    if _UNPARSABLE.search(text):
+    if not text.isascii() and _UNPARSABLE.search(text):
         out.append(
             Request(
                 "syntax",

@@ -49,7 +49,7 @@ def absolute(path: str, cwd: str) -> str:
 
 def is_plumbing(path: str) -> bool:
     """`/dev/null`, `/dev/stdout`, `/dev/fd/3` …: not file accesses."""
-    return path in _PLUMBING or bool(_FD.match(path))
+    return path in _PLUMBING or (path[:5] in ("/dev/", "/proc") and bool(_FD.match(path)))
 
 
 def inside(path: str, root: str) -> bool:

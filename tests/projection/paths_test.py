@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import posixpath
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from guard.projection.paths import normalise
+from guard.projection.paths import is_plumbing, normalise
 
 
 def _normpath(path: str) -> str:
@@ -25,3 +26,15 @@ def test_normalise_is_normpath_with_one_leading_slash(parts: list[str]) -> None:
     if path:
         assert normalise(path) == _normpath(path)
         assert normalise("/" + path) == _normpath("/" + path)
+
+
+@settings(max_examples=800, deadline=None)
+@given(st.lists(st.sampled_from(["/dev", "/proc", "/self", "/fd", "/3", "12", "/null", "x", "/"]),
+                max_size=5))
+def test_plumbing_is_the_shells_own_files_and_descriptors(parts: list[str]) -> None:
+    path = "".join(parts)
+    expected = path in {"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr", "/dev/tty",
+                        "/dev/zero", "/dev/random", "/dev/urandom", "/dev/full"} or bool(
+        re.fullmatch(r"/(?:dev|proc/self)/fd/\d+", path)
+    )
+    assert is_plumbing(path) == expected
