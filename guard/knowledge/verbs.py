@@ -25,6 +25,7 @@ DESTRUCTIVE_VERBS = frozenset(
         *("deprecate", "leave", "undo", "rollback", "unpublish", "unregister", "evict"),
         *("drain", "expire", "discard", "downgrade", "shred", "unsubscribe", "undefine"),
         "autoremove",
+        "untap",  # brew untap: a tap's formulae gone
         "forget",  # restic forget: snapshots gone
         "deletion",  # aws kms schedule-key-deletion
     }

@@ -485,9 +485,17 @@ VERB_MODEL = [
      "destroy:aws"),
     ("az aks nodepool update -n p --node-count=0", "destroy:az"),
     ("docker compose up -d --scale worker=0", "destroy:docker"),
+    # PostgreSQL's wrappers around DROP, and a brew tap removed
+    ("dropdb prod", "destroy:database"),
+    ("dropdb -h db.example.com -U admin --if-exists prod", "destroy:database"),
+    ("dropuser bob", "destroy:database"),
+    ("pg_dropcluster 15 main --stop", "destroy:database"),
+    ("brew untap user/tools", "destroy:brew"),
 ]
 
 VERB_MODEL_QUIET = [
+    "dropdb --help",
+    "brew tap user/tools",
     "firewall-cmd --list-all",
     "pgrep -u deploy node",
     "getenforce",

@@ -191,6 +191,26 @@ COMMANDS: dict[str, Command] = {
         ),
         subcommands=True,
     ),
+    # PostgreSQL's wrappers around DROP: the whole database, role or cluster goes
+    **dict.fromkeys(
+        ("dropdb", "dropuser", "pg_dropcluster"),
+        Command(
+            spec=Spec(
+                operands="data",  # database, role, version and cluster names
+                values=opts(
+                    *("-h", "--host", "-p", "--port", "-U", "--username"),
+                    "--maintenance-db",
+                ),
+            ),
+            effects=Tool(
+                values=opts(
+                    *("-h", "--host", "-p", "--port", "-U", "--username"),
+                    "--maintenance-db",
+                ),
+                effects=(E("destroy", "database", "drops a database, a role or a cluster"),),
+            ),
+        ),
+    ),
     "redis-cli": Command(
         effects=Tool(
             values=opts(
