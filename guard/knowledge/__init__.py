@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from guard.knowledge.environment import env_role as env_role
     from guard.knowledge.environment import named as named
     from guard.knowledge.environment import names_files as names_files
+    from guard.knowledge.environment import options_read_as as options_read_as
     from guard.knowledge.producers import PRODUCERS as PRODUCERS
     from guard.knowledge.producers import Producer as Producer
     from guard.knowledge.verbs import COMPOUND_LENGTH as COMPOUND_LENGTH
@@ -137,6 +138,7 @@ _WHERE: dict[str, str] = {
     "is_shell": "guard.knowledge.commands.shells",
     "named": "guard.knowledge.environment",
     "names_files": "guard.knowledge.environment",
+    "options_read_as": "guard.knowledge.environment",
 }
 _MODULES: frozenset[str] = frozenset()
 __all__ = sorted(_WHERE)

@@ -10,6 +10,7 @@ read, since some program may open it. Add knowledge here, one row per variable.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from guard.knowledge.commands import OPTION_VARIABLES as _CARRY_OPTIONS
@@ -91,6 +92,9 @@ ENVIRONMENT: dict[str, EnvRole] = {
             "RUSTC_WRAPPER",
             "RUSTC",
             "CARGO_BUILD_RUSTC_WRAPPER",
+            *("RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "RUSTDOC"),
+            *("CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTDOC"),
+            "GOROOT",  # the go command runs the compiler and tools found there
             "GIT_EXTERNAL_FILTER",
             "CLASSPATH",  # classes the JVM loads
             "GEM_HOME",
@@ -220,6 +224,7 @@ ENVIRONMENT: dict[str, EnvRole] = {
             "GNUPGHOME",
             "CARGO_HOME",
             "CARGO_TARGET_DIR",
+            "GOBIN",  # where go install puts the programs it builds
             "RUSTUP_HOME",
             "GOPATH",
             "GOCACHE",
@@ -333,9 +338,33 @@ _PYTHON_HARMLESS = frozenset(
 )
 
 
-def env_role(name: str) -> EnvRole | None:
-    """What setting `name` means, or None for a variable nobody described."""
+# Python's settings that load no code with these values: warning filters whose categories are
+# built in (a dotted category, `ignore::pkg.Warning`, is imported), breakpoints off or pdb's
+_PYTHON_HARMLESS_VALUES: dict[str, Callable[[str], bool]] = {
+    "PYTHONWARNINGS": lambda value: all(
+        "." not in (*item.split(":"), "", "", "")[2] for item in value.split(",")
+    ),
+    "PYTHONBREAKPOINT": lambda value: value in ("", "0", "pdb.set_trace"),
+}
+
+# Families named by how they start and end: cargo's settings for one target
+# (CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=/x is the linker it runs, _RUNNER what runs the
+# programs it builds, _RUSTFLAGS rustc's options, read as RUSTFLAGS is)
+AFFIXES: tuple[tuple[str, str, EnvRole], ...] = (
+    ("CARGO_TARGET_", "_LINKER", "execute"),
+    ("CARGO_TARGET_", "_RUNNER", "execute"),
+    ("CARGO_TARGET_", "_RUSTFLAGS", "options"),
+)
+_OPTIONS_READ_AS = {"_RUSTFLAGS": "RUSTFLAGS"}  # a family's options, by the variable they are
+
+
+def env_role(name: str, value: str | None = None) -> EnvRole | None:
+    """What setting `name` (to `value`, when known) means, or None for a variable nobody
+    described."""
     if name in _PYTHON_HARMLESS:
+        return "harmless"
+    harmless = _PYTHON_HARMLESS_VALUES.get(name)
+    if harmless is not None and value is not None and harmless(value):
         return "harmless"
     if name == "PYTHONPATH":
         return "execute"  # its entries are read for modules (guard's own: see PYTHON_PATHS)
@@ -349,7 +378,18 @@ def env_role(name: str) -> EnvRole | None:
     for prefix, role in PREFIXES:
         if name.startswith(prefix):
             return role
+    for prefix, suffix, role in AFFIXES:
+        if name.startswith(prefix) and name.endswith(suffix):
+            return role
     return None
+
+
+def options_read_as(name: str) -> str:
+    """The variable whose option table reads `name`'s options (itself, or its family's)."""
+    for suffix, table in _OPTIONS_READ_AS.items():
+        if name.endswith(suffix):
+            return table
+    return name
 
 
 def named(*roles: EnvRole) -> frozenset[str]:

@@ -19,6 +19,7 @@ from guard.knowledge import (
     env_role,
     named,
     names_files,
+    options_read_as,
 )
 from guard.languages import path_part
 from guard.projection.accesses import access
@@ -55,13 +56,13 @@ def assigned(
     `for_command`: only for the one command it prefixes (`VAR=v cmd`, `env VAR=v cmd`)."""
     if value and ARITHMETIC_CODE.search(value):
         dynamic(w, arg, "code", f"${name} holds a subscript that runs code when used as a number")
-    role = env_role(name)
+    role = env_role(name, value)
     if name in PYTHON_PATHS and not for_command:
         role = "guard"  # it stays in the shell, for the guard every later line starts
     if role == "guard":
         dynamic(w, arg, "code", f"setting {name} changes how guard itself decides or runs")
-    elif role == "options" and name in OPTION_VARIABLES and value is not None:
-        _options(w, name, value, arg, OPTION_VARIABLES[name])
+    elif role == "options" and options_read_as(name) in OPTION_VARIABLES and value is not None:
+        _options(w, name, value, arg, OPTION_VARIABLES[options_read_as(name)])
     elif role == "options":
         dynamic(
             w, arg, "code", f"setting {name} passes options to a tool, and they can run programs"

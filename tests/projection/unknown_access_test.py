@@ -161,6 +161,13 @@ EXTERNAL = [
      {("/o/w.log", "read")}),
     ("JAVA_TOOL_OPTIONS=-Dlog4j.configurationFile=/o/log4j.xml java -jar a.jar",
      {("/o/log4j.xml", "read")}),
+    # programs a build runs, named by the toolchain's variables (cargo's for one target too)
+    ("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_LINKER=/o/ld cargo build", {("/o/ld", "execute")}),
+    ("CARGO_TARGET_AARCH64_APPLE_DARWIN_RUNNER=/o/run cargo test", {("/o/run", "execute")}),
+    ("RUSTC_WORKSPACE_WRAPPER=/o/w cargo build", {("/o/w", "execute")}),
+    ("RUSTDOC=/o/rustdoc cargo doc", {("/o/rustdoc", "execute")}),
+    ("GOROOT=/o/go go build ./...", {("/o/go", "execute")}),
+    ("GOBIN=/o/bin go install ./...", {("/o/bin", "write")}),
 ]
 
 
@@ -203,6 +210,10 @@ DYNAMIC = [
     ("PYTEST_ADDOPTS='-p evil_plugin' pytest", {"code"}),
     ("TAR_OPTIONS=--to-command=sh tar xf a.tar", {"code"}),
     ("NODE_OPTIONS=$OPTS npm test", {"code"}),
+    ("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS='-C linker=/o/cc' cargo build", {"code"}),
+    # Python's settings that load code: a warning category is imported, a breakpoint hook too
+    ("PYTHONWARNINGS=ignore::evil.Warning python3 x.py", {"code"}),
+    ("PYTHONBREAKPOINT=evil.hook pytest", {"code"}),
     # the C compiler's options a build passes on (CFLAGS, LDFLAGS, CGO_CFLAGS …)
     ("CFLAGS='-O2 -fplugin=/o/p.so' make", {"code"}),
     ("CGO_CFLAGS=-fplugin=./p.so go build", {"code"}),
@@ -298,6 +309,12 @@ QUIET = [
     "PERL5OPT=-w perl x.pl",
     "GZIP=-9 tar czf a.tgz src",
     "PYTHONPATH=src python3 -m pytest",
+    "PYTHONWARNINGS=ignore python3 x.py",
+    "PYTHONWARNINGS=ignore::DeprecationWarning,default::ResourceWarning pytest",
+    "export PYTHONWARNINGS=ignore",
+    "PYTHONBREAKPOINT=0 pytest",
+    "CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS='-C target-cpu=native' cargo build",
+    "CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER=qemu-aarch64 cargo test",
     "PYTHONPATH=.:src pytest -q",
     "env PYTHONPATH=src python3 main.py",
     "git diff --name-only HEAD~1 | xargs wc -l",
