@@ -283,21 +283,12 @@ _SHELL_CALL = re.compile(
     + "?"
 )
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\})")
-_FILE_CALL = re.compile(
-    r"(FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?|rm|rm_f|mkdir_p|touch)"
-    r"|File\.(?:delete|unlink|write|open)|\bfs\.(?:rmSync|rm|rmdirSync|rmdir|unlinkSync|unlink"
-    r"|writeFileSync|writeFile|appendFileSync|appendFile|readFileSync|readFile|mkdirSync)"
-    r"|\b(?:unlinkSync|rmSync|writeFileSync|readFileSync)|\bunlink|\brmtree|\bremove_tree"
-    r"|\bfile_put_contents|\bfile_get_contents|\bfopen|\brmdir)\b\s*\(?\s*" + _STRING + "?"
-)
 _EVAL = re.compile(r"\b(eval|instance_eval|class_eval|new Function|Function)\s*\(|\beval\s+[\"'$]")
 _JS_EXEC = re.compile(r"(child_process|cp|require\([^)]*\))\.exec\b")
 _RUNTIME_API = re.compile(
     r"\b(?:Deno\.(?:run|Command|remove|writeFile|writeTextFile|truncate|rename|symlink|chmod)"
     r"|Bun\.(?:spawn|spawnSync|write|\$))|\$`"
 )
-_RECURSIVE = ("rm_rf", "rm_r", "remove_dir", "rmtree", "remove_tree", "rmSync", "fs.rm")
-_READS = ("readFile", "file_get_contents", "File.read")
 
 
 def script_findings(language: str, code: str) -> list[Finding]:
@@ -331,15 +322,7 @@ def script_findings(language: str, code: str) -> list[Finding]:
             found.append(
                 _literal_finding("shell", f'"{inner}"', language, "backticks run a command")
             )
-    for m in _FILE_CALL.finditer(code):
-        api, literal = m.group(1), m.group(2)
-        mode: What = "read" if any(r in api for r in _READS) else "write"
-        if api.startswith("File.open") and literal is not None:
-            rest = code[m.end() : m.end() + 12]
-            mode = "write" if re.match(r"\s*,\s*[\"'][wa]", rest) else "read"
-        found.append(_literal_finding(mode, literal, language, f"{api} is given a path"))
-        if any(api.endswith(r) for r in _RECURSIVE) and literal is not None:
-            found.append(_literal_finding("destroy", literal, language, api))
+    found.extend(file_findings(language, code))
     if language == "js" and _RUNTIME_API.search(code):
         found.append(Finding("dynamic", "the code uses Deno's or Bun's process or file API"))
     if _EVAL.search(code):
@@ -356,7 +339,8 @@ _JS_HIDDEN = re.compile(r"\bprocess\.(?:binding|_linkedBinding|dlopen)\b")
 _JS_COMPUTED = re.compile(r"child_process['\"`]\s*\)\s*\[|\b(?:cp|child_process)\s*\[")
 # perl's open of a pipe: open(F, "|cmd"), open(F, "cmd|"), open(F, "-|", "cmd"), '|-'
 _PERL_PIPE_OPEN = re.compile(
-    r"\bopen\s*\(?\s*[^,;]*,\s*(?:([\"'][-|]{2}[\"'])\s*,\s*" + _STRING
+    r"\bopen\s*\(?\s*[^,;]*,\s*(?:([\"'][-|]{2}[\"'])\s*,\s*"
+    + _STRING
     + r"|(\"\s*\|[^\"]*\"|'\s*\|[^']*'|\"[^\"]*\|\s*\"|'[^']*\|\s*'))"
 )
 
@@ -404,6 +388,275 @@ def _literal_finding(what: What, literal: str | None, language: str, why: str) -
     if interpolates or (language == "js" and "${" in body and quote == "`"):
         return Finding("dynamic", f"{why} built from values not known before it runs")
     return Finding(what, re.sub(r"\\(.)", r"\1", body))
+
+
+# ---- file APIs of JavaScript, Ruby, Perl and PHP ----------------------------------------------
+
+Role = Literal["read", "write", "", "mode"]
+_R: Role = "read"
+_W: Role = "write"
+_N: Role = ""
+_M: Role = "mode"
+# What each argument of a file API names, by position: a file it reads, one it writes (made,
+# changed or removed), or none ("": a mode, data, a link's target); "mode": read or written as
+# the next argument, the open mode, says (`fopen(F, "w")`). JavaScript's are node's fs and
+# fs/promises, called on any receiver (`fs.readFileSync(`, `require("fs").promises.rm(`,
+# `fsp.rm(`) or bare once imported, in code that reaches fs; Ruby's with their class.
+_JS_FILE_APIS: dict[str, tuple[Role, ...]] = {
+    **dict.fromkeys(("readFile", "createReadStream", "readdir", "opendir", "readlink"), (_R,)),
+    **dict.fromkeys(("writeFile", "appendFile", "createWriteStream", "rmdir", "unlink"), (_W,)),
+    "rm": (_W,),
+    **dict.fromkeys(("mkdir", "mkdtemp", "truncate", "chmod", "chown", "lchown", "utimes"), (_W,)),
+    **dict.fromkeys(("copyFile", "cp", "link"), (_R, _W)),
+    "rename": (_W, _W),
+    "symlink": (_N, _W),
+    "open": (_M,),
+}
+_FILE_APIS: dict[str, dict[str, tuple[Role, ...]]] = {
+    "js": {**_JS_FILE_APIS, **{f"{name}Sync": roles for name, roles in _JS_FILE_APIS.items()}},
+    "ruby": {
+        **dict.fromkeys(
+            (
+                f"{cls}.{verb}"
+                for cls in ("File", "IO")
+                for verb in ("read", "readlines", "binread", "foreach")
+            ),
+            (_R,),
+        ),
+        **dict.fromkeys(("Dir.children", "Dir.entries", "Dir.each_child"), (_R,)),
+        **dict.fromkeys(
+            (
+                "File.write",
+                "File.binwrite",
+                "IO.write",
+                "IO.binwrite",
+                "File.delete",
+                "File.unlink",
+                "File.truncate",
+                "Dir.mkdir",
+                "Dir.rmdir",
+                "Dir.delete",
+                "Dir.unlink",
+            ),
+            (_W,),
+        ),
+        **dict.fromkeys(
+            (
+                f"FileUtils.{verb}"
+                for verb in (
+                    "rm",
+                    "rm_f",
+                    "rm_r",
+                    "rm_rf",
+                    "rmtree",
+                    "remove_dir",
+                    "remove_entry",
+                    "remove_entry_secure",
+                    "remove_file",
+                    "mkdir",
+                    "mkdir_p",
+                    "makedirs",
+                    "touch",
+                    "rmdir",
+                )
+            ),
+            (_W, _W, _W, _W),
+        ),
+        **dict.fromkeys(
+            (
+                f"FileUtils.{verb}"
+                for verb in ("cp", "cp_r", "copy", "copy_file", "copy_entry", "install", "ln")
+            ),
+            (_R, _W),
+        ),
+        **dict.fromkeys(("FileUtils.mv", "FileUtils.move", "File.rename"), (_W, _W)),
+        **dict.fromkeys(("FileUtils.ln_s", "FileUtils.ln_sf", "File.symlink"), (_N, _W)),
+        **dict.fromkeys(("FileUtils.chmod", "FileUtils.chmod_R", "File.chmod"), (_N, _W, _W)),
+        **dict.fromkeys(("FileUtils.chown", "FileUtils.chown_R", "File.chown"), (_N, _N, _W)),
+        "File.link": (_R, _W),
+        **dict.fromkeys(("File.open", "File.new"), (_M,)),
+    },
+    "perl": {
+        **dict.fromkeys(("unlink", "rmtree", "remove_tree", "make_path", "mkpath"), (_W,) * 4),
+        **dict.fromkeys(("rmdir", "mkdir", "truncate", "write_file"), (_W,)),
+        **dict.fromkeys(("read_file", "slurp"), (_R,)),  # File::Slurp
+        **dict.fromkeys(("copy", "cp", "link"), (_R, _W)),  # File::Copy
+        **dict.fromkeys(("rename", "move", "mv"), (_W, _W)),
+        "symlink": (_N, _W),
+        "chmod": (_N, _W, _W, _W),
+        "chown": (_N, _N, _W, _W),
+        "utime": (_N, _N, _W, _W),
+    },
+    "php": {
+        **dict.fromkeys(
+            (
+                "file_get_contents",
+                "readfile",
+                "file",
+                "parse_ini_file",
+                "highlight_file",
+                "show_source",
+                "scandir",
+                "opendir",
+            ),
+            (_R,),
+        ),
+        **dict.fromkeys(
+            (
+                "file_put_contents",
+                "unlink",
+                "rmdir",
+                "mkdir",
+                "touch",
+                "chmod",
+                "chown",
+                "chgrp",
+                "tempnam",
+            ),
+            (_W,),
+        ),
+        **dict.fromkeys(("copy", "link"), (_R, _W)),
+        "rename": (_W, _W),
+        "symlink": (_N, _W),
+        "fopen": (_M,),
+    },
+}
+# what removes a whole tree (a destroy effect as well as a write)
+_TREE_REMOVERS = frozenset(
+    {"rm_rf", "rm_r", "rmtree", "remove_dir", "remove_tree", "remove_entry", "remove_entry_secure"}
+)  # fmt: skip
+_JS_TREE_REMOVERS = frozenset({"rm", "rmSync"})  # node's: a file, or a tree given recursive
+_JS_REACHES_FS = re.compile(r"\bfs\b|[\"'`](?:node:)?fs(?:/promises)?[\"'`]")
+
+
+def _api_pattern(names: list[str], language: str) -> re.Pattern[str]:
+    """A call of any of `names`: on a receiver (JavaScript: `x.name(`) or bare, parentheses
+    optional where the language allows none (Ruby, Perl)."""
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    if language == "js":
+        return re.compile(r"(?<![\w$])(" + alternatives + r")\s*(\()\s*")
+    return re.compile(r"(?<![\w$:>.])(?:::)?(" + alternatives + r")\b(?!\s*[=>])\s*(\()?\s*")
+
+
+_API_PATTERNS: dict[str, re.Pattern[str]] = {}
+
+
+def file_findings(language: str, code: str) -> list[Finding]:
+    """What the file APIs called with literal paths read and write; a path that is not a
+    literal is not known (it asks)."""
+    apis = _FILE_APIS.get(language)
+    if apis is None or (language == "js" and not _JS_REACHES_FS.search(code)):
+        return []
+    pattern = _API_PATTERNS.get(language)
+    if pattern is None:
+        pattern = _API_PATTERNS[language] = _api_pattern(list(apis), language)
+    found: list[Finding] = []
+    for m in pattern.finditer(code):
+        api = m.group(1)
+        roles = apis[api]
+        args = _call_args(code, m.end(), parens=m.group(2) is not None)
+        for at, role in enumerate(roles):
+            if at >= len(args) or not role:
+                continue
+            what: What = "write" if role == _W else "read"
+            if role == _M:  # read only when the mode says only read: "r", "rb", 'r:utf-8'
+                mode = args[at + 1] if at + 1 < len(args) else "'r'"
+                reads = mode is not None and re.fullmatch(r"""["'`]rb?t?(?::[\w-]+)?["'`]""", mode)
+                what = "read" if reads else "write"
+            found.append(_literal_finding(what, args[at], language, f"{api} is given a path"))
+        short = api.rsplit(".", 1)[-1]
+        removes = short in _TREE_REMOVERS or (language == "js" and short in _JS_TREE_REMOVERS)
+        if removes and args and args[0] is not None:
+            found.append(_literal_finding("destroy", args[0], language, api))
+    if language == "perl":
+        found.extend(_perl_opens(code))
+    return found
+
+
+_LITERAL = re.compile(r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`)""")
+_PERL_STOPS = re.compile(r"\s+(?:or|and|if|unless|for|foreach|while)\b|\s*(?:\|\||&&)")
+
+
+def _call_args(code: str, at: int, *, parens: bool) -> list[str | None]:
+    """The arguments of the call whose first starts at `at`: each a string literal (quotes
+    included) or None for any other expression. Without parentheses the call ends at the
+    statement's end, or at `or`, `and`, `||`, `if` … (Perl's `unlink "x" or die`)."""
+    args: list[str | None] = []
+    depth = 0
+    start = at
+    i = at
+    end = len(code)
+    while i < end:
+        char = code[i]
+        if char in "\"'`":
+            m = _LITERAL.match(code, i)
+            if m is None:
+                break
+            i = m.end()
+            continue
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0 and char == ",":
+            args.append(_arg(code[start:i]))
+            start = i + 1
+        elif depth == 0 and (char in ";\n" or (not parens and _PERL_STOPS.match(code, i))):
+            break
+        i += 1
+    last = code[start:i]
+    if last.strip() or args:
+        args.append(_arg(last))
+    return args
+
+
+def _arg(text: str) -> str | None:
+    text = text.strip()
+    return text if _LITERAL.fullmatch(text) else None
+
+
+# perl's open and sysopen of a file (a pipe's open is a command: _PERL_PIPE_OPEN)
+_PERL_OPEN = re.compile(r"\b(open|sysopen)\s*(\(?)\s*(?:my\s+|our\s+|local\s+)?[$\w:*]+\s*,\s*")
+_PERL_WRITES = re.compile(r"\+?(?:>>?|\+<)")
+
+
+def _perl_opens(code: str) -> list[Finding]:
+    found: list[Finding] = []
+    for m in _PERL_OPEN.finditer(code):
+        args = _call_args(code, m.end(), parens=m.group(2) == "(")
+        if not args:
+            continue
+        if m.group(1) == "sysopen":
+            flags = code[m.end() : m.end() + 200]
+            what: What = (
+                "write" if re.search(r"O_(?:WRONLY|RDWR|CREAT|TRUNC|APPEND)", flags) else "read"
+            )
+            found.append(_literal_finding(what, args[0], "perl", "sysopen is given a path"))
+            continue
+        spec = args[0]
+        if len(args) >= 2:  # open(F, MODE, PATH)
+            if spec is None:
+                found.append(Finding("dynamic", "open is given a mode not known before it runs"))
+                continue
+            mode = spec[1:-1].strip()
+            if "|" in mode or "&" in mode:
+                continue  # a pipe (a command) or a descriptor
+            what = "write" if _PERL_WRITES.match(mode) else "read"
+            found.append(_literal_finding(what, args[1], "perl", "open is given a path"))
+            continue
+        if spec is None:  # open(F, $name): a path and mode not known
+            found.append(Finding("dynamic", "open is given a path not known before it runs"))
+            continue
+        body = spec[1:-1].strip()
+        if body.startswith("|") or body.endswith("|") or "&" in body[:3] or body in ("-", ">-"):
+            continue  # a pipe (a command), a descriptor, standard input or output
+        written = _PERL_WRITES.match(body)
+        path = body[written.end() :] if written else body.removeprefix("<")
+        what = "write" if written else "read"
+        found.append(_literal_finding(what, spec[0] + path.strip() + spec[0], "perl", "open"))
+    return found
 
 
 # ---- vim's Ex commands (vim -c, --cmd) -----------------------------------------------------
