@@ -61,6 +61,10 @@ _PY_TWO = frozenset(  # (source read, destination written)
     {"shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "shutil.move"}
 )
 _PY_RENAME = frozenset({"os.rename", "os.replace", "os.renames"})
+_PY_SECOND_WRITTEN = frozenset(
+    {"urllib.request.urlretrieve", "urllib.urlretrieve", "shutil.unpack_archive"}
+)
+_PY_FIRST_WRITTEN = frozenset({"shutil.make_archive"})
 _PATH_WRITE = frozenset(
     {
         "unlink",
@@ -77,6 +81,11 @@ _PATH_WRITE = frozenset(
     }
 )
 _PATH_READ = frozenset({"read_text", "read_bytes", "iterdir", "glob", "rglob"})
+# pathlib's own writing methods, which no other common object has (`p.unlink()` in
+# `for p in Path("/x").iterdir()`): called on a name not known, the path is not known
+_PATH_ONLY_WRITES = frozenset(
+    {"unlink", "rmdir", "write_text", "write_bytes", "symlink_to", "hardlink_to"}
+)
 _PATH_CLASSES = frozenset({"Path", "pathlib.Path", "PosixPath", "pathlib.PosixPath"})
 _PY_DYNAMIC = frozenset(
     {
@@ -95,8 +104,9 @@ _PY_DYNAMIC = frozenset(
 )
 
 
-def python_findings(code: str) -> list[Finding]:
-    """What Python code reaches, from its syntax tree; code that does not parse is unknown."""
+def python_findings(code: str, home: str = "~") -> list[Finding]:
+    """What Python code reaches, from its syntax tree; code that does not parse is unknown.
+    `home` is where `Path.home()` and `expanduser` lead."""
     if not _PY_HINTS.search(code):
         return []  # nothing that shells out, opens, imports dynamically: the common case
     import ast
@@ -106,6 +116,7 @@ def python_findings(code: str) -> list[Finding]:
     except (SyntaxError, ValueError) as exc:
         return [Finding("dynamic", f"the Python code does not parse ({exc.__class__.__name__})")]
     aliases = _py_aliases(tree)
+    paths = _PyPaths(tree, aliases, home)
     found: list[Finding] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import | ast.ImportFrom):
@@ -114,6 +125,7 @@ def python_findings(code: str) -> list[Finding]:
                 found.append(Finding("dynamic", "the Python code loads ctypes (native calls)"))
         if isinstance(node, ast.Call):
             found.extend(_py_call(node, _py_name(node.func, aliases)))
+            found.extend(paths.method_findings(node))
         name = node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
         if isinstance(name, str) and name.startswith("__") and name not in _PY_PLAIN_DUNDERS:
             found.append(Finding("dynamic", f"the Python code reaches {name}"))
@@ -126,7 +138,7 @@ _PY_PLAIN_DUNDERS = frozenset({"__name__", "__file__", "__doc__", "__version__",
 _PY_HINTS = re.compile(
     r"system|popen|subprocess|spawn|exec|eval|compile|import|open|remove|unlink|rmdir|rmtree|"
     r"mkdir|chmod|chown|truncate|link|shutil|rename|replace|write|read_|Path|ctypes|iterdir|glob|"
-    r"getattr|globals|locals|vars|breakpoint|__"
+    r"getattr|globals|locals|vars|breakpoint|urlretrieve|archive|extract|home|__"
 )
 
 
@@ -190,18 +202,125 @@ def _py_call(node: Any, name: str) -> list[Finding]:
         return _py_paths(name, args[:1], "read") + _py_paths(name, args[1:2], "write")
     if name in _PY_RENAME:
         return _py_paths(name, args[:2], "write")
+    if name in _PY_SECOND_WRITTEN:  # urlretrieve(url, FILE), unpack_archive(archive, DIR)
+        return _py_paths(name, args[1:2], "write")
+    if name in _PY_FIRST_WRITTEN:  # make_archive(BASE, format, root)
+        return _py_paths(name, args[:1], "write")
     func = node.func
-    if isinstance(func, ast.Attribute) and func.attr in _PATH_WRITE | _PATH_READ | {"open"}:
-        base = func.value
-        if isinstance(base, ast.Call) and _py_name(base.func, {}) in _PATH_CLASSES:
-            writes = func.attr in _PATH_WRITE
-            if func.attr == "open":
-                writes = bool(re.search("[wax+]", (_py_literal(args[0]) or "w") if args else "r"))
-            joined = _py_joined(base.args)
-            if joined is None:
-                return [Finding("dynamic", f"Path(…).{func.attr}() is given a path not known")]
-            return [Finding("write" if writes else "read", joined)]
+    if isinstance(func, ast.Attribute) and func.attr in ("extractall", "extract"):
+        at = 0 if func.attr == "extractall" else 1  # extract(member, path)
+        given = [kw.value for kw in node.keywords if kw.arg == "path"] or args[at : at + 1]
+        return _py_paths(f"{func.attr}()", given, "write")
     return []
+
+
+class _PyPaths:
+    """pathlib paths as the code builds them: `Path("/x")`, `Path.home() / ".ssh"`,
+    `p.joinpath("a")`, a name given one path (`p = Path("/x")`), each with its literal value
+    or None where a part is not known."""
+
+    _MADE = frozenset({"joinpath", "expanduser", "resolve", "absolute", "with_name",
+                       "with_suffix", "with_stem", "parent"})  # fmt: skip
+    _KEPT = frozenset({"joinpath", "expanduser", "resolve", "absolute"})  # the value stays known
+
+    def __init__(self, tree: Any, aliases: dict[str, str], home: str) -> None:
+        import ast
+
+        self.aliases = aliases
+        self.home = home
+        given: dict[str, list[Any]] = {}
+        for node in ast.walk(tree):  # each name's assignments: one is a value, more are not
+            targets: list[Any] = []
+            if isinstance(node, ast.Assign):
+                targets = node.targets
+            elif isinstance(node, ast.AnnAssign | ast.AugAssign | ast.For | ast.NamedExpr):
+                targets = [node.target]
+            elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+                targets = [node.optional_vars]
+            for target in targets:
+                if isinstance(target, ast.Name):
+                    value = node.value if isinstance(node, ast.Assign | ast.AnnAssign) else None
+                    given.setdefault(target.id, []).append(value)
+        self.given = given
+        self._seen: set[str] = set()
+
+    def value(self, node: Any) -> tuple[bool, str | None]:
+        """Whether `node` is a pathlib path, and its value (None: not known)."""
+        import ast
+        import posixpath
+
+        if isinstance(node, ast.Call):
+            name = _py_name(node.func, self.aliases)
+            if name in _PATH_CLASSES:
+                if not node.args:
+                    return True, "."
+                return True, _py_joined(node.args)
+            if name.rpartition(".")[0] in _PATH_CLASSES and name.endswith((".home", ".cwd")):
+                return True, self.home if name.endswith(".home") else "."
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in self._MADE:
+                is_path, base = self.value(func.value)
+                if not is_path:
+                    return False, None
+                if base is None or func.attr not in self._KEPT:
+                    return True, None
+                if func.attr == "joinpath":
+                    parts = [_py_literal(a) for a in node.args]
+                    if any(p is None for p in parts):
+                        return True, None
+                    return True, posixpath.join(base, *[p or "" for p in parts])
+                if func.attr == "expanduser" and (base == "~" or base.startswith("~/")):
+                    return True, self.home + base[1:]
+                return True, base
+            return False, None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Div):
+            is_path, left = self.value(node.left)
+            if not is_path:
+                return False, None
+            right = _py_literal(node.right)
+            if right is None:
+                right = self.value(node.right)[1]
+            return True, None if left is None or right is None else posixpath.join(left, right)
+        if isinstance(node, ast.Attribute) and node.attr == "parent":
+            is_path, _ = self.value(node.value)
+            return is_path, None
+        if isinstance(node, ast.Name) and node.id in self.given and node.id not in self._seen:
+            values = self.given[node.id]
+            self._seen.add(node.id)
+            try:
+                found = [self.value(v) if v is not None else (False, None) for v in values]
+            finally:
+                self._seen.discard(node.id)
+            if not any(is_path for is_path, _ in found):
+                return False, None
+            return True, found[0][1] if len(found) == 1 else None
+        return False, None
+
+    def method_findings(self, node: Any) -> list[Finding]:
+        """`PATH.write_text(…)`, `.unlink()`, `.read_text()`, `.open("w")` on a pathlib path."""
+        import ast
+
+        func = node.func
+        if not isinstance(func, ast.Attribute) or func.attr not in _PATH_WRITE | _PATH_READ | {
+            "open"
+        }:
+            return []
+        is_path, value = self.value(func.value)
+        if not is_path:
+            if func.attr in _PATH_ONLY_WRITES:  # no other object has these: a path not known
+                return [Finding("dynamic", f".{func.attr}() is called on a path not known")]
+            return []
+        writes = func.attr in _PATH_WRITE
+        if func.attr == "open":
+            args = node.args
+            mode = _py_literal(args[0]) if args else "r"
+            for kw in node.keywords:
+                if kw.arg == "mode":
+                    mode = _py_literal(kw.value)
+            writes = bool(re.search("[wax+]", mode or "w"))
+        if value is None:
+            return [Finding("dynamic", f"a path's .{func.attr}() is given a path not known")]
+        return [Finding("write" if writes else "read", value)]
 
 
 def _py_paths(name: str, args: list[Any], mode: What) -> list[Finding]:

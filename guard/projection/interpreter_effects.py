@@ -190,7 +190,7 @@ def _project(w: Walker, argv: list[Arg], code: Arg, language: str, via: str, dep
         dynamic(w, code, "code", f"{via} runs code guard cannot read")
         return
     if language == "python":
-        found = python_findings(code.value)
+        found = python_findings(code.value, w.ctx.home)
     elif language == "vim":
         found = vim_findings(code.value)
     elif language == "ed":
