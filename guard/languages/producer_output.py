@@ -41,7 +41,9 @@ def printed_files(argv: Sequence[str]) -> Listed | None:
         )
         tracked = row.tracked and not any(w in ("-o", "--others") for w in words)
         names: tuple[str, ...] | None = None
-        if row.names and not any(w in _ALTERNATIVES for w in words):  # only narrowing tests
+        if row.names and row.expression:
+            names = _expression_names(words, row)
+        elif row.names and not any(w in _ALTERNATIVES for w in words):  # only narrowing tests
             found = [words[i + 1] for i, w in enumerate(words[:-1]) if w in row.names]
             names = tuple(found) or None
         return Listed(hidden, names, tracked)
@@ -49,6 +51,44 @@ def printed_files(argv: Sequence[str]) -> Listed | None:
 
 
 _ALTERNATIVES = frozenset({"-o", "-or", "!", "-not", ",", "-prune"})
+_PRINTS = frozenset({"-print", "-print0"})
+_NOT = frozenset({"!", "-not"})
+
+
+def _expression_names(words: list[str], row: Producer) -> tuple[str, ...] | None:
+    """The globs of the names a find expression prints, branch by branch: `-name node_modules
+    -prune -o -name '*.ts' -print` prints only `*.ts` (with a `-print` anywhere, a branch
+    without one prints nothing; without, each prints what it matches). None when a branch
+    that prints may print any name: it has no name test of its own (a negated one, `-path`
+    or `-type` narrow nothing here), or the expression is grouped (`(`, `,`)."""
+    at = 0
+    while at < len(words) and words[at] in row.leading:  # find -L, -D debugopts
+        at += 2 if words[at] in row.values else 1
+    while at < len(words) and words[at][:1] not in row.expression:
+        at += 1  # the roots
+    expression = words[at:]
+    if any(w in ("(", ")", ",") for w in expression):
+        return None
+    branches: list[list[str]] = [[]]
+    for word in expression:
+        if word in ("-o", "-or"):
+            branches.append([])
+        else:
+            branches[-1].append(word)
+    printing = any(w in _PRINTS for w in expression)
+    names: list[str] = []
+    for branch in branches:
+        if printing and not any(w in _PRINTS for w in branch):
+            continue  # `-name node_modules -prune`: this branch prints nothing
+        given = [
+            branch[i + 1]
+            for i, w in enumerate(branch[:-1])
+            if w in row.names and (i == 0 or branch[i - 1] not in _NOT)
+        ]
+        if not given:
+            return None
+        names.extend(given)
+    return tuple(dict.fromkeys(names))
 
 
 def _roots(row: Producer, argv: Sequence[str]) -> tuple[str, ...] | None:

@@ -494,6 +494,12 @@ SECRET_READS = [
     "cat $(find . -name .env)",
     "wc -c $(find . -type f)",
     "rg -l --hidden KEY | xargs cat",
+    # a find expression read branch by branch: one that prints may print a secret
+    "find . -name node_modules -prune -o -type f -print | xargs cat",
+    "find . -name '*.py' -o -name .env | xargs cat",
+    "find . ! -name '*.py' | xargs cat",
+    "find . \\( -name '*.py' -o -name .env \\) -print | xargs cat",
+    "find . -name .git -prune -o -print | xargs cat",
 ]
 
 
@@ -541,6 +547,10 @@ SECRET_QUIET = [
     "find . -name .env | xargs ls -l",
     "git ls-files | xargs wc -l",  # what git tracks: no secrets kept there
     "rg -l TODO src | xargs sed -n 1p",  # nothing secret below src
+    # what prunes prints nothing: only the branch with -print does
+    "find . -name node_modules -prune -o -name '*.ts' -print | xargs wc -l",
+    "cat $(find . -name .git -prune -o -name '*.json' -print)",
+    "find . -name .git -prune -o -name '*.md' | xargs wc -l",
 ]
 
 
