@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from guard.knowledge import GIT_CODE_KEYS, GIT_HARMLESS_KEYS, SSH_CODE_KEYS, Role
+from guard.knowledge import GIT_CODE_KEYS, GIT_HARMLESS_KEYS, SSH_CODE_KEYS, Role, env_role
 from guard.languages import looks_like_path, path_part, sed_effects
 from guard.projection.accesses import access
 from guard.projection.walk_records import Arg
@@ -278,8 +278,11 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
     if value is None or "=" not in value:
         return
     name, _, setting = value.partition("=")
-    if name.strip() in ("SHELL", "MAKESHELL"):
-        access(w, arg, setting, "execute", via)
+    name = name.strip()
+    if name in ("SHELL", "MAKESHELL") or env_role(name) == "code":
+        # the program make runs each recipe with, or one recipes run by this name ($(CC) …,
+        # `make CC='ccache gcc'`): a command line
+        run_code(w, setting.strip(), arg._replace(value=setting), depth, new_process=True, via=via)
     elif path_part(setting) is not None:  # `make DESTDIR=/usr install`: where it installs
         upper = name.upper()
         writes = any(k in upper for k in ("DEST", "PREFIX", "OUT", "INSTALL", "ROOT"))

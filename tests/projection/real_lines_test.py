@@ -442,6 +442,24 @@ def test_key_and_prefix_operands_name_paths(line: str, expected: set[tuple[str, 
     assert external(line) == expected
 
 
+# make's SHELL, and the programs recipes run by name (CC, LD …), given on its command line:
+# command lines make runs, walked as such
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("make SHELL='rm -rf /o/x'", {"destroy:files"}),
+        ("make CC='rm -rf /o/x' all", {"destroy:files"}),
+        ("make -j4 LD='git push -f'", {"discard:git-remote", "publish:git-remote"}),
+        ("make CC=clang CXX=clang++ -j8", set()),
+        ("make CC='ccache gcc' SHELL=/bin/bash", set()),
+    ],
+)
+def test_make_programs_on_its_command_line_are_command_lines(
+    line: str, expected: set[str]
+) -> None:
+    assert effects(line) == expected
+
+
 # 10. secrets inside the workspace: reading one asks in an agent's session
 SECRET_READS = [
     "cat .env",
