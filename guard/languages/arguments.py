@@ -19,7 +19,7 @@ _REMOTE = re.compile(r"^[^/:]+:")  # host:path, user@host:path (no slash before 
 # (`env 'BASH_FUNC_f%%=() { …; }' bash -c f` gives bash a function), not only a shell name
 _ASSIGNMENT = re.compile(r"^[^=\s-][^=]*=")
 
-ACCESS_ROLES = frozenset({"read", "write", "execute", "chdir", "path"})
+ACCESS_ROLES = frozenset({"read", "write", "edit", "execute", "chdir", "path"})
 
 
 class Use(NamedTuple):

@@ -32,9 +32,12 @@ def inline_code(
     while i < len(argv):
         arg, value = argv[i], argv[i].value
         i += 1
-        if value == "-":
-            break  # the code comes from standard input
+        if value == "-" or (value == "--" and record.files):
+            break  # the code comes from standard input; or only files it opens follow
         if value is None or value == "--" or not value.startswith("-"):
+            if record.files:  # a file it opens (its options may follow), or `+CMD`
+                codes.extend(_plus_code(arg))
+                continue
             if not codes and value in record.code_words:
                 codes.append(_next(argv, i))  # deno eval CODE
             elif not codes and (record.edits or record.connects):
@@ -97,6 +100,17 @@ def inline_code(
     for code in codes:
         _project(w, argv, code, language, via, depth)
 
+
+# `vim +`, `+42`, `+/pattern`: where the cursor starts, no command
+_CURSOR = re.compile(r"\d*|[/?].*", re.DOTALL)
+
+
+def _plus_code(arg: Arg) -> list[Arg]:
+    """`vim +CMD FILE`: the Ex command run once the file is open (none for a cursor place)."""
+    value = arg.value or ""
+    if value[:1] == "+" and not _CURSOR.fullmatch(value[1:]):
+        return [arg._replace(value=value[1:])]
+    return []
 
 # a script named by the descriptor it is read from
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})

@@ -279,9 +279,9 @@ def _make_operand(w: Walker, arg: Arg, value: str | None, depth: int, via: str) 
         return
     name, _, setting = value.partition("=")
     name = name.strip()
-    if name in ("SHELL", "MAKESHELL") or env_role(name) == "code":
+    if (name in ("SHELL", "MAKESHELL") or env_role(name) == "code") and "$" not in setting:
         # the program make runs each recipe with, or one recipes run by this name ($(CC) …,
-        # `make CC='ccache gcc'`): a command line
+        # `make CC='ccache gcc'`): a command line (make's own `$(…)` in it is make's: below)
         run_code(w, setting.strip(), arg._replace(value=setting), depth, new_process=True, via=via)
     elif path_part(setting) is not None:  # `make DESTDIR=/usr install`: where it installs
         upper = name.upper()

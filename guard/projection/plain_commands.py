@@ -23,6 +23,7 @@ from guard.projection import paths
 from guard.projection.accesses import access, wrote_text
 from guard.projection.option_values import OPTION_VALUE_ROLES, file_list, option_value
 from guard.projection.recursive_reads import read_listed, recursive_reads
+from guard.projection.requests import Access
 from guard.projection.variables import assigned
 from guard.projection.walk_records import Arg
 from guard.projection.walker import Call, Walker, dynamic, run_code
@@ -81,13 +82,15 @@ def plain(c: Call) -> None:
         w.calls.run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
-    if extra_unknown and spec.operands in ("read", "write", "path") and spec.kind == "plain":
+    files = spec.operands in ("read", "write", "edit", "path")
+    if extra_unknown and files and spec.kind == "plain":
         roots = stdin.roots if stdin is not None else None
         if roots is None:
             dynamic(w, argv[0], "path", f"{via} is given arguments read from standard input")
         for root in roots or ():  # paths a known producer printed: under the roots it was given
-            access(w, argv[0], root, "read" if spec.operands == "path" else spec.operands, via)
-        if roots and stdin is not None and spec.operands in ("read", "path"):
+            for mode in _MODES[spec.operands]:
+                access(w, argv[0], root, mode, via)
+        if roots and stdin is not None and spec.operands in ("read", "path", "edit"):
             read_listed(w, argv[0], stdin.secrets, via)
 
 
@@ -117,8 +120,9 @@ def _argument_uses(w: Walker, reading: Reading, argv: list[Arg], depth: int, via
         text = use.value if use.value is not None else arg.value
         if text is None and arg.under is not None:  # what a known producer printed
             for root in arg.under:
-                access(w, arg, root, "read" if use.role == "path" else use.role, via)  # type: ignore[arg-type]
-            if use.role in ("path", "read"):
+                for mode in _MODES[use.role]:
+                    access(w, arg, root, mode, via)
+            if use.role in ("path", "read", "edit"):
                 read_listed(w, arg, arg.secrets, via)
             continue
         if text is None:
@@ -132,10 +136,21 @@ def _argument_uses(w: Walker, reading: Reading, argv: list[Arg], depth: int, via
                 continue
             access(w, arg, part, "read", via)
         else:
-            access(w, arg, text, use.role, via)  # type: ignore[arg-type]
-        if arg.secrets and use.role in ("path", "read"):  # `find … -exec cat {} +`
+            for mode in _MODES[use.role]:
+                access(w, arg, text, mode, via)
+        if arg.secrets and use.role in ("path", "read", "edit"):  # `find … -exec cat {} +`
             read_listed(w, arg, arg.secrets, via)
 
+
+# what each access role does to the path: an editor's file is read, then written
+_MODES: dict[str, tuple[Access, ...]] = {
+    "read": ("read",),
+    "path": ("read",),
+    "write": ("write",),
+    "edit": ("read", "write"),
+    "execute": ("execute",),
+    "chdir": ("chdir",),
+}
 
 _BARE_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.@%+,-]*")
 

@@ -110,6 +110,10 @@ CODE = [
     ("python3 -c 'from pathlib import Path; print(Path(\"/o\", \"k\").read_text())'",
      {"read:/o/k"}),
     ("python3 -c 'import shutil; shutil.copy(\"/o/a\", \"/o/b\")'", {"read:/o/a", "write:/o/b"}),
+    # vim's Ex commands given after its files, or as `+CMD`
+    ("vim README.md -c '!rm -rf /o/x'", {"dynamic:code"}),
+    ("vim +'!rm -rf /o/x' README.md", {"dynamic:code"}),
+    ("ex +'%p' +q README.md", {"dynamic:code"}),
     # pathlib paths as the code builds them: joined with `/`, from the home directory, a name
     ("python3 -c 'from pathlib import Path; print((Path.home() / \".ssh\" / \"k\").read_text())'",
      {"read:/h/u/.ssh/k"}),
@@ -271,6 +275,11 @@ QUIET = [
     "perl -ne 'print if /error/' app.log",
     "perl -lane 'print $F[0]' data.txt",
     "php -r 'echo PHP_VERSION;'",
+    "vim +10 README.md",
+    "vim + README.md",
+    "nvim +/main src/a.py",
+    "vim -c 'set nu' README.md +42",
+    "vim -- -c",
     "node -e 'console.log(require(\"fs\").readFileSync(\"package.json\", \"utf8\"))'",
     "node -e 'const fs = require(\"fs\"); fs.readdirSync(\".\").forEach(f => console.log(f))'",
     "ruby -e 'File.open(\"out.txt\", \"w\") { |f| f.puts 1 }'",

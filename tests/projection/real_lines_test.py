@@ -518,6 +518,10 @@ SECRET_READS = [
     "find . ! -name '*.py' | xargs cat",
     "find . \\( -name '*.py' -o -name .env \\) -print | xargs cat",
     "find . -name .git -prune -o -print | xargs cat",
+    # an editor opens its file to change it: it reads (shows) it first
+    "nano .env",
+    "vim .env",
+    "ed -s .env <<< ',p'",
 ]
 
 
@@ -569,6 +573,8 @@ SECRET_QUIET = [
     "find . -name node_modules -prune -o -name '*.ts' -print | xargs wc -l",
     "cat $(find . -name .git -prune -o -name '*.json' -print)",
     "find . -name .git -prune -o -name '*.md' | xargs wc -l",
+    "vim src/main.c",
+    "nano .env.example",
 ]
 
 

@@ -31,6 +31,8 @@ class Interpreter(NamedTuple):
     `script_words`: a first operand after which the next operand is the script (`deno run F`).
     `languages`: options that say which language the code is in (`osascript -l JavaScript`):
     given one that names another language than `language`, the code is not read.
+    `files`: its operands are files it opens, among which its options may stand (`vim FILE -c
+    CMD`), and an operand `+CMD` is code too (`+NUM`, `+/PAT` only place the cursor).
     """
 
     language: str  # python, js, ruby, perl, php, applescript, vim, ed; "unread": guard cannot read
@@ -45,3 +47,4 @@ class Interpreter(NamedTuple):
     languages: frozenset[str] = frozenset()
     script_words: frozenset[str] = frozenset()
     connects: bool = False
+    files: bool = False

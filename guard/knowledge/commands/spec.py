@@ -7,6 +7,7 @@ from typing import Literal, NamedTuple
 Role = Literal[
     "read",
     "write",
+    "edit",  # a file opened to change it (an editor's): read, then written
     "execute",
     "chdir",
     "data",
@@ -125,6 +126,7 @@ READ = Spec(operands="read")
 
 
 WRITE = Spec(operands="write")
+EDIT = Spec(operands="edit")
 
 
 PRINT = Spec(operands="data")

@@ -10,7 +10,7 @@ from guard.knowledge.commands.archives import COMPRESSOR_OPTIONS
 from guard.knowledge.commands.command import EXACT, Command, arity
 from guard.knowledge.commands.interpreter import Interpreter
 from guard.knowledge.commands.option_table import OptionTable
-from guard.knowledge.commands.spec import READ, WRITE, Spec, opts
+from guard.knowledge.commands.spec import EDIT, READ, Spec, opts
 
 GREP = Spec(  # GNU grep: -A -B -C -D -X -d -e -f -m take a value; -r, -T are flags
     operands="read",
@@ -216,11 +216,11 @@ AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
 
 
 # -s is a script of keys (read as a file operand), or silent mode after -e (`vim -es`): no code
-_VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False)
+_VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False, files=True)
 
 # ed edits its operand, reading its commands from standard input (guard/languages/ed_script.py)
 _ED = Interpreter("ed", values=opts("-p", "--prompt"), edits=True)
-_ED_SPEC = Spec(operands="write", values=opts("-p", "--prompt"), text=opts("-p", "--prompt"))
+_ED_SPEC = Spec(operands="edit", values=opts("-p", "--prompt"), text=opts("-p", "--prompt"))
 
 _GOJQ = Spec(
     operands="read",
@@ -234,7 +234,7 @@ _GOJQ = Spec(
 )
 
 _VI = Spec(
-    operands="write",
+    operands="edit",
     values=opts("-c", "--cmd", "-t", "-q", "-T", "--servername"),
     text=opts("-c", "--cmd", "-t", "-T", "--servername"),
     # -w/-W FILE: every key typed is written to FILE
@@ -482,21 +482,21 @@ COMMANDS: dict[str, Command] = {
     "nvi": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "elvis": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "vile": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
-    "nano": Command(spec=WRITE),
-    "pico": Command(spec=WRITE),
+    "nano": Command(spec=EDIT),
+    "pico": Command(spec=EDIT),
     "ed": Command(spec=_ED_SPEC, interpreter=_ED),
     "red": Command(spec=_ED_SPEC, interpreter=_ED),  # restricted: the same commands, fewer run
-    "micro": Command(spec=WRITE),
-    "hx": Command(spec=WRITE),
-    "helix": Command(spec=WRITE),
+    "micro": Command(spec=EDIT),
+    "hx": Command(spec=EDIT),
+    "helix": Command(spec=EDIT),
     "kak": Command(
-        spec=Spec(operands="write", values=_KAK.code | _KAK.values, text=_KAK.code | _KAK.values),
+        spec=Spec(operands="edit", values=_KAK.code | _KAK.values, text=_KAK.code | _KAK.values),
         interpreter=_KAK,
     ),
-    "joe": Command(spec=WRITE),
+    "joe": Command(spec=EDIT),
     "emacs": Command(
         spec=Spec(
-            operands="write",
+            operands="edit",
             values=opts("--eval", "-f", "--funcall"),
             options={"-l": "read", "--load": "read"},
         ),
