@@ -362,11 +362,12 @@ def _home_files(w: Walker, via: str, argv: list[Arg]) -> None:
 
 def _home_row(words: tuple[str, ...], named: set[str], operands: tuple[str, ...]) -> bool:
     """Whether a `HomeFile` row's words are the argv's: none (always), one option given
-    anywhere, subcommand words leading the operands (a last "": and nothing after them)."""
+    anywhere, subcommand words leading the operands (a last "": and nothing after them; a
+    last option: and that option given, `config view --raw`)."""
     if not words:
         return True
-    if len(words) == 1 and words[0].startswith("-"):
-        return words[0] in named
+    if words[-1].startswith("-"):
+        return words[-1] in named and operands[: len(words) - 1] == words[:-1]
     if words[-1] == "":
         return operands == words[:-1]
     return operands[: len(words)] == words

@@ -140,6 +140,19 @@ EXTERNAL = [
     ("gpg --decrypt notes.asc", {(f"{H}/.gnupg", "read")}),
     ("sops -d secrets.enc.yaml", {(f"{H}/.config/sops", "read")}),
     ("sops -e secrets.yaml", set()),
+    ("kubectl config view --raw", {(f"{H}/.kube", "read")}),  # keys and tokens, not redacted
+    ("kubectl config view --minify --flatten", {(f"{H}/.kube", "read")}),
+    ("kubectl config view", set()),
+    ("aws sts get-session-token", {(f"{H}/.aws", "read")}),
+    ("aws sts assume-role --role-arn r --role-session-name s", {(f"{H}/.aws", "read")}),
+    ("aws sts get-caller-identity", set()),
+    ("heroku auth:token", {(f"{H}/.netrc", "read")}),
+    ("bw get password github", {(f"{H}/.config/Bitwarden CLI", "read")}),
+    ("bw list items", {(f"{H}/.config/Bitwarden CLI", "read")}),
+    ("keyring get service user", {(f"{H}/.local/share/keyrings", "read")}),
+    ("doppler secrets download --no-file", {(f"{H}/.doppler", "read")}),
+    ("doppler run -- npm start", set()),  # into the program's environment, not shown
+    ("infisical export", {(f"{H}/.infisical", "read")}),
     ("curl -E /o/client.pem https://x.example", {("/o/client.pem", "read")}),
     ("git commit -m credential", set()),  # the word as a message, not the subcommand
     ("gh auth status", set()),

@@ -77,6 +77,15 @@ COMMANDS: dict[str, Command] = {
                 ("sso", "login"),
             ),
             *home_files(".aws", "read", ("configure", "get"), ("configure", "export-credentials")),
+            # what prints credentials made with the keys kept there (not `ecr get-login-password`,
+            # piped into `docker login --password-stdin` in every deploy script: nothing shown)
+            *home_files(
+                ".aws",
+                "read",
+                ("sts", "get-session-token"),
+                ("sts", "assume-role"),
+                ("sts", "get-federation-token"),
+            ),
         ),
         dry_run=opts("--dry-run", "--dryrun"),
         effects=Tool(
@@ -273,6 +282,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "bq": _BQ,
     "heroku": _CLI._replace(
+        home=home_files(".netrc", "read", ("auth:token",), ("auth", "token")),
         effects=Tool(
             values=opts("-a", "--app", "-r", "--remote", "-s", "--size", "-e", "--env"),
             effects=(

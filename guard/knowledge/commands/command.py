@@ -30,8 +30,9 @@ class HomeFile(NamedTuple):
 
     under: str  # the path below ~
     mode: Literal["read", "write"]
-    # the subcommand words that do it (a last "": and nothing after them); one option alone
-    # (`--import`): given anywhere; none: always
+    # the subcommand words that do it (a last "": and nothing after them; a last option: and
+    # that option given, `config view --raw`); one option alone (`--import`): given anywhere;
+    # none: always
     words: tuple[str, ...] = ()
 
 

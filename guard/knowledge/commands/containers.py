@@ -293,15 +293,21 @@ COMMANDS: dict[str, Command] = {
         copies=_CONTAINER_COPIES,
     ),
     "kubectl": Command(
-        home=home_files(
-            ".kube",
-            "write",
-            *(
-                ("config", verb)
-                for verb in (
-                    *("set-context", "use-context", "set-credentials", "set-cluster", "set"),
-                    *("unset", "delete-context", "delete-cluster", "rename-context"),
-                )
+        home=(
+            *home_files(
+                ".kube",
+                "write",
+                *(
+                    ("config", verb)
+                    for verb in (
+                        *("set-context", "use-context", "set-credentials", "set-cluster", "set"),
+                        *("unset", "delete-context", "delete-cluster", "rename-context"),
+                    )
+                ),
+            ),
+            # the kubeconfig with its keys and tokens, not redacted
+            *home_files(
+                ".kube", "read", ("config", "view", "--raw"), ("config", "view", "--flatten")
             ),
         ),
         home_elsewhere=frozenset({"--kubeconfig"}),

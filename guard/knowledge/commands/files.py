@@ -131,6 +131,19 @@ COMMANDS: dict[str, Command] = {
     ),
     "secret-tool": Command(home=(HomeFile(".local/share/keyrings", "read", ("lookup",)),)),
     "op": Command(home=home_files(".config/op", "read", ("read",), ("item", "get"))),
+    "bw": Command(  # Bitwarden: items printed with their passwords
+        home=home_files(".config/Bitwarden CLI", "read", ("get",), ("list",), ("export",))
+    ),
+    "keyring": Command(home=home_files(".local/share/keyrings", "read", ("get",))),
+    # secret managers' CLIs: what prints the secrets reads the token they keep
+    "doppler": Command(
+        home=home_files(
+            ".doppler", "read", ("secrets", ""), ("secrets", "get"), ("secrets", "download")
+        )
+    ),
+    "infisical": Command(
+        home=home_files(".infisical", "read", ("export",), ("secrets", ""), ("secrets", "get"))
+    ),
     "xargs": Command(
         spec=Spec(
             kind="xargs",
