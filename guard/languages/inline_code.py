@@ -397,11 +397,13 @@ def _py_command(node: Any, *, argv: bool) -> Finding | None:
 _STRING = r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
 _SHELL_CALL = re.compile(
     r"\b(execSync|execFileSync|spawnSync|execFile|exec|spawn|system|popen|shell_exec|passthru"
-    r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec|do shell script)\b\s*\(?\s*"
+    r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec|do shell script"
+    r"|do script|write text)\b\s*\(?\s*"
     + _STRING
     + "?"
 )
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\})")
+_KEYSTROKE = re.compile(r"\b(?:keystroke|key code)\b")  # System Events typing, anywhere
 _EVAL = re.compile(r"\b(eval|instance_eval|class_eval|new Function|Function)\s*\(|\beval\s+[\"'$]")
 _JS_EXEC = re.compile(r"(child_process|cp|require\([^)]*\))\.exec\b")
 _RUNTIME_API = re.compile(
@@ -446,12 +448,17 @@ def script_findings(language: str, code: str) -> list[Finding]:
         found.append(Finding("dynamic", "the code uses Deno's or Bun's process or file API"))
     if _EVAL.search(code):
         found.append(Finding("dynamic", "the code evaluates code not known before it runs"))
+    if language == "applescript" and _KEYSTROKE.search(code):
+        found.append(Finding("dynamic", "the code types keys into another application"))
     return found
 
 
 # the APIs whose first string is a whole command line (a shell reads it; what follows it is
 # options or a callback), not the first word of an argv
-_COMMAND_LINE_APIS = frozenset({"popen", "IO.popen", "shell_exec", "passthru", "do shell script"})
+_COMMAND_LINE_APIS = frozenset(
+    # AppleScript: `do script` types a line into Terminal, iTerm's `write text` into a session
+    {"popen", "IO.popen", "shell_exec", "passthru", "do shell script", "do script", "write text"}
+)
 _JS_COMMAND_LINES = frozenset({"exec", "execSync"})  # child_process.exec(LINE, options, callback)
 _ARGV_ITEM = re.compile(r"\s*(?:" + _STRING + r"|(\[)|(\])|(\{)|([),;]|$))")
 _JS_HIDDEN = re.compile(r"\bprocess\.(?:binding|_linkedBinding|dlopen)\b")

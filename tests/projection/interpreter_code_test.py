@@ -215,6 +215,14 @@ CODE = [
      {"run:git reset --hard", "discard:git-worktree"}),
     ("osascript -e 'do shell script \"rm -rf /o/x\"'",
      {"run:rm -rf /o/x", "write:/o/x", "destroy:files"}),
+    # AppleScript typing a line into a terminal runs it there: Terminal's `do script`,
+    # iTerm's `write text`; keys typed into another application cannot be read
+    ("osascript -e 'tell application \"Terminal\" to do script \"rm -rf /o/x\"'",
+     {"run:rm -rf /o/x", "write:/o/x", "destroy:files"}),
+    ("osascript -e 'tell application \"iTerm\" to tell current session of current window"
+     " to write text \"rm -rf /o/x\"'", {"run:rm -rf /o/x", "write:/o/x", "destroy:files"}),
+    ("osascript -e 'tell application \"System Events\" to keystroke \"rm -rf /o/x\"'",
+     {"dynamic:code"}),
     ("python3 <<< 'import shutil; shutil.rmtree(\"/o/x\")'", {"write:/o/x", "destroy:files"}),
     ("env python3 -c 'import os; os.system(\"git stash clear\")'",
      {"run:git stash clear", "discard:git-stash"}),
