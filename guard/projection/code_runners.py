@@ -313,6 +313,22 @@ def _fc(c: Call) -> None:
     argv = c.argv
     if any(a.value is not None and a.value.startswith("-") and "l" in a.value for a in argv[1:]):
         return  # fc -l only lists
+    for at, arg in enumerate(argv[1:], 1):  # `fc -e EDITOR`: a command line, run on the file
+        value = arg.value
+        if value is None:
+            dynamic(c.w, arg, "code", f"an option of fc is not known: {arg.reason}")
+            return
+        if value == "--" or value[:1] != "-" or value[1:2].isdigit():
+            return  # the history's commands (`fc 10 20`, `fc -5`): the hook's fc checks them
+        if "e" in value[1:]:
+            attached = value[value.index("e", 1) + 1 :]
+            editor = arg if attached else argv[at + 1] if at + 1 < len(argv) else None
+            given = attached if attached else editor.value if editor is not None else "-"
+            if editor is not None and given is None:
+                dynamic(c.w, editor, "code", f"the editor fc runs is not known: {editor.reason}")
+            elif editor is not None and given not in ("-", None):
+                run_code(c.w, given, editor, c.depth, new_process=True, via="fc -e")
+            return
 
 
 def _builtin(c: Call) -> None:

@@ -416,6 +416,10 @@ BYPASSES = [
     ("HISTFILE=/srv/h; history -w", ("external_directory", "/srv/h")),
     ("history -w /srv/h2", ("external_directory", "/srv/h2")),
     ("builtin fc -s", ("dynamic", "code")),
+    # fc's editor is a command line the hook's fc runs on the history's text (eval)
+    ("fc -e 'rm -rf /srv' -1", ("external_directory", "/srv")),
+    ("fc -re 'rm -rf /srv'", ("external_directory", "/srv")),
+    ('fc -e "$EDIT"', ("dynamic", "code")),
     # too much to check is not judged by its first part
     (
         "cat {" + ",".join(f"/w/proj/f{i}" for i in range(300)) + ",/etc/shadow}",
@@ -706,6 +710,8 @@ def test_a_function_body_does_not_see_the_line_s_positional_arguments() -> None:
         "git -c user.name=b commit",
         "fc -l",
         "fc -s",
+        "fc -e vim -1",
+        "fc -e - ls",
         "builtin fc -l",
         "hash ls",
         "declare -a arr",
