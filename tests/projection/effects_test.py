@@ -491,9 +491,14 @@ VERB_MODEL = [
     ("dropuser bob", "destroy:database"),
     ("pg_dropcluster 15 main --stop", "destroy:database"),
     ("brew untap user/tools", "destroy:brew"),
+    # a shell as root, a privileged pod: what runs there is not checked
+    ("machinectl shell", "privilege:root"),
+    ("machinectl shell root@ /bin/bash", "privilege:root"),
+    ("kubectl run debug --image=busybox --privileged", "privilege:kubernetes"),
 ]
 
 VERB_MODEL_QUIET = [
+    "machinectl list",
     "dropdb --help",
     "brew tap user/tools",
     "firewall-cmd --list-all",

@@ -245,6 +245,13 @@ _KUBECTL = Tool(
             sub=("run",),
             check="pod-command",
         ),
+        E(
+            "privilege",
+            "kubernetes",
+            "runs a privileged container, with the powers of the node it lands on",
+            sub=("run",),
+            flags=("--privileged",),
+        ),
         E("remote", "kubernetes", "attaches to a process in a pod", sub=("attach",)),
         E("remote", "kubernetes", "runs a debugging container in the cluster", sub=("debug",)),
     ),

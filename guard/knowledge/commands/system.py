@@ -266,6 +266,22 @@ COMMANDS: dict[str, Command] = {
         effects=Tool(effects=(E("destroy", "device", "mkfs erases a device", check="operands"),)),
         arity=arity(EXACT),
     ),
+    # machinectl shell/login: a shell as root (unless USER@ says otherwise) on this machine or in
+    # a container it manages; what runs there is not checked
+    "machinectl": Command(
+        effects=Tool(
+            values=opts("-M", "--machine", "-H", "--host", "--uid", "-E", "--setenv", "-p"),
+            effects=(
+                E(
+                    "privilege",
+                    "root",
+                    "opens a shell as root (by default) on this machine or in a container",
+                    sub=("shell|login",),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
     "systemd-run": Command(
         spec=Spec(
             kind="wrapper",
