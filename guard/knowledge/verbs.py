@@ -51,7 +51,7 @@ DESTRUCTIVE_OPTIONS = frozenset(
     for verb in (
         *("delete", "remove", "purge", "destroy", "drop", "wipe", "revoke", "uninstall"),
         *("erase", "yank", "unpublish", "force-delete", "terminate", "deregister"),
-        *("unregister", "obliterate", "nuke", "shred"),
+        *("unregister", "obliterate", "nuke", "shred", "force-reset"),  # prisma db push
     )
 )
 

@@ -25,6 +25,7 @@ from guard.knowledge import (
     ZERO_COUNTS,
     Command,
     Effect,
+    Interpreter,
     Spec,
     Tool,
     command_for,
@@ -56,6 +57,7 @@ def command_effects(
     if tool is None:
         if record.interpreter is not None:
             inline_code(w, argv, record.interpreter, stdin, depth)
+            _script_verbs(w, argv, record.interpreter, span)
         elif spec is None and name not in w.functions and not record.own_rows:
             words = [a.value for a in argv]
             parsed = parse(words, _NO_VALUES)
@@ -233,6 +235,9 @@ def _word(pattern: str) -> re.Pattern[str]:
 _NO_VALUES = Tool()  # a tool guard does not know: no option is known to take a value
 _SPEC_TOOLS: dict[str, Tool] = {}
 _VERB_WORD = re.compile(r"[a-z][a-z0-9]*(?:[-_:][a-z0-9]+)+")  # delete-bucket, db:drop
+# a task named with dots, its verb last (mix ecto.drop, db.reset): not a file's name, whose
+# last part is its extension (reset.py)
+_DOTTED_VERB = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9_-]+)*\.([a-z]+)")
 _CAMEL_WORD = re.compile(r"[A-Za-z][a-z0-9]*(?:[A-Z][a-z0-9]+)+")  # DeleteInstance, deleteAll
 _CAMEL_PART = re.compile(r"[A-Za-z][a-z0-9]*")
 
@@ -254,6 +259,9 @@ def _may_name_verb(values: list[str | None]) -> bool:
             continue
         if value in DESTRUCTIVE_VERBS or value in SCALE_VERBS or _VERB_WORD.fullmatch(value):
             return True
+        dotted = _DOTTED_VERB.fullmatch(value)
+        if dotted is not None and dotted.group(1) in DESTRUCTIVE_VERBS:
+            return True
     return False
 
 
@@ -265,10 +273,12 @@ def _verbs(
     parsed: Parsed,
     *,
     unknown: bool,
+    options: bool = True,
 ) -> None:
     """`destroy:NAME` when a word of the subcommand path removes, revokes or undoes something
     of the tool's, or scales it to zero, unless the tool's quiet rows say why not. A tool
-    guard does not know is read the same way, its first three operands being the path."""
+    guard does not know is read the same way, its first three operands being the path.
+    `options`: whether its options are read too (a verb, a count of zero)."""
     path: list[str | None]
     if unknown:  # its words not known stand in no place of the path
         path = [op for op in parsed.operands if op is not None]
@@ -287,7 +297,7 @@ def _verbs(
     # command's (`docker run img find . -delete`). A tool guard does not know has no such path:
     # its option values stand among its operands (`--topic x`).
     values = [a.value for a in argv]
-    if reason is None and (unknown or not _path_reads_only(path)):
+    if reason is None and options and (unknown or not _path_reads_only(path)):
         option = _destructive_option(values)
         if option is not None:
             who = "unknown tool" if unknown else "subcommand"
@@ -296,6 +306,50 @@ def _verbs(
             reason = "scales to zero (a count of 0)"
     if reason is not None:
         add_effect(w, span, "destroy", record.name, reason, tuple([a.shown for a in argv]))
+
+
+_SCRIPT_LANGUAGES = frozenset({"python", "js", "ruby", "perl", "php"})
+
+
+def _script_verbs(
+    w: Walker, argv: list[Arg], interpreter: Interpreter, span: tuple[int, int]
+) -> None:
+    """`python manage.py flush`, `php artisan db:wipe`, `python -m django flush`: the script
+    (or module) an interpreter runs is a tool guard does not know, and its words are read by
+    the verb model as such a tool's are, as `./manage.py flush` is. Not its options: a
+    script's own flag (`script.py --delete`) says what the workspace's code does."""
+    if interpreter.language not in _SCRIPT_LANGUAGES:
+        return
+    at = 1
+    while at < len(argv):
+        value = argv[at].value
+        if value is None or value == "-" or value[:2] in interpreter.code:
+            return  # not known, or code given (`-c`, `-cCODE`, `-e`), or read from stdin
+        if value == "--":
+            at += 1
+            break
+        if value[:1] != "-":
+            break
+        name = value.partition("=")[0]
+        if name in interpreter.code:
+            return
+        at += 2 if name in interpreter.values and "=" not in value else 1
+    tool = argv[at:]
+    if not tool or tool[0].value is None:
+        return
+    if at > 1 and argv[at - 1].value == "-m" and _known(tool[0].value or ""):
+        return  # `python3 -m pytest -k delete`, `-m pip uninstall`: a module guard knows
+    words = [a.value for a in tool]
+    parsed = parse(words, _NO_VALUES)
+    script = Command(name=(tool[0].value or "").rsplit("/", 1)[-1])
+    if not _help(parsed, script, _NO_VALUES, words, subcommands=True):
+        _verbs(w, tool, script, span, parsed, unknown=True, options=False)
+
+
+def _known(name: str) -> bool:
+    """Whether guard has a record of what `name` does."""
+    record = command_for(name)
+    return bool(record.spec or record.effects or record.interpreter or record.subcommands)
 
 
 def _destructive_option(values: Sequence[str | None]) -> str | None:
@@ -344,6 +398,8 @@ def _verb_reason(path: Sequence[str | None], parsed: Parsed, who: str) -> str | 
                 parts = re.split("[-_:]", low)  # delete-bucket, force-delete, batch-delete-x
             elif low != word and _CAMEL_WORD.fullmatch(word):
                 parts = [p.lower() for p in _CAMEL_PART.findall(word)]  # DeleteInstance
+            elif (dotted := _DOTTED_VERB.fullmatch(low)) is not None:
+                parts = [dotted.group(1)]  # ecto.drop
         if parts:
             hit = parts[0] not in PATH_ENDS and any(p in DESTRUCTIVE_VERBS for p in parts)
         if hit:

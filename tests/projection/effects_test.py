@@ -495,10 +495,33 @@ VERB_MODEL = [
     ("machinectl shell", "privilege:root"),
     ("machinectl shell root@ /bin/bash", "privilege:root"),
     ("kubectl run debug --image=busybox --privileged", "privilege:kubernetes"),
+    # a task named with dots, its verb last; an option made of a verb (prisma --force-reset)
+    ("mix ecto.drop", "destroy:mix"),
+    ("mix ecto.reset", "destroy:mix"),
+    ("prisma db push --force-reset", "destroy:prisma"),
+    ("flyway clean", "destroy:database"),
+    ("atlas schema clean -u postgres://h/db", "destroy:database"),
+    # a script or module an interpreter runs is a tool guard does not know, read the same way
+    ("python manage.py flush --no-input", "destroy:manage.py"),
+    ("python3 -W ignore manage.py flush", "destroy:manage.py"),
+    ("python -m django flush", "destroy:django"),
+    ("php artisan db:wipe", "destroy:artisan"),
+    ("node scripts/db.js drop", "destroy:db.js"),
+    ("ruby bin/rails db:drop", "destroy:rails"),
 ]
 
 VERB_MODEL_QUIET = [
     "machinectl list",
+    "mix ecto.migrate",
+    "mytool reset.py",  # a file's name: its last part is its extension
+    "python3 reset.py",
+    "python manage.py migrate",
+    "python manage.py collectstatic --clear --noinput",  # a script's own options
+    "python3 -m pytest -k delete",  # a module guard knows: its own reading
+    "python3 -m pip uninstall -y requests",
+    "python3 -c 'print(1)' drop",  # code, not a script
+    "php artisan migrate",
+    "flyway info",
     "dropdb --help",
     "brew tap user/tools",
     "firewall-cmd --list-all",

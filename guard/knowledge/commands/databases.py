@@ -191,6 +191,29 @@ COMMANDS: dict[str, Command] = {
         ),
         subcommands=True,
     ),
+    # schema migration tools whose `clean` drops every object in the schemas they manage
+    "flyway": Command(
+        effects=Tool(
+            effects=(
+                E("destroy", "database", "clean drops every object in its schemas", sub=("clean",)),
+            )
+        ),
+        subcommands=True,
+    ),
+    "atlas": Command(
+        effects=Tool(
+            values=opts("-u", "--url", "--env", "-c", "--config", "--dev-url"),
+            effects=(
+                E(
+                    "destroy",
+                    "database",
+                    "schema clean drops every object in the schema",
+                    sub=("schema", "clean"),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
     # PostgreSQL's wrappers around DROP: the whole database, role or cluster goes
     **dict.fromkeys(
         ("dropdb", "dropuser", "pg_dropcluster"),
