@@ -153,6 +153,15 @@ EXTERNAL = [
     ("doppler secrets download --no-file", {(f"{H}/.doppler", "read")}),
     ("doppler run -- npm start", set()),  # into the program's environment, not shown
     ("infisical export", {(f"{H}/.infisical", "read")}),
+    # a desktop's settings, kept under home, written by what changes them
+    ("defaults write com.apple.dock autohide -bool true", {(f"{H}/Library/Preferences", "write")}),
+    ("defaults read com.apple.dock", set()),
+    ("gsettings set org.gnome.desktop.interface gtk-theme x", {(f"{H}/.config/dconf", "write")}),
+    ("dconf reset -f /", {(f"{H}/.config/dconf", "write")}),
+    ("dconf dump /", set()),  # a key's path, not a file
+    ("xdg-settings set default-web-browser x.desktop",
+     {(f"{H}/.config/mimeapps.list", "write")}),
+    ("xdg-mime query default text/html", set()),
     ("curl -E /o/client.pem https://x.example", {("/o/client.pem", "read")}),
     ("git commit -m credential", set()),  # the word as a message, not the subcommand
     ("gh auth status", set()),

@@ -3,7 +3,7 @@ mkfs."""
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, arity, home_files
 from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.spec import Spec, opts
 
@@ -266,6 +266,21 @@ COMMANDS: dict[str, Command] = {
         effects=Tool(effects=(E("destroy", "device", "mkfs erases a device", check="operands"),)),
         arity=arity(EXACT),
     ),
+    # a desktop's settings, kept under home: what changes them writes there
+    "defaults": Command(  # macOS
+        home=home_files(
+            "Library/Preferences", "write", ("write",), ("delete",), ("import",), ("rename",)
+        )
+    ),
+    "gsettings": Command(
+        home=home_files(".config/dconf", "write", ("set",), ("reset",), ("reset-recursively",))
+    ),
+    "dconf": Command(
+        spec=Spec(operands="data"),  # its keys' paths (/org/gnome/…), not files
+        home=home_files(".config/dconf", "write", ("write",), ("reset",), ("load",)),
+    ),
+    "xdg-settings": Command(home=home_files(".config/mimeapps.list", "write", ("set",))),
+    "xdg-mime": Command(home=home_files(".config/mimeapps.list", "write", ("default",))),
     # machinectl shell/login: a shell as root (unless USER@ says otherwise) on this machine or in
     # a container it manages; what runs there is not checked
     "machinectl": Command(
