@@ -398,12 +398,11 @@ _STRING = r"""("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*')"""
 _SHELL_CALL = re.compile(
     r"\b(execSync|execFileSync|spawnSync|execFile|exec|spawn|system|popen|shell_exec|passthru"
     r"|proc_open|pcntl_exec|Open3\.\w+|IO\.popen|Kernel\.exec|\$\.exec|do shell script"
-    r"|do script|write text)\b\s*\(?\s*"
-    + _STRING
-    + "?"
+    r"|do script|write text)\b\s*\(?\s*" + _STRING + "?"
 )
 _BACKTICK = re.compile(r"`((?:[^`\\]|\\.)*)`|%x\(([^)]*)\)|\bqx\s*(?:\(([^)]*)\)|\{([^}]*)\})")
 _KEYSTROKE = re.compile(r"\b(?:keystroke|key code)\b")  # System Events typing, anywhere
+_LOGIN_ITEM = re.compile(r"\bmake\s+(?:new\s+)?login item\b")  # what runs at every login
 _EVAL = re.compile(r"\b(eval|instance_eval|class_eval|new Function|Function)\s*\(|\beval\s+[\"'$]")
 _JS_EXEC = re.compile(r"(child_process|cp|require\([^)]*\))\.exec\b")
 _RUNTIME_API = re.compile(
@@ -450,6 +449,8 @@ def script_findings(language: str, code: str) -> list[Finding]:
         found.append(Finding("dynamic", "the code evaluates code not known before it runs"))
     if language == "applescript" and _KEYSTROKE.search(code):
         found.append(Finding("dynamic", "the code types keys into another application"))
+    if language == "applescript" and _LOGIN_ITEM.search(code):
+        found.append(Finding("dynamic", "the code makes a login item: a program run at login"))
     return found
 
 

@@ -223,6 +223,8 @@ CODE = [
      " to write text \"rm -rf /o/x\"'", {"run:rm -rf /o/x", "write:/o/x", "destroy:files"}),
     ("osascript -e 'tell application \"System Events\" to keystroke \"rm -rf /o/x\"'",
      {"dynamic:code"}),
+    ("osascript -e 'tell application \"System Events\" to make login item at end"
+     " with properties {path:\"/o/x.app\"}'", {"dynamic:code"}),
     ("python3 <<< 'import shutil; shutil.rmtree(\"/o/x\")'", {"write:/o/x", "destroy:files"}),
     ("env python3 -c 'import os; os.system(\"git stash clear\")'",
      {"run:git stash clear", "discard:git-stash"}),
@@ -298,6 +300,7 @@ QUIET = [
     "bun run build",
     "bun test",
     "osascript -e 'display notification \"done\"'",
+    "osascript -e 'tell application \"System Events\" to get the name of every login item'",
 ]
 
 
