@@ -356,6 +356,11 @@ OTHER_LANGUAGES = [
     ("racket -e '(system \"rm -rf ~\")'", {"dynamic:code"}),
     ("sbcl --non-interactive --eval '(uiop:run-program \"rm -rf ~\")'", {"dynamic:code"}),
     ("ocaml <<'EOF'\nSys.command \"rm -rf ~\";;\nEOF", {"dynamic:code"}),
+    ("utop -e 'Sys.command \"rm -rf ~\"'", {"dynamic:code"}),
+    ("rebol --do 'call \"rm -rf ~\"'", {"dynamic:code"}),
+    ("m4 -D x='syscmd(rm -rf ~)' in.m4", {"dynamic:code"}),  # a macro's body runs where named
+    ("esno -e 'require(\"child_process\").execSync(\"rm -rf dist\")'",
+     {"run:rm -rf dist", "destroy:files"}),
     ("raku -e 'shell \"rm -rf ~\"'", {"dynamic:code"}),
     ("elixir -e 'System.cmd(\"rm\", [\"-rf\", \"/o\"])'", {"dynamic:code"}),
     ("dc -e '!rm -rf ~'", {"dynamic:code"}),

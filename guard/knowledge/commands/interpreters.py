@@ -164,9 +164,12 @@ _CSI = Interpreter("unread", code=opts("-e", "-p"), scripts=opts("-s"))
 
 _MIT_SCHEME = Interpreter("unread", code=opts("--eval"), scripts=opts("--load"))
 
-_OCAML = Interpreter("unread", values=opts("-I"))
+_OCAML = Interpreter("unread", code=opts("-e", "-eval"), values=opts("-I"))  # utop -e CODE
 
 _GHC = Interpreter("unread", code=opts("-e"), stdin=False)
+
+# Rebol (Red's `red` is also the restricted ed's name: that one is ed)
+_RED = Interpreter("unread", code=opts("--do"), values=opts("-t", "-r", "-o"))
 
 _NIM = Interpreter("unread", code=opts("--eval"))  # nim --eval:CODE; nim r FILE runs a file
 
@@ -216,7 +219,8 @@ _GNUPLOT = Interpreter("unread", code=opts("-e"))
 
 _DC = Interpreter("unread", code=opts("-e", "--expression"), scripts=opts("-f", "--file"))
 
-_M4 = Interpreter("unread", values=opts("-D", "-U", "-I", "-d"))
+# -D NAME=BODY: a macro whose body runs when the input names it (syscmd in it runs a command)
+_M4 = Interpreter("unread", code=opts("-D", "--define"), values=opts("-U", "-I", "-d"))
 
 _GDB = Interpreter(
     "unread",
@@ -346,6 +350,7 @@ COMMANDS: dict[str, Command] = {
     "pypy": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
     "pypy3": Command(spec=INTERPRETER, interpreter=_PYTHON, arity=arity(EXACT)),
     "tsx": Command(spec=INTERPRETER, interpreter=_TSX, arity=arity(EXACT)),
+    "esno": Command(spec=INTERPRETER, interpreter=_TSX, arity=arity(EXACT)),  # tsx's old name
     "ts-node": Command(spec=INTERPRETER, interpreter=_TSX, arity=arity(EXACT)),
     "pythonw": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
     "micropython": Command(spec=_spec(_PYTHON), interpreter=_PYTHON, arity=arity(EXACT)),
@@ -431,6 +436,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "jshell": Command(spec=_spec(_JSHELL), interpreter=_JSHELL, arity=arity(EXACT)),
     "crystal": Command(spec=_spec(_CRYSTAL), interpreter=_CRYSTAL, arity=arity(EXACT)),
+    "rebol": Command(spec=_spec(_RED), interpreter=_RED, arity=arity(EXACT)),
     "octave": Command(spec=_spec(_OCTAVE), interpreter=_OCTAVE, arity=arity(EXACT)),
     "gnuplot": Command(spec=_spec(_GNUPLOT), interpreter=_GNUPLOT, arity=arity(EXACT)),
     "dc": Command(spec=_spec(_DC), interpreter=_DC, arity=arity(EXACT)),
