@@ -94,6 +94,21 @@ def _git_push_plus(c: EffectCall, row: Effect) -> Found | None:
     return Found(row.target) if any(r is not None and r.startswith("+") for r in refs) else None
 
 
+def _git_fetch_force(c: EffectCall, row: Effect) -> Found | None:
+    """`git fetch origin +main:main`, `git fetch -f origin main:main`: a refspec naming a
+    local ref to update, by force (a `+`, or -f for all of them); not a remote-tracking one."""
+    forced = "-f" in c.parsed.options or "--force" in c.parsed.options
+    for ref in c.parsed.operands[2:]:
+        if ref is None:
+            continue
+        src, colon, dst = ref.partition(":")
+        if dst.startswith("refs/remotes/"):
+            continue  # remote-tracking refs: what the remote says, forced as a rule
+        if colon and dst and (forced or src.startswith("+")):
+            return Found(row.target)
+    return None
+
+
 def _git_push_delete(c: EffectCall, row: Effect) -> Found | None:
     refs = c.parsed.operands[2:]
     return Found(row.target) if any(r is not None and r[:1] == ":" for r in refs) else None
@@ -436,6 +451,7 @@ CHECKS: dict[str, Callable[[EffectCall, Effect], Found | None]] = {
     "git-restore-worktree": _git_restore_worktree,
     "git-push-plus": _git_push_plus,
     "git-push-delete": _git_push_delete,
+    "git-fetch-force": _git_fetch_force,
     "as-user": _as_user,
     "mongo-eval": _mongo_eval,
     "redis-command": _redis_command,

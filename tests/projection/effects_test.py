@@ -508,9 +508,14 @@ VERB_MODEL = [
     ("php artisan db:wipe", "destroy:artisan"),
     ("node scripts/db.js drop", "destroy:db.js"),
     ("ruby bin/rails db:drop", "destroy:rails"),
+    # fetch into a local branch by force moves it, as `git branch -f` does
+    ("git fetch origin +main:main", "discard:git-branch"),
+    ("git fetch -f origin pull/12/head:pr-12", "discard:git-branch"),
 ]
 
 VERB_MODEL_QUIET = [
+    "git fetch origin main:main",  # a fast-forward only
+    "git fetch origin +refs/heads/*:refs/remotes/origin/*",  # remote-tracking refs
     "machinectl list",
     "mix ecto.migrate",
     "mytool reset.py",  # a file's name: its last part is its extension

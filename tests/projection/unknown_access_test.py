@@ -190,6 +190,10 @@ EXTERNAL = [
     ("RUSTDOC=/o/rustdoc cargo doc", {("/o/rustdoc", "execute")}),
     ("GOROOT=/o/go go build ./...", {("/o/go", "execute")}),
     ("GOBIN=/o/bin go install ./...", {("/o/bin", "write")}),
+    # a remote may be a path; the refspecs after it are patterns of refs, not files
+    ("git fetch /o/repo main", {("/o/repo", "read")}),
+    ("git fetch origin +refs/heads/*:refs/remotes/origin/*", set()),
+    ("git push origin 'refs/tags/*:refs/tags/*'", set()),
 ]
 
 

@@ -57,6 +57,8 @@ GIT_OTHER = Spec(
 )
 
 
+_REMOTE_REFS = GIT_OTHER._replace(operands="data", first="path")
+
 GIT_SUBCOMMANDS: dict[str, Spec] = {
     "filter-branch": Spec(
         operands="data",
@@ -171,10 +173,12 @@ GIT_SUBCOMMANDS: dict[str, Spec] = {
         text=opts("-b", "--branch", "--name"),
     ),
     "bisect": Spec(operands="data"),
-    "fetch": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
-    "pull": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
-    "ls-remote": GIT_OTHER._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
-    "push": GIT_OTHER._replace(
+    # the repository may be a path (`git fetch ../other`); what follows it are refspecs
+    # (`+refs/heads/*:refs/remotes/origin/*`), patterns of refs, not of files
+    "fetch": _REMOTE_REFS._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
+    "pull": _REMOTE_REFS._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
+    "ls-remote": _REMOTE_REFS._replace(options={**GIT_OTHER.options, "--upload-pack": "code"}),
+    "push": _REMOTE_REFS._replace(
         options={
             **GIT_OTHER.options,
             "--receive-pack": "code",
@@ -412,6 +416,14 @@ _GIT_TOOL = Tool(
             "moves or overwrites a branch, losing where it pointed",
             sub=("branch",),
             flags=("-f", "--force", "-M", "-C"),
+        ),
+        E(
+            "discard",
+            "git-branch",
+            "fetch into a local branch by force moves it, losing where it pointed",
+            sub=("fetch",),
+            check="git-fetch-force",
+            without=("-n", "--dry-run"),
         ),
         E(
             "discard",
