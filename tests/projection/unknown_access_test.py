@@ -194,6 +194,8 @@ EXTERNAL = [
     ("git fetch /o/repo main", {("/o/repo", "read")}),
     ("git fetch origin +refs/heads/*:refs/remotes/origin/*", set()),
     ("git push origin 'refs/tags/*:refs/tags/*'", set()),
+    ("black --exclude '/(\\.git|\\.venv)/' .", set()),  # a regular expression
+    ("black --config /o/pyproject.toml .", {("/o/pyproject.toml", "read")}),
 ]
 
 

@@ -179,6 +179,8 @@ PY_RUN_FLAGS = opts(
 )
 
 
+_BLACK_PATTERNS = opts("--exclude", "--extend-exclude", "--force-exclude", "--include")
+
 RUNNERS: dict[str, Runner] = {
     **dict.fromkeys(
         ("uv", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi"),
@@ -809,7 +811,15 @@ COMMANDS: dict[str, Command] = {
         spec=Spec(operands="path", values=opts("-k", "-m", "-p", "-n", "--tb", "-o", "-W")),
         arity=arity(1),
     ),
-    "black": Command(arity=arity(1)),
+    "black": Command(  # its --exclude family takes regular expressions, not paths
+        spec=Spec(
+            operands="path",
+            values=_BLACK_PATTERNS | opts("-l", "--line-length", "-t", "--target-version"),
+            text=_BLACK_PATTERNS,
+            options={"--config": "read"},
+        ),
+        arity=arity(1),
+    ),
     "eslint": Command(arity=arity(1)),
     "jest": Command(arity=arity(1)),
     "mypy": Command(arity=arity(1)),
