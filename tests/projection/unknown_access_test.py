@@ -196,6 +196,16 @@ EXTERNAL = [
     ("git push origin 'refs/tags/*:refs/tags/*'", set()),
     ("black --exclude '/(\\.git|\\.venv)/' .", set()),  # a regular expression
     ("black --config /o/pyproject.toml .", {("/o/pyproject.toml", "read")}),
+    # test runners' and linters' patterns are regular expressions or globs over the tests;
+    # their configs, plugins and outputs are files
+    ("npx eslint --ignore-pattern '/dist/' .", set()),
+    ("npx eslint --rulesdir /o/rules -o /o/out.txt .",
+     {("/o/rules", "read"), ("/o/out.txt", "write")}),
+    ("npx jest --testPathIgnorePatterns /node_modules/ /dist/", set()),
+    ("npx jest -c /o/jest.config.js", {("/o/jest.config.js", "read")}),
+    ("npx mocha --grep '/api/' -r /o/setup.js", {("/o/setup.js", "read")}),
+    ("go test -run '/subtest' -count=1 ./...", set()),
+    ("go test -ldflags=-extld=/o/ld ./...", {("/o/ld", "read")}),
 ]
 
 

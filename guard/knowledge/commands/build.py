@@ -180,6 +180,11 @@ PY_RUN_FLAGS = opts(
 
 
 _BLACK_PATTERNS = opts("--exclude", "--extend-exclude", "--force-exclude", "--include")
+_JEST_PATTERNS = opts(
+    *("-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns"),
+    *("--coveragePathIgnorePatterns", "--modulePathIgnorePatterns", "--watchPathIgnorePatterns"),
+    *("--testRegex", "--selectProjects", "--shard", "--reporters", "--maxWorkers"),
+)
 
 RUNNERS: dict[str, Runner] = {
     **dict.fromkeys(
@@ -654,6 +659,22 @@ COMMANDS: dict[str, Command] = {
                 "-installsuffix",
                 "-pgo",
             ),
+            # regular expressions and names, not paths (-ldflags and -gcflags stay read: they
+            # can name a linker or a file)
+            text=opts(
+                "-run",
+                "-bench",
+                "-skip",
+                "-tags",
+                "-count",
+                "-timeout",
+                "-covermode",
+                "-cpu",
+                "-parallel",
+                "-benchtime",
+                "-mod",
+                "-p",
+            ),
             options={
                 "-C": "chdir",
                 "-o": "write",
@@ -820,8 +841,42 @@ COMMANDS: dict[str, Command] = {
         ),
         arity=arity(1),
     ),
-    "eslint": Command(arity=arity(1)),
-    "jest": Command(arity=arity(1)),
+    "eslint": Command(
+        spec=Spec(
+            operands="path",
+            values=opts(
+                *("--ignore-pattern", "--rule", "--ext", "-f", "--format", "--parser"),
+                *("--plugin", "--env", "--global", "--max-warnings", "-o", "--output-file"),
+                *("-c", "--config", "--rulesdir", "--resolve-plugins-relative-to"),
+            ),
+            text=opts("--ignore-pattern", "--rule", "--ext", "-f", "--format", "--env", "--global"),
+            options={"-o": "write", "--output-file": "write", "-c": "read", "--config": "read"},
+        ),
+        arity=arity(1),
+    ),
+    # jest's operands, and its --test…Pattern options, are regular expressions over test paths
+    "jest": Command(
+        spec=Spec(
+            operands="data",
+            values=_JEST_PATTERNS | opts("-c", "--config", "--rootDir", "--roots", "-w"),
+            text=_JEST_PATTERNS,
+            options={"-c": "read", "--config": "read", "--rootDir": "chdir"},
+        ),
+        arity=arity(1),
+    ),
+    "mocha": Command(
+        spec=Spec(
+            operands="path",
+            values=opts(
+                *("-g", "--grep", "-f", "--fgrep", "-R", "--reporter", "-t", "--timeout"),
+                *("--ignore", "--exclude", "--extension", "--ui", "-u", "--config", "-r"),
+                *("--require", "--file", "--spec"),
+            ),
+            text=opts("-g", "-f", "--fgrep", "-R", "--reporter", "-t", "--timeout", "--ui", "-u"),
+            options={"--config": "read", "-r": "read", "--require": "read", "--file": "read"},
+        ),
+        arity=arity(1),
+    ),
     "mypy": Command(arity=arity(1)),
     "prettier": Command(arity=arity(1)),
     "ruff": Command(arity=arity(1)),
