@@ -206,6 +206,9 @@ EXTERNAL = [
     ("npx mocha --grep '/api/' -r /o/setup.js", {("/o/setup.js", "read")}),
     ("go test -run '/subtest' -count=1 ./...", set()),
     ("go test -ldflags=-extld=/o/ld ./...", {("/o/ld", "read")}),
+    ("npx eslint -f /o/formatter.js .", {("/o/formatter.js", "read")}),  # code it loads
+    ("npx mocha -R /o/reporter.js", {("/o/reporter.js", "read")}),
+    ("npx jest --reporters=/o/reporter.js", {("/o/reporter.js", "read")}),
 ]
 
 

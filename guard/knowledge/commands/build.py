@@ -183,7 +183,7 @@ _BLACK_PATTERNS = opts("--exclude", "--extend-exclude", "--force-exclude", "--in
 _JEST_PATTERNS = opts(
     *("-t", "--testNamePattern", "--testPathPattern", "--testPathIgnorePatterns"),
     *("--coveragePathIgnorePatterns", "--modulePathIgnorePatterns", "--watchPathIgnorePatterns"),
-    *("--testRegex", "--selectProjects", "--shard", "--reporters", "--maxWorkers"),
+    *("--testRegex", "--selectProjects", "--shard", "--maxWorkers"),  # not --reporters: code
 )
 
 RUNNERS: dict[str, Runner] = {
@@ -849,7 +849,8 @@ COMMANDS: dict[str, Command] = {
                 *("--plugin", "--env", "--global", "--max-warnings", "-o", "--output-file"),
                 *("-c", "--config", "--rulesdir", "--resolve-plugins-relative-to"),
             ),
-            text=opts("--ignore-pattern", "--rule", "--ext", "-f", "--format", "--env", "--global"),
+            # a formatter, parser or plugin given as a path is code it loads: read
+            text=opts("--ignore-pattern", "--rule", "--ext", "--env", "--global"),
             options={"-o": "write", "--output-file": "write", "-c": "read", "--config": "read"},
         ),
         arity=arity(1),
@@ -872,7 +873,7 @@ COMMANDS: dict[str, Command] = {
                 *("--ignore", "--exclude", "--extension", "--ui", "-u", "--config", "-r"),
                 *("--require", "--file", "--spec"),
             ),
-            text=opts("-g", "-f", "--fgrep", "-R", "--reporter", "-t", "--timeout", "--ui", "-u"),
+            text=opts("-g", "-f", "--fgrep", "-t", "--timeout"),  # a reporter or ui: code
             options={"--config": "read", "-r": "read", "--require": "read", "--file": "read"},
         ),
         arity=arity(1),
