@@ -511,9 +511,19 @@ VERB_MODEL = [
     # fetch into a local branch by force moves it, as `git branch -f` does
     ("git fetch origin +main:main", "discard:git-branch"),
     ("git fetch -f origin pull/12/head:pr-12", "discard:git-branch"),
+    # a saved plan applied, or a stack changed without a preview, nobody asked about
+    ("terraform plan -destroy -out=d.tfplan && terraform apply d.tfplan", "destroy:terraform"),
+    ("pulumi up --yes", "destroy:pulumi"),
+    ("pulumi destroy -y", "destroy:pulumi"),
+    ("pulumi stack rm dev", "destroy:pulumi"),
 ]
 
 VERB_MODEL_QUIET = [
+    "terraform plan -destroy",
+    "terraform apply",  # it asks before it changes anything
+    "pulumi destroy --preview-only",
+    "pulumi up",
+    "pulumi preview --diff",
     "git fetch origin main:main",  # a fast-forward only
     "git fetch origin +refs/heads/*:refs/remotes/origin/*",  # remote-tracking refs
     "machinectl list",

@@ -52,6 +52,12 @@ _TERRAFORM = Command(
                 sub=("apply",),
                 flags=("-auto-approve", "--auto-approve"),
             ),
+            E(  # terraform plan -destroy -out=x && terraform apply x: nobody asked between
+                "destroy",
+                "terraform",
+                "apply of a saved plan changes infrastructure without asking (it may destroy)",
+                sub=("apply", "*"),
+            ),
             E(
                 "destroy",
                 "terraform",
@@ -64,7 +70,26 @@ _TERRAFORM = Command(
     subcommands=True,
 )
 
+_PULUMI = Command(
+    dry_run=opts("--preview-only"),
+    effects=Tool(
+        values=opts("-s", "--stack", "-C", "--cwd", "-t", "--target", "-m", "--message"),
+        effects=(
+            E("destroy", "pulumi", "destroy removes the stack's resources", sub=("destroy|down",)),
+            E(
+                "destroy",
+                "pulumi",
+                "up without a preview changes infrastructure unreviewed",
+                sub=("up|update",),
+                flags=("--yes", "-y", "--skip-preview", "-f"),
+            ),
+        ),
+    ),
+    subcommands=True,
+)
+
 COMMANDS: dict[str, Command] = {
+    "pulumi": _PULUMI,
     "aws": Command(
         home=(  # `aws configure` alone asks for keys and saves them; `list` only reads
             *home_files(
@@ -244,7 +269,6 @@ COMMANDS: dict[str, Command] = {
     ),
     **dict.fromkeys(
         (
-            "pulumi",
             "eksctl",
             "doctl",
             "hcloud",
@@ -293,7 +317,7 @@ COMMANDS: dict[str, Command] = {
                     sub=("run|run:detached|run:inside|ps:exec",),
                 ),
             ),
-        )
+        ),
     ),
     # salt runs its functions (cmd.run: any shell command) on every minion it targets
     "salt": Command(
