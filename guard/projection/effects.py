@@ -325,6 +325,9 @@ def _script_verbs(
         value = argv[at].value
         if value is None or value == "-" or value[:2] in interpreter.code:
             return  # not known, or code given (`-c`, `-cCODE`, `-e`), or read from stdin
+        clustered = value[:1] == "-" and value[1:2] != "-" and "=" not in value
+        if clustered and any(f"-{letter}" in interpreter.code for letter in value[1:]):
+            return  # code in a cluster of letters: `perl -ne CODE`, `ruby -pe CODE`
         if value == "--":
             at += 1
             break

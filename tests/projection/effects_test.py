@@ -535,6 +535,8 @@ VERB_MODEL_QUIET = [
     "python3 -m pytest -k delete",  # a module guard knows: its own reading
     "python3 -m pip uninstall -y requests",
     "python3 -c 'print(1)' drop",  # code, not a script
+    "perl -ne 'delete' file",  # code in a cluster of letters
+    "ruby -pe 'gsub(/drop/, \"x\")' f",
     "php artisan migrate",
     "flyway info",
     "dropdb --help",
