@@ -45,6 +45,9 @@ ENVIRONMENT: dict[str, EnvRole] = {
             "VISUAL",
             "PAGER",
             "MANPAGER",
+            # a tool's own pager, a command line it pipes its output through
+            *("GH_PAGER", "BAT_PAGER", "DELTA_PAGER", "SYSTEMD_PAGER", "AWS_PAGER"),
+            *("PSQL_PAGER", "GLAB_PAGER", "JJ_PAGER"),
             "LESSOPEN",
             "LESSCLOSE",
             "BROWSER",

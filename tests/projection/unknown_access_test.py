@@ -252,6 +252,9 @@ DYNAMIC = [
     ("TAR_OPTIONS=--to-command=sh tar xf a.tar", {"code"}),
     ("NODE_OPTIONS=$OPTS npm test", {"code"}),
     ("CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUSTFLAGS='-C linker=/o/cc' cargo build", {"code"}),
+    # a pager is a command line its tool pipes its output through
+    ("bat --pager 'sh -c \"$X\"' README.md", {"code"}),
+    ("GH_PAGER=\"$P\" gh pr list", {"code"}),
     # Python's settings that load code: a warning category is imported, a breakpoint hook too
     ("PYTHONWARNINGS=ignore::evil.Warning python3 x.py", {"code"}),
     ("PYTHONBREAKPOINT=evil.hook pytest", {"code"}),
@@ -343,6 +346,9 @@ QUIET = [
     "JAVA_OPTS='-Xms512m -Xmx1g -Dspring.profiles.active=dev' ./gradlew bootRun",
     "MAVEN_OPTS='-Xmx1g -XX:+UseG1GC' mvn package",
     "GOFLAGS=-mod=vendor go build ./...",
+    "bat --pager 'less -RF' README.md",
+    "GH_PAGER=cat gh pr list",
+    "AWS_PAGER='' aws s3 ls",
     "GOFLAGS='-mod=mod -trimpath' go test ./...",
     "MAKEFLAGS=-j8 make",
     "MAKEFLAGS='-j4 --no-print-directory' make all",

@@ -303,7 +303,14 @@ COMMANDS: dict[str, Command] = {
     "readlink": Command(spec=READ),
     "realpath": Command(spec=READ),
     "source-highlight": Command(spec=READ),
-    "bat": Command(spec=READ),
+    "bat": Command(  # --pager CMD: the program its output goes through, a command line
+        spec=Spec(
+            operands="read",
+            values=opts(*("-l", "--language", "--theme", "--style", "-H", "--highlight-line")),
+            text=opts(*("-l", "--language", "--theme", "--style", "-H", "--highlight-line")),
+            options={"--pager": "code"},
+        )
+    ),
     "lsattr": Command(spec=READ),
     "getfacl": Command(spec=READ),
     "zcat": Command(spec=READ),
