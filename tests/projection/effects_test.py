@@ -516,9 +516,30 @@ VERB_MODEL = [
     ("pulumi up --yes", "destroy:pulumi"),
     ("pulumi destroy -y", "destroy:pulumi"),
     ("pulumi stack rm dev", "destroy:pulumi"),
+    # deploying publishes: the app, site or function leaves the machine for others
+    ("fly deploy", "publish:fly"),
+    ("vercel deploy --prod", "publish:vercel"),
+    ("netlify deploy --prod --dir=dist", "publish:netlify"),
+    ("firebase deploy --only hosting", "publish:firebase"),
+    ("wrangler pages deploy dist", "publish:cloudflare"),
+    ("railway up", "publish:railway"),
+    ("sls deploy --stage prod", "publish:serverless"),
+    ("cdk deploy --all", "publish:aws"),
+    ("gcloud run deploy api --min-instances=0 --source .", "publish:gcloud"),
+    ("gcloud beta functions deploy f", "publish:gcloud"),
+    ("gcloud builds submit --tag gcr.io/p/app .", "publish:gcloud"),
+    ("az webapp up -n app", "publish:azure"),
+    ("az acr build -r reg -t app .", "publish:azure"),
 ]
 
 VERB_MODEL_QUIET = [
+    "fly status",
+    "vercel ls",
+    "wrangler dev",
+    "cdk synth",
+    "sam build",
+    "gcloud deploy releases list",
+    "gcloud run services list",
     "terraform plan -destroy",
     "terraform apply",  # it asks before it changes anything
     "pulumi destroy --preview-only",
@@ -565,7 +586,7 @@ VERB_MODEL_QUIET = [
     "cargo owner --add bob foo",
     "aws ecs update-service --service web --desired-count 2",
     "docker compose up -d --scale worker=3",
-    "gcloud run deploy api --min-instances=0",
+    "gcloud run services update api --min-instances=0",  # scaling to zero when idle is the point
     "docker run --rm img find /tmp -delete",  # inside the container, after `run`
     "kubectl get pods --show-labels",
     "npm uninstall left-pad",

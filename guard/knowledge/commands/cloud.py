@@ -88,8 +88,34 @@ _PULUMI = Command(
     subcommands=True,
 )
 
+
+def _deploys(tool: str, *subs: tuple[str, ...], flags: tuple[str, ...] = ()) -> Command:
+    """A CLI whose `subs` put the app, site or function where others reach it."""
+    return Command(
+        effects=Tool(
+            effects=tuple(
+                E("publish", tool, "deploys where others reach it", sub=sub, flags=flags)
+                for sub in subs
+            )
+        ),
+        subcommands=True,
+    )
+
+
 COMMANDS: dict[str, Command] = {
     "pulumi": _PULUMI,
+    # deploying publishes: the app, site or function leaves the machine for others
+    **dict.fromkeys(("fly", "flyctl"), _deploys("fly", ("deploy",))),
+    "vercel": _deploys("vercel", ("deploy|promote|redeploy",)),
+    "netlify": _deploys("netlify", ("deploy",)),
+    "firebase": _deploys("firebase", ("deploy",), ("hosting:channel:deploy",)),
+    "wrangler": _deploys("cloudflare", ("deploy|publish",), ("pages", "deploy|publish")),
+    "railway": _deploys("railway", ("up|redeploy",)),
+    **dict.fromkeys(("serverless", "sls"), _deploys("serverless", ("deploy",))),
+    "cdk": _deploys("aws", ("deploy",)),
+    "sam": _deploys("aws", ("deploy",)),
+    "eb": _deploys("aws", ("deploy",)),
+    "amplify": _deploys("aws", ("publish|push",)),
     "aws": Command(
         home=(  # `aws configure` alone asks for keys and saves them; `list` only reads
             *home_files(
@@ -173,6 +199,19 @@ COMMANDS: dict[str, Command] = {
                     word="delete|delete-*|remove|remove-*|purge|rm",
                 ),
                 E("remote", "gcloud", "runs commands on a cloud machine", word="ssh"),
+                E("publish", "gcloud", "deploys where others reach it", sub=("*", "deploy")),
+                E(
+                    "publish",
+                    "gcloud",
+                    "deploys where others reach it",
+                    sub=("alpha|beta", "*", "deploy"),
+                ),
+                E(
+                    "publish",
+                    "gcloud",
+                    "uploads the source and builds it in the cloud",
+                    sub=("builds", "submit"),
+                ),
             ),
         ),
         subcommands=True,
@@ -220,6 +259,18 @@ COMMANDS: dict[str, Command] = {
                     word="invoke|create",
                 ),
                 E("remote", "azure", "runs commands on a cloud machine", word="ssh"),
+                E(
+                    "publish",
+                    "azure",
+                    "deploys where others reach it",
+                    sub=("webapp|containerapp|staticwebapp|functionapp|spring", "up|deploy"),
+                ),
+                E(
+                    "publish",
+                    "azure",
+                    "uploads the source and builds it in the cloud",
+                    sub=("acr", "build"),
+                ),
             ),
         ),
         subcommands=True,
@@ -273,18 +324,11 @@ COMMANDS: dict[str, Command] = {
             "doctl",
             "hcloud",
             "linode-cli",
-            "fly",
-            "flyctl",
-            "vercel",
-            "netlify",
-            "firebase",
             "supabase",
-            "wrangler",
             "argocd",
             "flux",
             "istioctl",
             "stripe",
-            "railway",
             "openstack",
             "oci",
             "ibmcloud",
