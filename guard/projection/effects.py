@@ -292,6 +292,8 @@ def _verbs(
         ):
             return
     reason = _verb_reason(path, parsed, "unknown tool" if unknown else "subcommand")
+    if reason is None and unknown and options:  # `kafka-delete-records`, `./reset-db.sh`
+        reason = _named_verb(argv[0].value or "")
     # an option that is a verb, or a count of what runs set to zero; after a known tool's path
     # that ended at a word that only reads or runs a command of its own, the option is that
     # command's (`docker run img find . -delete`). A tool guard does not know has no such path:
@@ -347,6 +349,17 @@ def _script_verbs(
     script = Command(name=(tool[0].value or "").rsplit("/", 1)[-1])
     if not _help(parsed, script, _NO_VALUES, words, subcommands=True):
         _verbs(w, tool, script, span, parsed, unknown=True, options=False)
+
+
+def _named_verb(program: str) -> str | None:
+    """A tool guard does not know whose name is made of a destructive verb and other words
+    (`kafka-delete-records`, `drop_all.sh`): what it does is what its name says."""
+    name = program.rsplit("/", 1)[-1].lower()
+    stem = name.rsplit(".", 1)[0] if "." in name else name
+    parts = re.split(r"[-_]", stem)
+    if len(parts) > 1 and any(part in DESTRUCTIVE_VERBS for part in parts):
+        return f"unknown tool, destructive verb in its name ({name})"
+    return None
 
 
 def _known(name: str) -> bool:

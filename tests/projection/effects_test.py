@@ -530,9 +530,19 @@ VERB_MODEL = [
     ("gcloud builds submit --tag gcr.io/p/app .", "publish:gcloud"),
     ("az webapp up -n app", "publish:azure"),
     ("az acr build -r reg -t app .", "publish:azure"),
+    # a tool guard does not know named for what it destroys, and pg_restore --clean
+    ("kafka-delete-records --bootstrap-server k:9092 --offset-json-file o.json",
+     "destroy:kafka-delete-records"),
+    ("./scripts/reset-db.sh", "destroy:reset-db.sh"),
+    ("pg_restore --clean -d prod dump.sql", "destroy:database"),
 ]
 
 VERB_MODEL_QUIET = [
+    "arm-none-eabi-gcc -c main.c",  # no part of its name is a verb
+    "update-alternatives --list editor",
+    "./build.sh",
+    "reset",  # one word: the terminal's reset, not a name made of a verb
+    "pg_restore -d prod x.dump",
     "fly status",
     "vercel ls",
     "wrangler dev",

@@ -214,6 +214,26 @@ COMMANDS: dict[str, Command] = {
         ),
         subcommands=True,
     ),
+    # pg_restore --clean drops the database's objects before it makes them again
+    "pg_restore": Command(
+        spec=Spec(
+            operands="read",  # the dump
+            values=opts(*("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username")),
+            text=opts(*("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "--username")),
+            options={"-f": "write", "--file": "write", "-L": "read", "--use-list": "read"},
+        ),
+        effects=Tool(
+            values=opts(*("-d", "--dbname", "-h", "--host", "-p", "--port", "-U", "-f", "-L")),
+            effects=(
+                E(
+                    "destroy",
+                    "database",
+                    "restore --clean drops what the database holds first",
+                    flags=("-c", "--clean"),
+                ),
+            ),
+        ),
+    ),
     # PostgreSQL's wrappers around DROP: the whole database, role or cluster goes
     **dict.fromkeys(
         ("dropdb", "dropuser", "pg_dropcluster"),
