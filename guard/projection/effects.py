@@ -316,10 +316,11 @@ _SCRIPT_LANGUAGES = frozenset({"python", "js", "ruby", "perl", "php"})
 def _script_verbs(
     w: Walker, argv: list[Arg], interpreter: Interpreter, span: tuple[int, int]
 ) -> None:
-    """`python manage.py flush`, `php artisan db:wipe`, `python -m django flush`: the script
-    (or module) an interpreter runs is a tool guard does not know, and its words are read by
-    the verb model as such a tool's are, as `./manage.py flush` is. Not its options: a
-    script's own flag (`script.py --delete`) says what the workspace's code does."""
+    """`python manage.py flush`, `php artisan db:wipe`, `node scripts/db.js drop`: the script
+    an interpreter runs is a tool guard does not know, and its words are read by the verb model
+    as such a tool's are, as `./manage.py flush` is (`python -m django flush`, a module, is read
+    as that command where the interpreter's options are). Not its options: a script's own flag
+    (`script.py --delete`) says what the workspace's code does."""
     if interpreter.language not in _SCRIPT_LANGUAGES:
         return
     at = 1
@@ -342,8 +343,8 @@ def _script_verbs(
     tool = argv[at:]
     if not tool or tool[0].value is None:
         return
-    if at > 1 and argv[at - 1].value == "-m" and _known(tool[0].value or ""):
-        return  # `python3 -m pytest -k delete`, `-m pip uninstall`: a module guard knows
+    if at > 1 and argv[at - 1].value == "-m":
+        return  # `python -m MODULE …`: read as that command already (interpreter_effects)
     words = [a.value for a in tool]
     parsed = parse(words, _NO_VALUES)
     script = Command(name=(tool[0].value or "").rsplit("/", 1)[-1])
@@ -360,12 +361,6 @@ def _named_verb(program: str) -> str | None:
     if len(parts) > 1 and any(part in DESTRUCTIVE_VERBS for part in parts):
         return f"unknown tool, destructive verb in its name ({name})"
     return None
-
-
-def _known(name: str) -> bool:
-    """Whether guard has a record of what `name` does."""
-    record = command_for(name)
-    return bool(record.spec or record.effects or record.interpreter or record.subcommands)
 
 
 def _destructive_option(values: Sequence[str | None]) -> str | None:
