@@ -13,7 +13,8 @@ path that is not a link stats as it lstats). Outside a line every look is fresh.
 
 `record()` … `recorded()` notes every question asked between them (which look, of which path)
 with its answer, so that a caller can keep what it built from those answers and know later
-whether it still holds: `still(questions)` asks each again. A stamp (a file's mode, times,
+whether it still holds: `still(questions)` asks each again. With the disk watched, a directory
+a walk found (there, no link) is vouched for on later lines by the kernel (`_settle`). A stamp (a file's mode, times,
 size and inode) younger than `RACY_NS` is no proof: a file changed twice within one tick of
 the kernel's clock shows one stamp. What saw one is not kept (`recorded` says None), nor what
 saw an answer that was an error, nor a realpath whose walk could not be followed.
@@ -24,7 +25,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
-from stat import S_ISLNK
+from stat import S_ISDIR, S_ISLNK
 from typing import NamedTuple, TypeVar
 
 from guard.projection import is_pattern, normalise
@@ -59,6 +60,7 @@ T = TypeVar("T")
 # the questions the kernel tells of a change to (disk_changes.py): on names (what a walk found,
 # a file not there, a directory's entries), and on a file's owner, mode and inode
 _NAMES = frozenset({NODE, GONE, NO_STAT, ENTRIES, IDENTITY, OWNERS, EXISTS})
+MAX_SETTLED = 1024  # directories vouched for across lines (`Links._settle`)
 
 
 class _Vouched(NamedTuple):
@@ -112,6 +114,8 @@ class Links:
         self._changes: disk_changes.DiskChanges | None = None  # what the kernel tells
         self._no_changes = False  # it cannot: every question is asked every line
         self._vouched: dict[int, _Vouched] = {}  # questions the kernel vouches for, by id
+        self._settled: dict[str, None] = {}  # directories a walk found, vouched for (_settle)
+        self._settled_at = -1  # the disk's generation when they were
         self._log: dict[Question, None] | None = None  # the questions asked while recording
         self._unsure = False  # an answer was seen that `recorded` must not vouch for
         self.young = False  # `recorded` found a directory too young to stand for its entries
@@ -132,6 +136,8 @@ class Links:
         self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
         self._gone = {}
         self._plain = None
+        if self._settled and (self._changes is None or self._changes.news() != self._settled_at):
+            self._settled.clear()  # something the kernel watches changed: walked afresh
 
     def end(self) -> None:
         self._lstats = self._stats = self._targets = self._answers = self._gone = None
@@ -187,6 +193,7 @@ class Links:
             self._changes.close()
         self._changes = None
         self._vouched.clear()
+        self._settled.clear()
 
     def still(self, answered: Answered) -> bool:
         """Whether each question gets the answer it got (asked again: in a line, the answers
@@ -285,6 +292,7 @@ class Links:
         if self._answers:
             self._answers.clear()  # an answer may have gone through it
         self._plain = None
+        self._settled.clear()
 
     # -- looks ------------------------------------------------------------------------------
     def lstat(self, path: str) -> Look:
@@ -380,6 +388,9 @@ class Links:
             kept = targets.get(path, UNSEEN)
             if kept is not UNSEEN:
                 return kept
+            if path in self._settled:
+                targets[path] = PLAIN
+                return PLAIN
         look = self._lstat(path)
         found: object
         if isinstance(look, FileNotFoundError):
@@ -388,11 +399,31 @@ class Links:
             found = look
         elif not S_ISLNK(look.st_mode):
             found = PLAIN
+            if targets is not None and self._changes is not None and S_ISDIR(look.st_mode):
+                self._settle(path)
         else:
             found = _asked(os.readlink, path)
         if targets is not None:
             targets[path] = found
         return found
+
+    def _settle(self, path: str) -> None:
+        """Let the kernel vouch, on later lines, that the directory at `path` is there and no
+        link: the directories a line's paths pass through (the workspace's `src`, `src/api` …)
+        are the same on every line, and each would be looked at again on each (an lstat).
+        Watched first, then looked at afresh, as `still` does: a change after that look is
+        told, and `begin` lets them all go at any change the kernel tells."""
+        changes = self._changes
+        if changes is None or len(self._settled) >= MAX_SETTLED or not changes.cover((path,)):
+            return
+        generation = changes.news()
+        look = _asked(os.lstat, path)
+        if isinstance(look, OSError) or not S_ISDIR(look.st_mode):
+            return
+        if generation != self._settled_at:
+            self._settled.clear()  # vouched for at another generation: not any more
+            self._settled_at = generation
+        self._settled[path] = None
 
     # -- realpath ---------------------------------------------------------------------------
     def realpath(self, path: str) -> str:

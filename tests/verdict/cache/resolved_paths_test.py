@@ -169,3 +169,63 @@ def test_each_kind_of_question_is_asked_again_by_its_own_look(tmp_path: Path) ->
         assert links.still(tuple((kind, str(plain), a) for kind, a in asked.items()))
     finally:
         links.end()
+
+
+def deep_changes(root: Path) -> list[Callable[[], None]]:
+    """Edits to the directories on the way to a file, each at another depth: what a walk
+    found to be a plain directory on one line is a link, or gone, on the next."""
+    outside = root / "outside"
+
+    def deepest_to_link() -> None:
+        (root / "a" / "b" / "c").rename(root / "c-old")
+        (root / "a" / "b" / "c").symlink_to(outside)
+
+    def middle_to_link() -> None:
+        (root / "a" / "b").rename(root / "b-old")
+        (root / "a" / "b").symlink_to(root / "b-old")
+
+    def top_gone() -> None:
+        (root / "a").rename(root / "a-old")
+
+    def top_back_as_link() -> None:
+        (root / "a").symlink_to(outside)
+
+    def top_back_as_directory() -> None:
+        (root / "a").unlink()
+        (root / "a" / "b" / "c").mkdir(parents=True)
+
+    return [deepest_to_link, middle_to_link, top_gone, top_back_as_link, top_back_as_directory]
+
+
+@pytest.mark.parametrize("watched", [True, False])
+def test_directories_found_on_one_line_are_looked_at_again_when_they_change(
+    tmp_path: Path, watched: bool
+) -> None:
+    """With the disk watched, the directories a walk found plain are vouched for on later
+    lines by the kernel rather than looked at again: each change to one of them, or above
+    it, is seen on the next line as realpath sees it."""
+    (tmp_path / "outside" / "c").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "c").mkdir(parents=True)
+    (tmp_path / "a" / "b" / "c" / "file").write_text("x")
+    names = ["a/b/c/file", "a/b/c/new", "a/b/c", "a/b/x/y", "a/b/c/d/e", "a/../a/b/c/file"]
+    paths = [str(tmp_path / name) for name in names]
+    links = Links()
+    if watched:
+        links.watch_disk()
+        if not links.watching:
+            pytest.skip("the kernel cannot tell of changes here (no inotify)")
+
+    def ask() -> None:
+        for round in range(3):  # each path new on the first line, then kept, then vouched
+            links.begin()
+            try:
+                for path in paths:
+                    assert links.realpath(path + "/" * round) == os.path.realpath(path), path
+            finally:
+                links.end()
+
+    ask()
+    for change in deep_changes(tmp_path):
+        change()
+        ask()
+    links.close()
