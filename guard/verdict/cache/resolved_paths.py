@@ -13,11 +13,13 @@ path that is not a link stats as it lstats). Outside a line every look is fresh.
 
 `record()` … `recorded()` notes every question asked between them (which look, of which path)
 with its answer, so that a caller can keep what it built from those answers and know later
-whether it still holds: `still(questions)` asks each again. With the disk watched, a directory
-a walk found (there, no link) is vouched for on later lines by the kernel (`_settle`). A stamp (a file's mode, times,
+whether it still holds: `still(questions)` asks each again. A stamp (a file's mode, times,
 size and inode) younger than `RACY_NS` is no proof: a file changed twice within one tick of
 the kernel's clock shows one stamp. What saw one is not kept (`recorded` says None), nor what
 saw an answer that was an error, nor a realpath whose walk could not be followed.
+
+With the disk watched, a directory a walk found (there, and no link) is vouched for on later
+lines by the kernel (`_settle`) until it tells of any change.
 """
 
 from __future__ import annotations
