@@ -118,6 +118,7 @@ class Links:
         self._vouched: dict[int, _Vouched] = {}  # questions the kernel vouches for, by id
         self._settled: dict[str, None] = {}  # directories a walk found, vouched for (_settle)
         self._settled_at = -1  # the disk's generation when they were
+        self._generation = -1  # the disk's generation when the line began
         self._log: dict[Question, None] | None = None  # the questions asked while recording
         self._unsure = False  # an answer was seen that `recorded` must not vouch for
         self.young = False  # `recorded` found a directory too young to stand for its entries
@@ -138,7 +139,10 @@ class Links:
         self._lstats, self._stats, self._targets, self._answers = {}, {}, {}, {}
         self._gone = {}
         self._plain = None
-        if self._settled and (self._changes is None or self._changes.news() != self._settled_at):
+        changes = self._changes
+        if changes is not None:
+            self._generation = changes.news()  # what the kernel told, once for the line
+        if self._settled and (changes is None or self._generation != self._settled_at):
             self._settled.clear()  # something the kernel watches changed: walked afresh
 
     def end(self) -> None:
@@ -209,7 +213,7 @@ class Links:
         changes = self._changes
         if changes is None:
             return self._asked_again(answered)
-        generation = changes.news()
+        generation = self._generation
         vouched = self._vouched.get(id(answered))
         if vouched is not None and vouched.answered is answered:
             if vouched.generation == generation:
@@ -230,7 +234,7 @@ class Links:
         )
         if covered:
             self.begin()
-            generation = changes.news()
+            generation = self._generation
         if not self._asked_again(answered):
             return False
         if covered:
