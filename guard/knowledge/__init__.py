@@ -44,6 +44,8 @@ if TYPE_CHECKING:
     from guard.knowledge.commands.system import SCHEDULER_READ_ONLY as SCHEDULER_READ_ONLY
     from guard.knowledge.commands.text import AWK_RUNS as AWK_RUNS
     from guard.knowledge.commands.text import AWK_WRITES as AWK_WRITES
+    from guard.knowledge.commands.text import MILLER_RUNS as MILLER_RUNS
+    from guard.knowledge.commands.text import MILLER_WRITES as MILLER_WRITES
     from guard.knowledge.commands.text import RECURSIVE_READS as RECURSIVE_READS
     from guard.knowledge.commands.vcs import GIT as GIT
     from guard.knowledge.commands.vcs import GIT_CODE_KEYS as GIT_CODE_KEYS
@@ -81,6 +83,8 @@ _WHERE: dict[str, str] = {
     "AT_FILE_COMMANDS": "guard.knowledge.commands.files",
     "AWK_RUNS": "guard.knowledge.commands.text",
     "AWK_WRITES": "guard.knowledge.commands.text",
+    "MILLER_RUNS": "guard.knowledge.commands.text",
+    "MILLER_WRITES": "guard.knowledge.commands.text",
     "BWRAP_OPTIONS": "guard.knowledge.commands.containers",
     "COMPILER_LINKER": "guard.knowledge.commands.build",
     "COMPOUND_LENGTH": "guard.knowledge.verbs",

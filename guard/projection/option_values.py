@@ -172,6 +172,40 @@ def _awk(w: Walker, arg: Arg, script: str | None, depth: int, via: str) -> None:
         dynamic(w, arg, "path", "the awk program writes to files it names")
 
 
+def _miller(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """A word of Miller's verb chain: DSL that runs commands asks, its redirects write the
+    files they name; any other word is a file it reads (a verb's name or a field list is a
+    name in the directory, read as unknown words are)."""
+    _miller_word(w, arg, value, via, ("read",))
+
+
+def _miller_edit(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
+    """`_miller`, for `mlr -I`: the files it reads it writes back."""
+    _miller_word(w, arg, value, via, ("read", "write"))
+
+
+def _miller_word(w: Walker, arg: Arg, value: str | None, via: str, modes: tuple[str, ...]) -> None:
+    from guard.knowledge import MILLER_RUNS, MILLER_WRITES
+
+    if value is None:
+        dynamic(w, arg, "path", f"an argument of {via} is not known: {arg.reason}")
+        return
+    if MILLER_RUNS.search(value):
+        dynamic(w, arg, "code", "the Miller program runs shell commands")
+        return
+    redirects = [m.group(1).strip() for m in MILLER_WRITES.finditer(value)]
+    for target in redirects:
+        if target in ("stdout", "stderr"):
+            continue
+        if len(target) > 1 and target[0] == target[-1] == '"':
+            access(w, arg, re.sub(r"\\(.)", r"\1", target[1:-1]), "write", via)
+        else:
+            dynamic(w, arg, "path", "the Miller program writes to files it names")
+    if not redirects:
+        for mode in modes:
+            access(w, arg, value, mode, via)  # type: ignore[arg-type]
+
+
 def file_list(w: Walker, arg: Arg, value: str | None, depth: int, via: str) -> None:
     """`tar -T LIST`, `--files0-from=LIST`, `gcc @ARGS`, `curl -K CONFIG`: the list is read, and
     the files (or options) it names are not known before the command runs."""
@@ -360,6 +394,8 @@ HANDLERS: dict[str, Handler] = {
     "ssh-option": _ssh_option,
     "sed-script": _sed,
     "awk-program": _awk,
+    "miller": _miller,
+    "miller-edit": _miller_edit,
     "file-list": file_list,
     "url": _url,
     "curl-data": _curl_data,

@@ -36,6 +36,8 @@ Role = Literal[
     "tool-setting",
     "code-file",  # a file of code it runs (awk -f, make -f): `-` is its standard input
     "piped-output",  # a file written, or `|cmd`/`!cmd`: a shell command fed the output (strace -o)
+    "miller",  # a Miller word: a verb, a DSL expression (put, filter) or a file it reads
+    "miller-edit",  # the same with `mlr -I`: its files are edited in place
 ]
 
 

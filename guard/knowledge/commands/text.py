@@ -214,6 +214,35 @@ AWK_RUNS = re.compile(
 
 AWK_WRITES = re.compile(r">>?\s*\"|\bprintf?\b[^;{}]*>>?\s*[A-Za-z_($]")
 
+# Miller (mlr): its words after the main options are a chain of verbs with their options, the
+# DSL of `put` and `filter`, and the files it reads, told apart by what each holds (the
+# "miller" role). Its DSL runs commands with system() and exec() and through output piped to
+# a command (`tee | "sh", $*`); its output statements write the files they redirect to.
+MILLER_RUNS = re.compile(
+    r"\b(?:system|exec)\s*\(|\b(?:tee|emit1?|emitp|emitf|print|printn|eprint|eprintn|dump|edump)"
+    r"\s*\|"
+)
+MILLER_WRITES = re.compile(
+    r"\b(?:tee|emit1?|emitp|emitf|print|printn|dump)\s*>>?\s*"
+    r"(\"(?:[^\"\\]|\\.)*\"(?=\s*(?:,|;|}|$))|stdout\b|stderr\b|[^,;}]*)"
+)
+MILLER = Spec(
+    operands="miller",
+    values=opts(
+        *("--ifs", "--ofs", "--fs", "--ips", "--ops", "--ps", "--irs", "--ors", "--rs"),
+        *("--tz", "--ofmt", "--nr-progress-mod", "--records-per-batch", "--fflatsep"),
+    ),
+    options={
+        "--from": "read",
+        "-s": "read",  # a file of more options
+        "--load": "code-file",
+        "--mload": "code-file",
+        "--prepipe": "code",  # a shell command run on each file (`CMD < FILE`)
+        "--prepipex": "code",  # the same, as `CMD FILE`
+    },
+    flags={"-I": "miller-edit"},
+)
+
 
 # -s is a script of keys (read as a file operand), or silent mode after -e (`vim -es`): no code
 _VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False, files=True)
@@ -432,6 +461,7 @@ COMMANDS: dict[str, Command] = {
     "awk": Command(spec=AWK, arity=arity(EXACT)),
     "gawk": Command(spec=AWK, arity=arity(EXACT)),
     "mawk": Command(spec=AWK),
+    "mlr": Command(spec=MILLER, arity=arity(1)),
     "nawk": Command(spec=AWK),
     "jq": Command(
         spec=Spec(
