@@ -271,8 +271,8 @@ def _runner(c: Call) -> None:
     name = (argv[0].value or "").rsplit("/", 1)[-1]
     runner = RUNNERS.get(name)
     start = 1
-    if runner is not None and runner.subcommands:
-        start = _subcommand_end(argv, runner.subcommands)
+    if runner is not None and (runner.subcommands or runner.commands):
+        start = _subcommand_end(argv, runner.subcommands | runner.commands.keys())
     if runner is None or not start:
         plain(c)
         if name in ("npm", "pnpm"):
@@ -312,7 +312,10 @@ def _runner(c: Call) -> None:
             return
     plain(c._replace(argv=argv[:i]))
     inner = argv[i:]
-    if len(inner) == 1 and inner[0].value is not None and _SHELL_LINE.search(inner[0].value):
+    if start > 1 and argv[start - 1].value in runner.commands:  # `stack eval CODE`: ghc -e CODE
+        word = argv[start - 1]
+        inner = [word._replace(value=v) for v in runner.commands[word.value or ""]] + inner
+    elif len(inner) == 1 and inner[0].value is not None and _SHELL_LINE.search(inner[0].value):
         # `yarn exec 'a && b'`, `bun run 'x | y'`: one word that is a line, which they run
         # through a shell (yarn 2+, bun): read as that line, the strict reading
         run_code(c.w, inner[0].value, inner[0], c.depth, new_process=True, via=name)

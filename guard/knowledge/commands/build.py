@@ -116,6 +116,9 @@ class Runner(NamedTuple):
     values: frozenset[str] = frozenset()  # the subcommand's options that take a value
     flags: frozenset[str] = frozenset()  # … and those that do not
     skip: int = 0  # operands before the command (direnv exec DIR)
+    # subcommands that are a command of their own, run with the words after them: `stack
+    # eval CODE` is `ghc -e CODE`, `stack runghc F` is `runghc F`
+    commands: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
 
 
 PY_RUN_VALUES = opts(
@@ -203,10 +206,21 @@ RUNNERS: dict[str, Runner] = {
         ),
     ),
     **dict.fromkeys(
-        ("pyenv", "rbenv", "nodenv", "asdf", "stack", "opam", "mise", "rtx"),
+        ("pyenv", "rbenv", "nodenv", "asdf", "opam", "mise", "rtx"),
         Runner(
             opts("exec", "x"), opts("--switch", "--tool", "-t", "-C", "--cd"), opts("--yes", "-y")
         ),
+    ),
+    "stack": Runner(
+        opts("exec"),
+        opts("--stack-yaml", "--resolver", "--snapshot", "--compiler", "--package", "--cwd"),
+        opts("--silent", "--verbose", "--no-terminal"),
+        commands={
+            **{name: (name,) for name in ("runghc", "runhaskell", "ghc", "ghci")},
+            "repl": ("ghci",),
+            "eval": ("ghc", "-e"),
+            "script": ("runghc",),
+        },
     ),
     "direnv": Runner(opts("exec"), skip=1),
 }

@@ -197,7 +197,7 @@ _GFORTH = Interpreter(
 
 _SWIFT = Interpreter("unread", code=opts("-e"), values=opts("-I", "-L", "-l", "-F", "-module-name"))
 
-_RUNGHC = Interpreter("unread")
+_RUNGHC = Interpreter("unread", code=opts("-e"))  # flags before the module are ghc's
 
 _ELIXIR = Interpreter("unread", code=opts("-e", "--eval"), scripts=opts("-r"))
 
