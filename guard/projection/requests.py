@@ -45,7 +45,7 @@ class Request(NamedTuple):
     text: str = ""  # dynamic and syntax: the source text that cannot be known or parsed
     role: DynamicRole | None = None  # dynamic: where the unknown value stands
     via: str = ""  # who makes the access: a command name, "redirect", "cd" …
-    kind: str = ""  # effect: destroy, discard, publish, remote, privilege, system
+    kind: str = ""  # effect: destroy, discard, publish, remote, privilege, system, disclose
     target: str = ""  # effect: what it reaches (git-worktree, npm …); rules match kind:target
 
 

@@ -341,6 +341,26 @@ PRIVILEGE = [
     ("chmod g+s dir", "privilege:setuid"),
 ]
 
+# secrets kept elsewhere, printed where the line's reader (an agent's model) sees them
+DISCLOSE = [
+    ("kubectl get secret db -o yaml", "disclose:kubernetes"),
+    ("kubectl -n prod get secret db -ojsonpath='{.data.password}'", "disclose:kubernetes"),
+    ("kubectl get secrets --output=json", "disclose:kubernetes"),
+    ("kubectl get secret/db -o go-template='{{.data.token}}'", "disclose:kubernetes"),
+    ("vault kv get secret/db", "disclose:vault"),
+    ("vault kv get -field=password secret/db", "disclose:vault"),
+    ("vault read database/creds/readonly", "disclose:vault"),
+    ("aws secretsmanager get-secret-value --secret-id prod/db", "disclose:aws"),
+    ("aws ssm get-parameter --name db-pw --with-decryption", "disclose:aws"),
+    ("aws ssm get-parameters-by-path --path /prod --recursive --with-decryption", "disclose:aws"),
+    ("gcloud secrets versions access latest --secret=db", "disclose:gcloud"),
+    ("az keyvault secret show --vault-name v -n db", "disclose:azure"),
+    ("heroku config -a app", "disclose:heroku"),
+    ("heroku config:get DATABASE_URL", "disclose:heroku"),
+    ("ansible-vault view group_vars/all/vault.yml", "disclose:ansible-vault"),
+    ("ansible-vault decrypt --output - vault.yml", "disclose:ansible-vault"),
+]
+
 # wrappers, substitutions and full paths carry the effects of what they run
 WRAPPED = [
     ("xargs rm -rf < dirs.txt", "destroy:files"),
@@ -714,7 +734,7 @@ def _table(*rows: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS)
+    _table(DESTROY, DISCARD, PUBLISH, REMOTE, PRIVILEGE, SYSTEM, DISCLOSE, WRAPPED, UNKNOWN_TOOLS)
     + VERB_MODEL,
 )
 def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
@@ -723,6 +743,19 @@ def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
 
 # ordinary work: no effect, and the shipped policy allows the line
 QUIET = [
+    "kubectl get secrets",
+    "kubectl get secret db",
+    "kubectl describe secret db",
+    "kubectl get pods -o wide",
+    "vault kv list secret/",
+    "vault status",
+    "aws secretsmanager list-secrets",
+    "aws secretsmanager describe-secret --secret-id db",
+    "aws ssm get-parameter --name app-version",
+    "gcloud secrets list",
+    "az keyvault secret list --vault-name v",
+    "heroku config:set LOG_LEVEL=debug -a app",
+    "ansible-vault encrypt vault.yml",
     'git commit -m "explain git push --force and reset --hard"',
     "git commit -m 'rm -rf is dangerous' -m 'sudo too'",
     "rm --version",
@@ -858,7 +891,7 @@ def test_ordinary_lines_have_no_effect_and_are_allowed(shipped: Policy, line: st
 
 @pytest.mark.parametrize(
     ("line", "expected"),
-    _table(DESTROY, DISCARD, REMOTE, PRIVILEGE, SYSTEM, WRAPPED, UNKNOWN_TOOLS[:4]),
+    _table(DESTROY, DISCARD, REMOTE, PRIVILEGE, SYSTEM, DISCLOSE, WRAPPED, UNKNOWN_TOOLS[:4]),
 )
 def test_the_shipped_policy_asks_for_each_effect(
     shipped: Policy, line: str, expected: str

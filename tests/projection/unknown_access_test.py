@@ -148,6 +148,8 @@ EXTERNAL = [
     ("aws sts get-caller-identity", set()),
     ("heroku auth:token", {(f"{H}/.netrc", "read")}),
     ("bw get password github", {(f"{H}/.config/Bitwarden CLI", "read")}),
+    ("lpass show --password github", {(f"{H}/.lpass", "read")}),
+    ("lpass export", {(f"{H}/.lpass", "read")}),
     ("bw list items", {(f"{H}/.config/Bitwarden CLI", "read")}),
     ("keyring get service user", {(f"{H}/.local/share/keyrings", "read")}),
     ("doppler secrets download --no-file", {(f"{H}/.doppler", "read")}),

@@ -253,6 +253,14 @@ _KUBECTL = Tool(
             flags=("--privileged",),
         ),
         E("remote", "kubernetes", "attaches to a process in a pod", sub=("attach",)),
+        # `get secret NAME` lists names and types; an output format prints the data (base64)
+        E(
+            "disclose",
+            "kubernetes",
+            "prints the values of secrets (base64 hides nothing)",
+            sub=("get", "*secret*"),
+            flags=("-o", "--output"),
+        ),
         E("remote", "kubernetes", "runs a debugging container in the cluster", sub=("debug",)),
     ),
 )

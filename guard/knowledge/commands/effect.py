@@ -9,6 +9,8 @@ Kinds:
 - remote    code that runs on another machine (ssh HOST CMD, kubectl exec, docker exec)
 - privilege runs as another user or hands out powers (sudo, setcap, setuid chmod)
 - system    machine-wide state (reboot, systemctl, kill)
+- disclose  secrets kept elsewhere printed where the line's reader sees them (kubectl get
+            secret -o yaml, vault kv get, aws secretsmanager get-secret-value)
 
 The first row that matches for a kind and target wins, so put the strongest reason first. The
 reader is guard/projection/effects.py; an effect that depends on more than words and options

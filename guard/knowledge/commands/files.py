@@ -135,6 +135,22 @@ COMMANDS: dict[str, Command] = {
         home=home_files(".config/Bitwarden CLI", "read", ("get",), ("list",), ("export",))
     ),
     "keyring": Command(home=home_files(".local/share/keyrings", "read", ("get",))),
+    "lpass": Command(home=home_files(".lpass", "read", ("show",), ("export",))),  # LastPass
+    # ansible-vault prints (view) or writes out (decrypt) what its vault files keep
+    "ansible-vault": Command(
+        effects=Tool(
+            values=opts("--vault-id", "--vault-password-file", "--output"),
+            effects=(
+                E(
+                    "disclose",
+                    "ansible-vault",
+                    "decrypts the secrets of a vault file",
+                    sub=("view|decrypt",),
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
     # secret managers' CLIs: what prints the secrets reads the token they keep
     "doppler": Command(
         home=home_files(
