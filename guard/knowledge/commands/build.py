@@ -119,6 +119,9 @@ class Runner(NamedTuple):
     # subcommands that are a command of their own, run with the words after them: `stack
     # eval CODE` is `ghc -e CODE`, `stack runghc F` is `runghc F`
     commands: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
+    # the first `--` after the command is the runner's, not the command's (`stack exec ghc --
+    # -e CODE` runs `ghc -e CODE`)
+    own_dashdash: bool = False
 
 
 PY_RUN_VALUES = opts(
@@ -221,6 +224,7 @@ RUNNERS: dict[str, Runner] = {
             "eval": ("ghc", "-e"),
             "script": ("runghc",),
         },
+        own_dashdash=True,
     ),
     "direnv": Runner(opts("exec"), skip=1),
 }
