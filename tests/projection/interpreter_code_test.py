@@ -540,6 +540,12 @@ OTHER_LANGUAGES = [
     ("redis-cli -h cache.internal -p 6380 flushdb async", {"destroy:database"}),
     ("redis-cli del session:1 session:2", {"destroy:database"}),
     ("redis-cli FUNCTION FLUSH", {"destroy:database"}),
+    # programs with an interpreter inside: Blender's Python, GIMP's batch commands
+    ("blender -b --python-expr 'import shutil; shutil.rmtree(\"/o/x\")'",
+     {"write:/o/x", "destroy:files"}),
+    ("blender -b scene.blend --python /o/evil.py", {"read:/o/evil.py"}),
+    ("gimp -i -b '(gimp-quit 0)'", {"dynamic:code"}),
+    ("gimp -i --batch-interpreter python-fu-eval -b 'import os'", {"dynamic:code"}),
 ]  # fmt: skip
 
 
@@ -566,6 +572,10 @@ def test_every_interpreter_record_asks_for_inline_code_it_cannot_read() -> None:
 
 OTHER_QUIET = [
     "lua script.lua",
+    "blender -b --python-expr 'import bpy; print(bpy.app.version_string)'",
+    "blender -b scene.blend -P scripts/export.py -- --out dist",
+    "blender -b scene.blend -E CYCLES -s 1 -e 10 -a",
+    "gimp image.png",
     "tclsh build.tcl",
     "Rscript analysis.R",
     "julia --project=. test/runtests.jl",

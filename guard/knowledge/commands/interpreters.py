@@ -217,6 +217,31 @@ _OCTAVE = Interpreter("unread", code=opts("--eval"))
 
 _GNUPLOT = Interpreter("unread", code=opts("-e"))
 
+# Blender runs Python given to it (--python-expr) or a script (-P) among the .blend files it
+# opens and the frames it renders, in the order given
+_BLENDER = Interpreter(
+    "python",
+    code=opts("--python-expr"),
+    scripts=opts("-P", "--python"),
+    values=opts(
+        *("-o", "--render-output", "-f", "--render-frame", "-s", "--frame-start", "-e"),
+        *("--frame-end", "-j", "--frame-jump", "-E", "--engine", "-F", "--render-format"),
+        *("-t", "--threads", "-S", "--scene", "--python-text", "--addons", "--app-template"),
+        *("-x", "--use-extension", "--log", "--log-level", "--debug-value"),
+    ),
+    stdin=False,
+    files=True,
+)
+
+# GIMP's batch commands are Script-Fu, or another plug-in's language (--batch-interpreter)
+_GIMP = Interpreter(
+    "unread",
+    code=opts("-b", "--batch"),
+    values=opts("--batch-interpreter", "--session", "-g", "--gimprc", "--system-gimprc"),
+    stdin=False,
+    files=True,
+)
+
 _DC = Interpreter("unread", code=opts("-e", "--expression"), scripts=opts("-f", "--file"))
 
 # -D NAME=BODY: a macro whose body runs when the input names it (syscmd in it runs a command)
@@ -439,6 +464,8 @@ COMMANDS: dict[str, Command] = {
     "rebol": Command(spec=_spec(_RED), interpreter=_RED, arity=arity(EXACT)),
     "octave": Command(spec=_spec(_OCTAVE), interpreter=_OCTAVE, arity=arity(EXACT)),
     "gnuplot": Command(spec=_spec(_GNUPLOT), interpreter=_GNUPLOT, arity=arity(EXACT)),
+    "blender": Command(spec=_spec(_BLENDER), interpreter=_BLENDER, arity=arity(EXACT)),
+    "gimp": Command(spec=_spec(_GIMP), interpreter=_GIMP, arity=arity(EXACT)),
     "dc": Command(spec=_spec(_DC), interpreter=_DC, arity=arity(EXACT)),
     "m4": Command(spec=_spec(_M4), interpreter=_M4, arity=arity(EXACT)),
     "gdb": Command(spec=_spec(_GDB), interpreter=_GDB, arity=arity(EXACT)),
