@@ -12,11 +12,11 @@ if TYPE_CHECKING:
     from guard.knowledge.commands import COPIERS as COPIERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
+    from guard.knowledge.commands import RUNNERS as RUNNERS
     from guard.knowledge.commands import command_for as command_for
     from guard.knowledge.commands.archives import CPIO_EXTRACTS as CPIO_EXTRACTS
     from guard.knowledge.commands.build import CMAKE_COMMANDS as CMAKE_COMMANDS
     from guard.knowledge.commands.build import COMPILER_LINKER as COMPILER_LINKER
-    from guard.knowledge.commands.build import RUNNERS as RUNNERS
     from guard.knowledge.commands.command import EXACT as EXACT
     from guard.knowledge.commands.command import Command as Command
     from guard.knowledge.commands.containers import BWRAP_OPTIONS as BWRAP_OPTIONS
@@ -121,7 +121,7 @@ _WHERE: dict[str, str] = {
     "PYTHON_PATHS": "guard.knowledge.environment",
     "Producer": "guard.knowledge.producers",
     "RECURSIVE_READS": "guard.knowledge.commands.text",
-    "RUNNERS": "guard.knowledge.commands.build",
+    "RUNNERS": "guard.knowledge.commands",
     "CMAKE_COMMANDS": "guard.knowledge.commands.build",
     "RUNUSER_AS_WRAPPER": "guard.knowledge.commands.shells",
     "Role": "guard.knowledge.commands.spec",

@@ -116,6 +116,8 @@ BUILDERS = frozenset(
 HOME_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.home)
 # The commands that copy between here and another place (`docker cp`), from the records' `copies`.
 COPIERS = frozenset(name for name, record in RECORDS.items() if record.copies)
+# The commands with a subcommand that runs the command it is given, from the records' `runner`.
+RUNNERS = {name: record.runner for name, record in RECORDS.items() if record.runner is not None}
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.
 OPTION_VARIABLES: dict[str, OptionTable] = {
     variable: table for record in FAMILIES.values() for variable, table in record.env

@@ -3,9 +3,7 @@ managers."""
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
-from guard.knowledge.commands.command import EXACT, Command, arity, home_files
+from guard.knowledge.commands.command import EXACT, Command, Runner, arity, home_files
 from guard.knowledge.commands.effect import E, Tool
 from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec, opts
@@ -109,21 +107,6 @@ PIP = Spec(
 )
 
 
-class Runner(NamedTuple):
-    """A tool whose subcommand runs any command: `uv run CMD …`, `bundle exec CMD …`."""
-
-    subcommands: frozenset[str]
-    values: frozenset[str] = frozenset()  # the subcommand's options that take a value
-    flags: frozenset[str] = frozenset()  # … and those that do not
-    skip: int = 0  # operands before the command (direnv exec DIR)
-    # subcommands that are a command of their own, run with the words after them: `stack
-    # eval CODE` is `ghc -e CODE`, `stack runghc F` is `runghc F`
-    commands: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
-    # the first `--` after the command is the runner's, not the command's (`stack exec ghc --
-    # -e CODE` runs `ghc -e CODE`)
-    own_dashdash: bool = False
-
-
 PY_RUN_VALUES = opts(
     "--with",
     "-w",
@@ -192,42 +175,32 @@ _JEST_PATTERNS = opts(
     *("--testRegex", "--selectProjects", "--shard", "--maxWorkers"),  # not --reporters: code
 )
 
-RUNNERS: dict[str, Runner] = {
-    **dict.fromkeys(
-        ("uv", "poetry", "pipenv", "pdm", "hatch", "rye", "conda", "mamba", "micromamba", "pixi"),
-        Runner(opts("run"), PY_RUN_VALUES, PY_RUN_FLAGS),
-    ),
-    "uvx": Runner(opts(), PY_RUN_VALUES, PY_RUN_FLAGS),  # uvx TOOL …: the first operand runs
-    "npx": Runner(opts(), opts("--package", "-p"), opts("--yes", "-y", "--no", "-q", "--quiet")),
-    "bundle": Runner(opts("exec"), opts("--gemfile"), opts("--keep-file-descriptors")),
-    **dict.fromkeys(
-        ("npm", "pnpm", "yarn"),
-        Runner(
-            opts("exec", "x", "dlx"),
-            opts("--package", "-p", "--workspace", "-w", "-C", "--dir"),
-            opts("--yes", "-y", "--no", "--recursive", "-r", "--parallel", "--silent"),
-        ),
-    ),
-    **dict.fromkeys(
-        ("pyenv", "rbenv", "nodenv", "asdf", "opam", "mise", "rtx"),
-        Runner(
-            opts("exec", "x"), opts("--switch", "--tool", "-t", "-C", "--cd"), opts("--yes", "-y")
-        ),
-    ),
-    "stack": Runner(
-        opts("exec"),
-        opts("--stack-yaml", "--resolver", "--snapshot", "--compiler", "--package", "--cwd"),
-        opts("--silent", "--verbose", "--no-terminal"),
-        commands={
-            **{name: (name,) for name in ("runghc", "runhaskell", "ghc", "ghci")},
-            "repl": ("ghci",),
-            "eval": ("ghc", "-e"),
-            "script": ("runghc",),
-        },
-        own_dashdash=True,
-    ),
-    "direnv": Runner(opts("exec"), skip=1),
-}
+# what runs the command it is given (uv run CMD …, bundle exec CMD …): each record's `runner`
+_PY_RUNNER = Runner(opts("run"), PY_RUN_VALUES, PY_RUN_FLAGS)
+_UVX_RUNNER = Runner(opts(), PY_RUN_VALUES, PY_RUN_FLAGS)  # uvx TOOL …: the first operand runs
+_NPX_RUNNER = Runner(opts(), opts("--package", "-p"), opts("--yes", "-y", "--no", "-q", "--quiet"))
+_BUNDLE_RUNNER = Runner(opts("exec"), opts("--gemfile"), opts("--keep-file-descriptors"))
+_NODE_RUNNER = Runner(  # npm, pnpm, yarn
+    opts("exec", "x", "dlx"),
+    opts("--package", "-p", "--workspace", "-w", "-C", "--dir"),
+    opts("--yes", "-y", "--no", "--recursive", "-r", "--parallel", "--silent"),
+)
+_VERSIONS_RUNNER = Runner(  # the version managers: pyenv, rbenv, asdf, mise …
+    opts("exec", "x"), opts("--switch", "--tool", "-t", "-C", "--cd"), opts("--yes", "-y")
+)
+_STACK_RUNNER = Runner(
+    opts("exec"),
+    opts("--stack-yaml", "--resolver", "--snapshot", "--compiler", "--package", "--cwd"),
+    opts("--silent", "--verbose", "--no-terminal"),
+    commands={
+        **{name: (name,) for name in ("runghc", "runhaskell", "ghc", "ghci")},
+        "repl": ("ghci",),
+        "eval": ("ghc", "-e"),
+        "script": ("runghc",),
+    },
+    own_dashdash=True,
+)
+_DIRENV_RUNNER = Runner(opts("exec"), skip=1)
 
 
 DEPENDENCY = "removes a dependency of this project; installing brings it back from the registry"
@@ -488,6 +461,7 @@ COMMANDS: dict[str, Command] = {
         )
     ),
     "npm": Command(
+        runner=_NODE_RUNNER,
         home=home_files(".npmrc", "write", ("login",), ("adduser",)),
         home_elsewhere=frozenset({"--userconfig"}),
         dry_run=opts("--dry-run"),
@@ -511,10 +485,12 @@ COMMANDS: dict[str, Command] = {
         arity=arity(2, ("run", 3), ("x", EXACT), ("exec", EXACT)),
     ),
     "npx": Command(
+        runner=_NPX_RUNNER,
         spec=Spec(kind="runner", operands="data", options={"-c": "code", "--call": "code"}),
         arity=arity(EXACT),
     ),
     "uv": Command(
+        runner=_PY_RUNNER,
         spec=_UV_ITSELF,
         effects=_POETRY_TOOL,
         subcommands=True,
@@ -527,14 +503,16 @@ COMMANDS: dict[str, Command] = {
         arity=arity(2, ("pip", 3), ("run", EXACT)),
     ),
     "poetry": Command(
+        runner=_PY_RUNNER,
         spec=_UV,
         effects=_POETRY_TOOL,
         subcommands=True,
         quiet=_POETRY_QUIET,
         arity=arity(2, ("run", EXACT)),
     ),
-    "pipenv": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
+    "pipenv": Command(runner=_PY_RUNNER, spec=_UV, arity=arity(None, ("run", EXACT))),
     "pdm": Command(
+        runner=_PY_RUNNER,
         spec=_UV,
         effects=_POETRY_TOOL,
         subcommands=True,
@@ -542,29 +520,34 @@ COMMANDS: dict[str, Command] = {
         arity=arity(None, ("run", EXACT)),
     ),
     "hatch": Command(
+        runner=_PY_RUNNER,
         spec=_UV,
         effects=_POETRY_TOOL,
         subcommands=True,
         quiet=_POETRY_QUIET,
         arity=arity(None, ("run", EXACT)),
     ),
-    "rye": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
+    "rye": Command(runner=_PY_RUNNER, spec=_UV, arity=arity(None, ("run", EXACT))),
     "conda": Command(
+        runner=_PY_RUNNER,
         spec=_UV, subcommands=True, quiet=_CONDA_QUIET, arity=arity(2, ("run", EXACT))
     ),
     "mamba": Command(
+        runner=_PY_RUNNER,
         spec=_UV, subcommands=True, quiet=_CONDA_QUIET, arity=arity(None, ("run", EXACT))
     ),
-    "micromamba": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
-    "pixi": Command(spec=_UV, arity=arity(None, ("run", EXACT))),
-    "uvx": Command(spec=_UV, arity=arity(EXACT)),
+    "micromamba": Command(runner=_PY_RUNNER, spec=_UV, arity=arity(None, ("run", EXACT))),
+    "pixi": Command(runner=_PY_RUNNER, spec=_UV, arity=arity(None, ("run", EXACT))),
+    "uvx": Command(runner=_UVX_RUNNER, spec=_UV, arity=arity(EXACT)),
     "bundle": Command(
+        runner=_BUNDLE_RUNNER,
         spec=_BUNDLE,
         subcommands=True,
         quiet=((("remove",), DEPENDENCY),),
         arity=arity(2, ("exec", EXACT)),
     ),
     "pnpm": Command(
+        runner=_NODE_RUNNER,
         spec=_PNPM,
         effects=_NPM_TOOL,
         subcommands=True,
@@ -572,6 +555,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(2, ("run", 3), ("exec", EXACT), ("dlx", EXACT)),
     ),
     "yarn": Command(
+        runner=_NODE_RUNNER,
         home=home_files(".yarnrc", "write", ("config", "set"), ("config", "delete")),
         spec=_YARN,
         effects=Tool(
@@ -590,15 +574,17 @@ COMMANDS: dict[str, Command] = {
         quiet=NPM_QUIET,
         arity=arity(2, ("run", 3), ("dlx", EXACT), ("exec", EXACT)),
     ),
-    "pyenv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
-    "rbenv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
-    "nodenv": Command(spec=_UV),
-    "asdf": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
-    "stack": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
-    "opam": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
-    "mise": Command(spec=_UV, arity=arity(None, ("x", EXACT), ("exec", EXACT))),
-    "rtx": Command(spec=_UV),
-    "direnv": Command(spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "pyenv": Command(runner=_VERSIONS_RUNNER, spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "rbenv": Command(runner=_VERSIONS_RUNNER, spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "nodenv": Command(runner=_VERSIONS_RUNNER, spec=_UV),
+    "asdf": Command(runner=_VERSIONS_RUNNER, spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "stack": Command(runner=_STACK_RUNNER, spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "opam": Command(runner=_VERSIONS_RUNNER, spec=_UV, arity=arity(None, ("exec", EXACT))),
+    "mise": Command(
+        runner=_VERSIONS_RUNNER, spec=_UV, arity=arity(None, ("x", EXACT), ("exec", EXACT))
+    ),
+    "rtx": Command(runner=_VERSIONS_RUNNER, spec=_UV),
+    "direnv": Command(runner=_DIRENV_RUNNER, spec=_UV, arity=arity(None, ("exec", EXACT))),
     "pip": Command(
         spec=PIP, subcommands=True, quiet=_PIP_QUIET, arity=arity(2), home=_PIP_CONFIG_WRITES
     ),

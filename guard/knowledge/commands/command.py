@@ -59,6 +59,21 @@ def arity(width: int | None, *subcommands: tuple[str, int]) -> Arity:
     return ((("", width),) if width is not None else ()) + subcommands
 
 
+class Runner(NamedTuple):
+    """A tool whose subcommand runs any command: `uv run CMD …`, `bundle exec CMD …`."""
+
+    subcommands: frozenset[str]
+    values: frozenset[str] = frozenset()  # the subcommand's options that take a value
+    flags: frozenset[str] = frozenset()  # … and those that do not
+    skip: int = 0  # operands before the command (direnv exec DIR)
+    # subcommands that are a command of their own, run with the words after them: `stack
+    # eval CODE` is `ghc -e CODE`, `stack runghc F` is `runghc F`
+    commands: dict[str, tuple[str, ...]] = {}  # noqa: RUF012
+    # the first `--` after the command is the runner's, not the command's (`stack exec ghc --
+    # -e CODE` runs `ghc -e CODE`)
+    own_dashdash: bool = False
+
+
 class Command(NamedTuple):
     """What guard knows of one command name (None or empty: nothing of that kind).
 
@@ -86,6 +101,7 @@ class Command(NamedTuple):
     # with which it writes elsewhere or only prints (`ssh-keygen -f FILE`, `-l`)
     home_elsewhere: frozenset[str] = frozenset()
     copies: tuple[Copy, ...] = ()  # subcommands that copy between here and another place
+    runner: Runner | None = None  # a subcommand that runs the command it is given (uv run)
 
     @property
     def known(self) -> bool:
