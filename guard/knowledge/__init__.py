@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from guard.knowledge.commands import COPIERS as COPIERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
+    from guard.knowledge.commands import RECURSIVE_READS as RECURSIVE_READS
     from guard.knowledge.commands import RUNNERS as RUNNERS
     from guard.knowledge.commands import command_for as command_for
     from guard.knowledge.commands.archives import CPIO_EXTRACTS as CPIO_EXTRACTS
@@ -46,7 +47,6 @@ if TYPE_CHECKING:
     from guard.knowledge.commands.text import AWK_WRITES as AWK_WRITES
     from guard.knowledge.commands.text import MILLER_RUNS as MILLER_RUNS
     from guard.knowledge.commands.text import MILLER_WRITES as MILLER_WRITES
-    from guard.knowledge.commands.text import RECURSIVE_READS as RECURSIVE_READS
     from guard.knowledge.commands.vcs import GIT as GIT
     from guard.knowledge.commands.vcs import GIT_CODE_KEYS as GIT_CODE_KEYS
     from guard.knowledge.commands.vcs import GIT_CONFIG_READS as GIT_CONFIG_READS
@@ -120,7 +120,7 @@ _WHERE: dict[str, str] = {
     "PRODUCERS": "guard.knowledge.producers",
     "PYTHON_PATHS": "guard.knowledge.environment",
     "Producer": "guard.knowledge.producers",
-    "RECURSIVE_READS": "guard.knowledge.commands.text",
+    "RECURSIVE_READS": "guard.knowledge.commands",
     "RUNNERS": "guard.knowledge.commands",
     "CMAKE_COMMANDS": "guard.knowledge.commands.build",
     "RUNUSER_AS_WRAPPER": "guard.knowledge.commands.shells",

@@ -118,6 +118,12 @@ HOME_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.hom
 COPIERS = frozenset(name for name, record in RECORDS.items() if record.copies)
 # The commands with a subcommand that runs the command it is given, from the records' `runner`.
 RUNNERS = {name: record.runner for name, record in RECORDS.items() if record.runner is not None}
+# The commands that read every file below a directory, from the records' `recursive_read`.
+RECURSIVE_READS = {
+    name: record.recursive_read
+    for name, record in RECORDS.items()
+    if record.recursive_read is not None
+}
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.
 OPTION_VARIABLES: dict[str, OptionTable] = {
     variable: table for record in FAMILIES.values() for variable, table in record.env

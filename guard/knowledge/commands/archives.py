@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import Command, arity
+from guard.knowledge.commands.command import Command, RecursiveRead, arity
 from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import Spec, opts
 
@@ -23,6 +23,15 @@ COMPRESSOR_OPTIONS = OptionTable("compressor", code=("-S", "--suffix", "-f", "--
 
 COMMANDS: dict[str, Command] = {
     "tar": Command(
+        # what packs a whole tree takes its secrets along (an archive hides them from a later
+        # `cat .env`); only what it packs (-c, -r, -u): extracting or listing reads the archive
+        recursive_read=RecursiveRead(
+            opts("-c", "--create", "-r", "--append", "-u", "--update"),
+            True,
+            follows=opts("-h", "--dereference"),
+            here=False,
+            old_style=True,
+        ),
         env=(("TAR_OPTIONS", _TAR_OPTIONS),),
         spec=Spec(
             kind="tar",
@@ -65,6 +74,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(1),
     ),
     "zip": Command(
+        recursive_read=RecursiveRead(opts("-r", "-R", "--recurse-paths"), True),
         env=(("ZIPOPT", COMPRESSOR_OPTIONS),),
         spec=Spec(
             operands="read",

@@ -74,6 +74,22 @@ class Runner(NamedTuple):
     own_dashdash: bool = False
 
 
+class RecursiveRead(NamedTuple):
+    """A tool that reads every file below a directory it is given, with these options (or
+    always): what it reads is what is there, secrets included."""
+
+    flags: frozenset[str]  # options that make it recurse (none: it always does)
+    hidden: bool  # it reads names that start with "." too
+    hidden_flags: frozenset[str] = frozenset()  # options that make it read those too
+    values: frozenset[str] = frozenset()  # options whose value `recurse` makes it recurse
+    follows: frozenset[str] = frozenset()  # options that make it follow links it meets below
+    here: bool = True  # given no directory, it reads through the current one (tar does not)
+    old_style: bool = False  # its first word may be its option letters without a dash (tar czf)
+    # options whose value is a glob every file it reads matches (grep --include='*.py')
+    includes: frozenset[str] = frozenset()
+    lists: frozenset[str] = frozenset()  # options with which it only lists names (rg --files)
+
+
 class Command(NamedTuple):
     """What guard knows of one command name (None or empty: nothing of that kind).
 
@@ -102,6 +118,7 @@ class Command(NamedTuple):
     home_elsewhere: frozenset[str] = frozenset()
     copies: tuple[Copy, ...] = ()  # subcommands that copy between here and another place
     runner: Runner | None = None  # a subcommand that runs the command it is given (uv run)
+    recursive_read: RecursiveRead | None = None  # it reads every file below a directory given
 
     @property
     def known(self) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from guard.knowledge.commands.command import EXACT, Command, HomeFile, arity
+from guard.knowledge.commands.command import EXACT, Command, HomeFile, RecursiveRead, arity
 from guard.knowledge.commands.effect import E, Tool, spec_values
 from guard.knowledge.commands.files import COPY
 from guard.knowledge.commands.spec import Spec, opts
@@ -282,6 +282,8 @@ COMMANDS: dict[str, Command] = {
         arity=arity(EXACT),
     ),
     "rsync": Command(
+        # what copies a whole tree to another machine hands its secrets over
+        recursive_read=RecursiveRead(opts("-r", "--recursive", "-a", "--archive"), True),
         dry_run=opts("-n", "--dry-run"),
         spec=COPY._replace(
             options={
@@ -327,6 +329,7 @@ COMMANDS: dict[str, Command] = {
         ),
     ),
     "scp": Command(
+        recursive_read=RecursiveRead(opts("-r"), True),
         spec=COPY._replace(options={**COPY.options, "-S": "code", "-o": "ssh-option"}),
         effects=Tool(
             values=opts("-P", "-i", "-F", "-o", "-S", "-l", "-c", "-J", "-D", "-X"),

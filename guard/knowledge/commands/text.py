@@ -4,10 +4,9 @@ paths."""
 from __future__ import annotations
 
 import re
-from typing import NamedTuple
 
 from guard.knowledge.commands.archives import COMPRESSOR_OPTIONS
-from guard.knowledge.commands.command import EXACT, Command, arity
+from guard.knowledge.commands.command import EXACT, Command, RecursiveRead, arity
 from guard.knowledge.commands.interpreter import Interpreter
 from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import EDIT, READ, Spec, opts
@@ -301,6 +300,33 @@ _MAN_OPTIONS = OptionTable(
 )
 
 
+# what reads every file below a directory it is given (the record's `recursive_read`)
+_GREP_RECURSES = RecursiveRead(
+    opts("-r", "-R", "--recursive", "--dereference-recursive"),
+    True,
+    values=opts("-d", "--directories"),
+    follows=opts("-R", "--dereference-recursive"),
+    includes=opts("--include"),
+)
+# ripgrep and the silver searcher search below the directory whatever the options, skipping
+# names that start with "." unless told (and what .gitignore names, which guard does not read;
+# rg's -u counts as telling it: -uu does)
+_RG_RECURSES = RecursiveRead(
+    frozenset(),
+    False,
+    opts("--hidden", "-.", "-u", "--unrestricted"),
+    follows=opts("-L", "--follow"),
+    includes=opts("-g", "--glob", "--iglob"),
+    lists=opts("--files", "--type-list"),
+)
+_AG_RECURSES = RecursiveRead(
+    frozenset(),
+    False,
+    opts("--hidden", "-u", "--unrestricted"),
+    follows=opts("-f", "--follow"),
+)
+
+
 COMMANDS: dict[str, Command] = {
     "cat": Command(spec=READ, arity=arity(1)),
     "tac": Command(spec=READ),
@@ -449,11 +475,17 @@ COMMANDS: dict[str, Command] = {
             options={"--filter": "code"},
         )
     ),
-    "grep": Command(env=(("GREP_OPTIONS", COMPRESSOR_OPTIONS),), spec=GREP, arity=arity(1)),
-    "egrep": Command(spec=GREP),
-    "fgrep": Command(spec=GREP),
-    "rg": Command(spec=RG, arity=arity(1)),
-    "ag": Command(spec=AG, arity=arity(1)),
+    "grep": Command(
+        env=(("GREP_OPTIONS", COMPRESSOR_OPTIONS),),
+        spec=GREP,
+        arity=arity(1),
+        recursive_read=_GREP_RECURSES,
+    ),
+    "egrep": Command(spec=GREP, recursive_read=_GREP_RECURSES),
+    "fgrep": Command(spec=GREP, recursive_read=_GREP_RECURSES),
+    "rgrep": Command(recursive_read=RecursiveRead(frozenset(), True)),  # grep -r
+    "rg": Command(spec=RG, arity=arity(1), recursive_read=_RG_RECURSES),
+    "ag": Command(spec=AG, arity=arity(1), recursive_read=_AG_RECURSES),
     "ack": Command(spec=ACK),
     "zgrep": Command(spec=GREP),
     "sed": Command(spec=SED, arity=arity(EXACT)),
@@ -540,65 +572,4 @@ COMMANDS: dict[str, Command] = {
         interpreter=_EMACS,
         arity=arity(EXACT),
     ),
-}
-
-
-class RecursiveRead(NamedTuple):
-    """A tool that reads every file below a directory it is given, with these options (or
-    always): what it reads is what is there, secrets included."""
-
-    flags: frozenset[str]  # options that make it recurse (none: it always does)
-    hidden: bool  # it reads names that start with "." too
-    hidden_flags: frozenset[str] = frozenset()  # options that make it read those too
-    values: frozenset[str] = frozenset()  # options whose value `recurse` makes it recurse
-    follows: frozenset[str] = frozenset()  # options that make it follow links it meets below
-    here: bool = True  # given no directory, it reads through the current one (tar does not)
-    old_style: bool = False  # its first word may be its option letters without a dash (tar czf)
-    # options whose value is a glob every file it reads matches (grep --include='*.py')
-    includes: frozenset[str] = frozenset()
-    lists: frozenset[str] = frozenset()  # options with which it only lists names (rg --files)
-
-
-_GREP_RECURSES = RecursiveRead(
-    opts("-r", "-R", "--recursive", "--dereference-recursive"),
-    True,
-    values=opts("-d", "--directories"),
-    follows=opts("-R", "--dereference-recursive"),
-    includes=opts("--include"),
-)
-# ripgrep and the silver searcher search below the directory whatever the options, skipping
-# names that start with "." unless told (and what .gitignore names, which guard does not read;
-# rg's -u counts as telling it: -uu does)
-RECURSIVE_READS: dict[str, RecursiveRead] = {
-    "grep": _GREP_RECURSES,
-    "egrep": _GREP_RECURSES,
-    "fgrep": _GREP_RECURSES,
-    "rgrep": RecursiveRead(frozenset(), True),
-    "rg": RecursiveRead(
-        frozenset(),
-        False,
-        opts("--hidden", "-.", "-u", "--unrestricted"),
-        follows=opts("-L", "--follow"),
-        includes=opts("-g", "--glob", "--iglob"),
-        lists=opts("--files", "--type-list"),
-    ),
-    "ag": RecursiveRead(
-        frozenset(),
-        False,
-        opts("--hidden", "-u", "--unrestricted"),
-        follows=opts("-f", "--follow"),
-    ),
-    # what packs or sends a whole tree takes its secrets along: an archive hides them from a
-    # later `cat .env`, a copy to another machine hands them over
-    # only what it packs (-c, -r, -u): extracting or listing reads the archive alone
-    "tar": RecursiveRead(
-        opts("-c", "--create", "-r", "--append", "-u", "--update"),
-        True,
-        follows=opts("-h", "--dereference"),
-        here=False,
-        old_style=True,
-    ),
-    "zip": RecursiveRead(opts("-r", "-R", "--recurse-paths"), True),
-    "rsync": RecursiveRead(opts("-r", "--recursive", "-a", "--archive"), True),
-    "scp": RecursiveRead(opts("-r"), True),
 }
