@@ -8,12 +8,15 @@ from guard.stage_front import front
 TYPE_CHECKING = False  # typing's costs an import the checker's fast path does not make
 
 if TYPE_CHECKING:
+    from guard.knowledge.commands import AT_FILE_COMMANDS as AT_FILE_COMMANDS
     from guard.knowledge.commands import BUILDERS as BUILDERS
+    from guard.knowledge.commands import CONTAINER_COMMANDS as CONTAINER_COMMANDS
     from guard.knowledge.commands import COPIERS as COPIERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
     from guard.knowledge.commands import RECURSIVE_READS as RECURSIVE_READS
     from guard.knowledge.commands import RUNNERS as RUNNERS
+    from guard.knowledge.commands import STDIN_FILE_LISTS as STDIN_FILE_LISTS
     from guard.knowledge.commands import command_for as command_for
     from guard.knowledge.commands.archives import CPIO_EXTRACTS as CPIO_EXTRACTS
     from guard.knowledge.commands.build import CMAKE_COMMANDS as CMAKE_COMMANDS
@@ -21,14 +24,11 @@ if TYPE_CHECKING:
     from guard.knowledge.commands.command import EXACT as EXACT
     from guard.knowledge.commands.command import Command as Command
     from guard.knowledge.commands.containers import BWRAP_OPTIONS as BWRAP_OPTIONS
-    from guard.knowledge.commands.containers import CONTAINER_COMMANDS as CONTAINER_COMMANDS
     from guard.knowledge.commands.containers import CONTAINER_HOST_POWERS as CONTAINER_HOST_POWERS
     from guard.knowledge.commands.effect import Effect as Effect
     from guard.knowledge.commands.effect import Tool as Tool
-    from guard.knowledge.commands.files import AT_FILE_COMMANDS as AT_FILE_COMMANDS
     from guard.knowledge.commands.files import FILE_TEST_OPERATORS as FILE_TEST_OPERATORS
     from guard.knowledge.commands.files import FIND_NARROWING as FIND_NARROWING
-    from guard.knowledge.commands.files import STDIN_FILE_LISTS as STDIN_FILE_LISTS
     from guard.knowledge.commands.files import SYSTEM_BIN_DIRS as SYSTEM_BIN_DIRS
     from guard.knowledge.commands.files import find_deleter as find_deleter
     from guard.knowledge.commands.interpreter import CODE_OPTIONS as CODE_OPTIONS
@@ -80,7 +80,7 @@ _WHERE: dict[str, str] = {
     "BUILDERS": "guard.knowledge.commands",
     "HOME_COMMANDS": "guard.knowledge.commands",
     "COPIERS": "guard.knowledge.commands",
-    "AT_FILE_COMMANDS": "guard.knowledge.commands.files",
+    "AT_FILE_COMMANDS": "guard.knowledge.commands",
     "AWK_RUNS": "guard.knowledge.commands.text",
     "AWK_WRITES": "guard.knowledge.commands.text",
     "MILLER_RUNS": "guard.knowledge.commands.text",
@@ -88,7 +88,7 @@ _WHERE: dict[str, str] = {
     "BWRAP_OPTIONS": "guard.knowledge.commands.containers",
     "COMPILER_LINKER": "guard.knowledge.commands.build",
     "COMPOUND_LENGTH": "guard.knowledge.verbs",
-    "CONTAINER_COMMANDS": "guard.knowledge.commands.containers",
+    "CONTAINER_COMMANDS": "guard.knowledge.commands",
     "CONTAINER_HOST_POWERS": "guard.knowledge.commands.containers",
     "CODE_OPTIONS": "guard.knowledge.commands.interpreter",
     "CPIO_EXTRACTS": "guard.knowledge.commands.archives",
@@ -129,7 +129,7 @@ _WHERE: dict[str, str] = {
     "ZERO_COUNTS": "guard.knowledge.verbs",
     "SCHEDULER_READ_ONLY": "guard.knowledge.commands.system",
     "SSH_CODE_KEYS": "guard.knowledge.commands.network",
-    "STDIN_FILE_LISTS": "guard.knowledge.commands.files",
+    "STDIN_FILE_LISTS": "guard.knowledge.commands",
     "SU": "guard.knowledge.commands.shells",
     "SYSTEM_BIN_DIRS": "guard.knowledge.commands.files",
     "SYSTEM_DIRS": "guard.knowledge.vital_paths",

@@ -116,10 +116,32 @@ def test_the_old_tables_are_gone() -> None:
         module = importlib.import_module(f"guard.knowledge.commands.{family}")
         assert not hasattr(module, "SPECS"), family
         assert loaded is module.COMMANDS
+    for family, names in (
+        ("build", ("RUNNERS",)),
+        ("text", ("RECURSIVE_READS",)),
+        ("files", ("AT_FILE_COMMANDS", "STDIN_FILE_LISTS")),
+        ("containers", ("CONTAINER_COMMANDS",)),
+    ):
+        module = importlib.import_module(f"guard.knowledge.commands.{family}")
+        assert [n for n in names if hasattr(module, n)] == [], family
     import guard.approvals.arity as approval_arity
 
     assert not hasattr(approval_arity, "ARITY")
     assert not isinstance(getattr(approval_arity, "EXACT", 0), frozenset)  # the width, not a table
+
+
+def test_what_the_readers_look_up_by_name_is_read_off_the_records() -> None:
+    """A runner, a recursive read, `@FILE` lists, file names read from input and a container
+    engine's host powers are fields of a command's record; the names the readers look up are
+    the records that have them."""
+    assert commands.RUNNERS["stack"] is command_for("stack").runner is not None
+    assert command_for("stack").runner.commands["eval"] == ("ghc", "-e")
+    assert commands.RECURSIVE_READS["rg"] is command_for("rg").recursive_read is not None
+    assert command_for("tar").recursive_read.old_style  # type: ignore[union-attr]
+    assert {"nm", "gcc", "strings"} <= commands.AT_FILE_COMMANDS and command_for("nm").at_files
+    assert commands.STDIN_FILE_LISTS["zip"] == command_for("zip").stdin_file_list == {"-@"}
+    assert {"docker", "podman", "nerdctl"} == commands.CONTAINER_COMMANDS
+    assert command_for("my-own-tool").runner is None and not command_for("my-own-tool").at_files
 
 
 def test_a_variable_carrying_options_is_filed_on_its_command() -> None:

@@ -124,6 +124,14 @@ RECURSIVE_READS = {
     for name, record in RECORDS.items()
     if record.recursive_read is not None
 }
+# The commands that read more arguments from `@FILE`, from the records' `at_files`.
+AT_FILE_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.at_files)
+# The options with which a command reads the names of files from its input, from the records.
+STDIN_FILE_LISTS = {
+    name: record.stdin_file_list for name, record in RECORDS.items() if record.stdin_file_list
+}
+# The container engines (`docker run --privileged`), from the records' `container`.
+CONTAINER_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.container)
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.
 OPTION_VARIABLES: dict[str, OptionTable] = {
     variable: table for record in FAMILIES.values() for variable, table in record.env

@@ -22,6 +22,7 @@ COMPRESSOR_OPTIONS = OptionTable("compressor", code=("-S", "--suffix", "-f", "--
 
 
 COMMANDS: dict[str, Command] = {
+    "cpio": Command(stdin_file_list=opts("-o", "-p", "--create", "--pass-through")),
     "tar": Command(
         # what packs a whole tree takes its secrets along (an archive hides them from a later
         # `cat .env`); only what it packs (-c, -r, -u): extracting or listing reads the archive
@@ -74,6 +75,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(1),
     ),
     "zip": Command(
+        stdin_file_list=opts("-@"),
         recursive_read=RecursiveRead(opts("-r", "-R", "--recurse-paths"), True),
         env=(("ZIPOPT", COMPRESSOR_OPTIONS),),
         spec=Spec(

@@ -119,6 +119,9 @@ class Command(NamedTuple):
     copies: tuple[Copy, ...] = ()  # subcommands that copy between here and another place
     runner: Runner | None = None  # a subcommand that runs the command it is given (uv run)
     recursive_read: RecursiveRead | None = None  # it reads every file below a directory given
+    at_files: bool = False  # it reads more arguments from `@FILE` (binutils, the compilers)
+    stdin_file_list: frozenset[str] = frozenset()  # options: it reads file names from its input
+    container: bool = False  # a container engine: options that give a container the host's powers
 
     @property
     def known(self) -> bool:

@@ -46,7 +46,6 @@ CONTAINER_HOST_POWERS = re.compile(
 )
 
 
-CONTAINER_COMMANDS = frozenset({"docker", "podman", "nerdctl"})
 _KUBECTL_SPEC = Spec(
     operands="data",  # names of resources; `exec … -- CMD` runs in the cluster
     options={
@@ -274,6 +273,7 @@ _DOCKER_QUIET = (  # with -f (running containers, images in use) their rows ask
 
 COMMANDS: dict[str, Command] = {
     "docker": Command(
+        container=True,
         copies=_CONTAINER_COPIES,
         home=(HomeFile(".docker", "write", ("login",)),),
         home_elsewhere=frozenset({"--config"}),
@@ -293,6 +293,7 @@ COMMANDS: dict[str, Command] = {
         ),
     ),
     "podman": Command(
+        container=True,
         spec=CONTAINER,
         effects=_DOCKER,
         copies=_CONTAINER_COPIES,
@@ -301,6 +302,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(2, ("compose", 3), ("exec", EXACT), ("run", EXACT)),
     ),
     "nerdctl": Command(
+        container=True,
         spec=CONTAINER,
         effects=_DOCKER,
         subcommands=True,

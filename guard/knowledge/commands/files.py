@@ -31,38 +31,6 @@ SYSTEM_BIN_DIRS = (
 )
 
 
-# Programs that read more arguments from `@FILE` (binutils and friends).
-AT_FILE_COMMANDS = frozenset(
-    {
-        "strings",
-        "nm",
-        "objdump",
-        "size",
-        "readelf",
-        "ar",
-        "objcopy",
-        "strip",
-        "c++filt",
-        "addr2line",
-        "as",
-        "ld",
-        "gcc",
-        "cc",
-        "g++",
-        "clang",
-        "clang++",
-    }
-)
-
-
-# Flags that make a command read the names of files to use from standard input.
-STDIN_FILE_LISTS = {
-    "zip": frozenset({"-@"}),
-    "git": frozenset({"--stdin-paths"}),
-    "cpio": frozenset({"-o", "-p", "--create", "--pass-through"}),
-}
-
-
 # `test -f PATH`, `[[ -d PATH ]]`: operators whose operand is a path.
 FILE_TEST_OPERATORS = frozenset(
     {

@@ -336,7 +336,7 @@ COMMANDS: dict[str, Command] = {
     "od": Command(spec=READ),
     "xxd": Command(spec=READ),
     "hexdump": Command(spec=READ),
-    "strings": Command(spec=READ),
+    "strings": Command(spec=READ, at_files=True),
     "file": Command(spec=READ, arity=arity(1)),
     "stat": Command(spec=READ, arity=arity(1)),
     "md5sum": Command(spec=READ),
