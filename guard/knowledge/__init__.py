@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from guard.knowledge.commands import CONTAINER_COMMANDS as CONTAINER_COMMANDS
     from guard.knowledge.commands import COPIERS as COPIERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
+    from guard.knowledge.commands import METADATA_ONLY as METADATA_ONLY
+    from guard.knowledge.commands import NAMES_ONLY as NAMES_ONLY
     from guard.knowledge.commands import OPTION_VARIABLES as OPTION_VARIABLES
     from guard.knowledge.commands import RECURSIVE_READS as RECURSIVE_READS
     from guard.knowledge.commands import RUNNERS as RUNNERS
@@ -121,6 +123,8 @@ _WHERE: dict[str, str] = {
     "PYTHON_PATHS": "guard.knowledge.environment",
     "Producer": "guard.knowledge.producers",
     "RECURSIVE_READS": "guard.knowledge.commands",
+    "METADATA_ONLY": "guard.knowledge.commands",
+    "NAMES_ONLY": "guard.knowledge.commands",
     "RUNNERS": "guard.knowledge.commands",
     "CMAKE_COMMANDS": "guard.knowledge.commands.build",
     "RUNUSER_AS_WRAPPER": "guard.knowledge.commands.shells",

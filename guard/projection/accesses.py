@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from guard.knowledge import BUILDERS, SYSTEM_BIN_DIRS
+from guard.knowledge import BUILDERS, METADATA_ONLY, NAMES_ONLY, SYSTEM_BIN_DIRS
 from guard.languages import is_local_path
 from guard.projection import paths
 from guard.projection.patterns import render_argv
@@ -60,7 +60,7 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
         ):
             dynamic(w, arg, "path", f"{raw} goes through a link this line makes")
             return
-    if mode == "write" and via not in _METADATA_ONLY and via not in BUILDERS:
+    if mode == "write" and via not in METADATA_ONLY and via not in BUILDERS:
         count = w.scope.written.get(path, (0, None))[0]
         w.scope.written[path] = (count + 1, None)  # what it holds now: not known (yet)
     elif mode == "execute" and path in w.scope.written:
@@ -99,8 +99,6 @@ def _access_at(w: Walker, arg: Arg, raw: str, mode: Access, via: str) -> None:
     )
 
 
-# writes that change a file's mode, owner or times, not what it holds
-_METADATA_ONLY = frozenset({"chmod", "chown", "chgrp", "touch", "setfacl", "chattr"})
 _SHELL_SHEBANG = re.compile(r"#!\s*(?:\S*/)?(?:env\s+(?:-\S+\s+)*)?(?:ba|da|k|z|mk|a)?sh\b")
 
 
@@ -197,11 +195,6 @@ def _protected_hit(
     return hit, where
 
 
-# commands that name files (their names, sizes, modes) without reading what they hold
-NAMES_ONLY = frozenset(
-    {"ls", "find", "fd", "stat", "test", "[", "[[", "du", "realpath", "readlink", "basename",
-     "dirname", "tree", "exa", "eza", "lsd"}
-)
 
 
 def _resolved(w: Walker, arg: Arg, raw: str, *, normal: bool = False) -> str:

@@ -6,10 +6,9 @@ the first one found asks, as `cat` of it would.
 
 from __future__ import annotations
 
-from guard.knowledge import RECURSIVE_READS
+from guard.knowledge import NAMES_ONLY, RECURSIVE_READS
 from guard.languages import Reading
 from guard.projection import paths
-from guard.projection.accesses import NAMES_ONLY
 from guard.projection.budget import OverBudget
 from guard.projection.protected import ProtectedPath
 from guard.projection.requests import Request

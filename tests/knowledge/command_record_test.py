@@ -124,6 +124,10 @@ def test_the_old_tables_are_gone() -> None:
     ):
         module = importlib.import_module(f"guard.knowledge.commands.{family}")
         assert [n for n in names if hasattr(module, n)] == [], family
+    import guard.projection.accesses as accesses
+
+    assert accesses.NAMES_ONLY is commands.NAMES_ONLY  # the walk's, read off the records
+    assert not hasattr(accesses, "_METADATA_ONLY")
     import guard.approvals.arity as approval_arity
 
     assert not hasattr(approval_arity, "ARITY")
@@ -140,6 +144,8 @@ def test_what_the_readers_look_up_by_name_is_read_off_the_records() -> None:
     assert command_for("tar").recursive_read.old_style  # type: ignore[union-attr]
     assert {"nm", "gcc", "strings"} <= commands.AT_FILE_COMMANDS and command_for("nm").at_files
     assert commands.STDIN_FILE_LISTS["zip"] == command_for("zip").stdin_file_list == {"-@"}
+    assert command_for("ls").names_only and "ls" in commands.NAMES_ONLY
+    assert command_for("chmod").metadata_only and "chattr" in commands.METADATA_ONLY
     assert {"docker", "podman", "nerdctl"} == commands.CONTAINER_COMMANDS
     assert command_for("my-own-tool").runner is None and not command_for("my-own-tool").at_files
 

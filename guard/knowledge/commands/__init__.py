@@ -130,6 +130,10 @@ AT_FILE_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.
 STDIN_FILE_LISTS = {
     name: record.stdin_file_list for name, record in RECORDS.items() if record.stdin_file_list
 }
+# The commands that name files without reading them, and those that write only a file's mode,
+# owner or times, from the records' `names_only` and `metadata_only`.
+NAMES_ONLY = frozenset(name for name, record in RECORDS.items() if record.names_only)
+METADATA_ONLY = frozenset(name for name, record in RECORDS.items() if record.metadata_only)
 # The container engines (`docker run --privileged`), from the records' `container`.
 CONTAINER_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.container)
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.

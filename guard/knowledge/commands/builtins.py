@@ -17,8 +17,8 @@ COMMANDS: dict[str, Command] = {
     "sleep": Command(spec=PRINT),
     "seq": Command(spec=PRINT),
     "expr": Command(spec=PRINT),
-    "basename": Command(spec=PRINT),
-    "dirname": Command(spec=PRINT),
+    "basename": Command(names_only=True, spec=PRINT),
+    "dirname": Command(names_only=True, spec=PRINT),
     "read": Command(
         spec=Spec(
             kind="assigns",
@@ -150,6 +150,7 @@ COMMANDS: dict[str, Command] = {
     "cd": Command(spec=Spec(kind="cd")),
     "pushd": Command(spec=Spec(kind="pushd")),
     "popd": Command(spec=Spec(kind="popd")),
-    "test": Command(spec=Spec(kind="test")),
-    "[": Command(spec=Spec(kind="test")),
+    "test": Command(names_only=True, spec=Spec(kind="test")),
+    "[": Command(names_only=True, spec=Spec(kind="test")),
+    "[[": Command(names_only=True),  # bash's own test: its operands are named, not read
 }

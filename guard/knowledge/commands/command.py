@@ -122,6 +122,9 @@ class Command(NamedTuple):
     at_files: bool = False  # it reads more arguments from `@FILE` (binutils, the compilers)
     stdin_file_list: frozenset[str] = frozenset()  # options: it reads file names from its input
     container: bool = False  # a container engine: options that give a container the host's powers
+    # it names files (their names, sizes, modes) without reading what they hold (`ls .env`)
+    names_only: bool = False
+    metadata_only: bool = False  # what it writes is a file's mode, owner or times, not its data
 
     @property
     def known(self) -> bool:

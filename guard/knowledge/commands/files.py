@@ -77,6 +77,8 @@ _GPG = Command(
 _PASS = Command(home=home_files(".password-store", "read", ("show",), ("otp",)))
 
 COMMANDS: dict[str, Command] = {
+    "setfacl": Command(metadata_only=True),
+    "chattr": Command(metadata_only=True),
     "gpg": _GPG,
     "gpg2": _GPG,
     # password stores and keyrings: what prints a secret reads the store it is kept in
@@ -150,6 +152,7 @@ COMMANDS: dict[str, Command] = {
     ),
     "tee": Command(spec=Spec(operands="write")),
     "touch": Command(
+        metadata_only=True,
         spec=Spec(
             operands="write",
             values=opts("-d", "--date", "-t"),
@@ -185,6 +188,7 @@ COMMANDS: dict[str, Command] = {
         ),
     ),
     "chmod": Command(
+        metadata_only=True,
         spec=Spec(operands="write", first="data", options={"--reference": "read"}),
         effects=Tool(
             effects=(
@@ -206,6 +210,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(EXACT),
     ),
     "chown": Command(
+        metadata_only=True,
         spec=Spec(operands="write", first="data", options={"--reference": "read"}),
         effects=Tool(
             effects=(
@@ -216,6 +221,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(EXACT),
     ),
     "chgrp": Command(
+        metadata_only=True,
         spec=Spec(operands="write", first="data", options={"--reference": "read"}),
         effects=Tool(
             effects=(
@@ -281,6 +287,7 @@ COMMANDS: dict[str, Command] = {
         arity=arity(EXACT),
     ),
     "find": Command(
+        names_only=True,
         spec=Spec(kind="find"),
         effects=Tool(
             effects=(

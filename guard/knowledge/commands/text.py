@@ -338,7 +338,7 @@ COMMANDS: dict[str, Command] = {
     "hexdump": Command(spec=READ),
     "strings": Command(spec=READ, at_files=True),
     "file": Command(spec=READ, arity=arity(1)),
-    "stat": Command(spec=READ, arity=arity(1)),
+    "stat": Command(names_only=True, spec=READ, arity=arity(1)),
     "md5sum": Command(spec=READ),
     "sha1sum": Command(spec=READ),
     "sha256sum": Command(spec=READ),
@@ -355,8 +355,8 @@ COMMANDS: dict[str, Command] = {
     "column": Command(spec=READ),
     "rev": Command(spec=READ),
     "base64": Command(spec=READ),
-    "readlink": Command(spec=READ),
-    "realpath": Command(spec=READ),
+    "readlink": Command(names_only=True, spec=READ),
+    "realpath": Command(names_only=True, spec=READ),
     "source-highlight": Command(spec=READ),
     "bat": Command(  # --pager CMD: the program its output goes through, a command line
         spec=Spec(
@@ -374,8 +374,10 @@ COMMANDS: dict[str, Command] = {
     "zless": Command(spec=READ),
     "vimdiff": Command(spec=READ, interpreter=_VIM, arity=arity(EXACT)),
     "df": Command(spec=READ, arity=arity(1)),
-    "exa": Command(spec=READ),
-    "eza": Command(spec=READ),
+    "exa": Command(names_only=True, spec=READ),
+    "eza": Command(names_only=True, spec=READ),
+    "lsd": Command(names_only=True),
+    "fd": Command(names_only=True),
     "lsof": Command(spec=READ),
     "gzip": Command(env=(("GZIP", COMPRESSOR_OPTIONS),), spec=READ),
     "gunzip": Command(spec=READ),
@@ -385,6 +387,7 @@ COMMANDS: dict[str, Command] = {
     "zstd": Command(env=(("ZSTD_CLEVEL", COMPRESSOR_OPTIONS),), spec=READ),
     "python-config": Command(spec=READ),
     "ls": Command(
+        names_only=True,
         spec=Spec(
             operands="read",
             bare_reads_cwd=True,
@@ -393,10 +396,12 @@ COMMANDS: dict[str, Command] = {
         arity=arity(1),
     ),
     "tree": Command(
+        names_only=True,
         spec=Spec(operands="read", bare_reads_cwd=True, values=opts("-L", "-P", "-I", "-o")),
         arity=arity(1),
     ),
     "du": Command(
+        names_only=True,
         spec=Spec(
             operands="read",
             bare_reads_cwd=True,
