@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from guard.knowledge.commands import BUILDERS as BUILDERS
     from guard.knowledge.commands import CONTAINER_COMMANDS as CONTAINER_COMMANDS
     from guard.knowledge.commands import COPIERS as COPIERS
+    from guard.knowledge.commands import CORNERS as CORNERS
     from guard.knowledge.commands import HOME_COMMANDS as HOME_COMMANDS
     from guard.knowledge.commands import METADATA_ONLY as METADATA_ONLY
     from guard.knowledge.commands import NAMES_ONLY as NAMES_ONLY
@@ -91,6 +92,7 @@ _WHERE: dict[str, str] = {
     "COMPILER_LINKER": "guard.knowledge.commands.build",
     "COMPOUND_LENGTH": "guard.knowledge.verbs",
     "CONTAINER_COMMANDS": "guard.knowledge.commands",
+    "CORNERS": "guard.knowledge.commands",
     "CONTAINER_HOST_POWERS": "guard.knowledge.commands.containers",
     "CODE_OPTIONS": "guard.knowledge.commands.interpreter",
     "CPIO_EXTRACTS": "guard.knowledge.commands.archives",

@@ -12,6 +12,7 @@ from guard.knowledge import (
     CONTAINER_COMMANDS,
     CONTAINER_HOST_POWERS,
     COPIERS,
+    CORNERS,
     CPIO_EXTRACTS,
     HOME_COMMANDS,
     RECURSIVE_READS,
@@ -244,7 +245,7 @@ _CORNER_COMMANDS = (
     | CONTAINER_COMMANDS
     | COPIERS
     | HOME_COMMANDS
-    | {"git", "cpio", "wget", "curl", "less", "more"}
+    | CORNERS.keys()
 )
 
 
@@ -253,6 +254,7 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg], *, own: bool = True)
     file lists read from standard input, git's `ext::` transport (a shell command), containers
     given the host's powers (`--privileged`, `--pid=host`)."""
     stdin_lists = STDIN_FILE_LISTS.get(via, frozenset())
+    corners = CORNERS.get(via, frozenset())
     for arg in argv[1:]:
         value = arg.value
         if value is None:
@@ -261,7 +263,7 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg], *, own: bool = True)
             file_list(w, arg, value[1:], 0, via)
         elif value in stdin_lists:
             dynamic(w, arg, "path", f"{via} {value} reads the names of files from its input")
-        elif value.startswith("ext::") and via == "git":
+        elif value.startswith("ext::") and "git-transports" in corners:
             dynamic(w, arg, "code", "git's ext:: transport runs a shell command")
         elif via in CONTAINER_COMMANDS and CONTAINER_HOST_POWERS.match(value):
             dynamic(
@@ -275,15 +277,15 @@ def _argument_corners(w: Walker, via: str, argv: list[Arg], *, own: bool = True)
         _copies(w, via, argv)
     if via in HOME_COMMANDS and own:  # not again for a subcommand's own words (git's)
         _home_files(w, via, argv)
-    if via in ("wget", "curl"):
+    if "downloads" in corners:
         _downloads(w, via, argv)
-    if via in ("less", "more"):
+    if "pager-commands" in corners:
         for arg in argv[1:]:
             value = arg.value
             if value is not None and value[:1] == "+" and not _PAGER_QUIET.fullmatch(value):
                 why = "a command it runs first, which may run a shell (`!cmd`, `|cmd`)"
                 dynamic(w, arg, "code", f"{via} is given {why}")
-    if via == "cpio":
+    if "absolute-extracts" in corners:
         words = [a.value or "" for a in argv[1:]]
         extracts = any(
             v in CPIO_EXTRACTS or (v[:1] == "-" and v[1:2] != "-" and "i" in v) for v in words

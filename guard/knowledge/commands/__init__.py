@@ -134,6 +134,8 @@ STDIN_FILE_LISTS = {
 # owner or times, from the records' `names_only` and `metadata_only`.
 NAMES_ONLY = frozenset(name for name, record in RECORDS.items() if record.names_only)
 METADATA_ONLY = frozenset(name for name, record in RECORDS.items() if record.metadata_only)
+# The readers of arguments that mean more than a spec says, by command, from the records.
+CORNERS = {name: record.corners for name, record in RECORDS.items() if record.corners}
 # The container engines (`docker run --privileged`), from the records' `container`.
 CONTAINER_COMMANDS = frozenset(name for name, record in RECORDS.items() if record.container)
 # The variables that carry a command's options (`NODE_OPTIONS`), from the records' `env`.

@@ -22,7 +22,10 @@ COMPRESSOR_OPTIONS = OptionTable("compressor", code=("-S", "--suffix", "-f", "--
 
 
 COMMANDS: dict[str, Command] = {
-    "cpio": Command(stdin_file_list=opts("-o", "-p", "--create", "--pass-through")),
+    "cpio": Command(
+        corners=frozenset({"absolute-extracts"}),  # -i writes the paths the archive holds
+        stdin_file_list=opts("-o", "-p", "--create", "--pass-through"),
+    ),
     "tar": Command(
         # what packs a whole tree takes its secrets along (an archive hides them from a later
         # `cat .env`); only what it packs (-c, -r, -u): extracting or listing reads the archive

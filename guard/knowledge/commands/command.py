@@ -125,6 +125,11 @@ class Command(NamedTuple):
     # it names files (their names, sizes, modes) without reading what they hold (`ls .env`)
     names_only: bool = False
     metadata_only: bool = False  # what it writes is a file's mode, owner or times, not its data
+    # arguments that mean more than its spec says, each read by the walk's reader of that name
+    # (guard/projection/plain_commands.py): "downloads" (where wget and curl put what they
+    # fetch), "pager-commands" (less +CMD), "absolute-extracts" (cpio -i), "git-transports"
+    # (git's ext:: runs a shell command)
+    corners: frozenset[str] = frozenset()
 
     @property
     def known(self) -> bool:

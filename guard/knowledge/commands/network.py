@@ -339,6 +339,7 @@ COMMANDS: dict[str, Command] = {
         ),
     ),
     "curl": Command(
+        corners=frozenset({"downloads"}),
         spec=_CURL_SPEC,
         effects=Tool(
             values=spec_values(_CURL_SPEC),
@@ -349,6 +350,7 @@ COMMANDS: dict[str, Command] = {
         ),
     ),
     "wget": Command(
+        corners=frozenset({"downloads"}),
         spec=_WGET_SPEC,
         effects=Tool(
             values=spec_values(_WGET_SPEC) | opts("--method", "--body-data", "--body-file"),

@@ -330,8 +330,13 @@ _AG_RECURSES = RecursiveRead(
 COMMANDS: dict[str, Command] = {
     "cat": Command(spec=READ, arity=arity(1)),
     "tac": Command(spec=READ),
-    "less": Command(env=(("LESS", _LESS_OPTIONS),), spec=READ, arity=arity(1)),
-    "more": Command(spec=READ, arity=arity(1)),
+    "less": Command(
+        corners=frozenset({"pager-commands"}),  # less +CMD runs CMD first
+        env=(("LESS", _LESS_OPTIONS),),
+        spec=READ,
+        arity=arity(1),
+    ),
+    "more": Command(corners=frozenset({"pager-commands"}), spec=READ, arity=arity(1)),
     "nl": Command(spec=READ),
     "od": Command(spec=READ),
     "xxd": Command(spec=READ),

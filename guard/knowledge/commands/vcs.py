@@ -491,6 +491,7 @@ _GIT_TOOL = Tool(
 
 COMMANDS: dict[str, Command] = {
     "git": Command(
+        corners=frozenset({"git-transports"}),
         stdin_file_list=frozenset({"--stdin-paths"}),
         # what git's credential helpers hand out (`git credential fill`): the stored passwords
         # and tokens (the store's file; a helper of the system's keychain answers the same);
