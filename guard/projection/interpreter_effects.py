@@ -87,18 +87,34 @@ def inline_code(
         if step is None:
             return
         i += step
-    if not codes:
-        if scripts or quiet or not record.stdin or stdin is None:
-            return  # a script given as a file, or nothing read from standard input
-        if stdin.kind in ("terminal", "file"):
-            return  # interactive, or a script read from a file
-        if stdin.kind == "text" and stdin.text is not None:
-            codes = [Arg(stdin.text, argv[0].span, argv[0].source)]
-        else:
-            dynamic(w, argv[0], "code", f"{via} runs code read from a pipe, not known before")
-            return
+    if not codes and not scripts and not quiet:
+        codes = _stdin_code(w, argv, record, stdin, via)
     for code in codes:
         _project(w, argv, code, language, via, depth)
+
+
+def _stdin_code(
+    w: Walker, argv: list[Arg], record: Interpreter, stdin: Stdin | None, via: str
+) -> list[Arg]:
+    """The code it reads from standard input when given none otherwise: known text (a heredoc,
+    `echo … |`), or none (a terminal, a file: a script); a pipe from anything else asks."""
+    if not (record.stdin or _letters_given(argv, record.stdin_letters)) or stdin is None:
+        return []  # nothing read from standard input
+    if stdin.kind in ("terminal", "file"):
+        return []  # interactive, or a script read from a file
+    if stdin.kind == "text" and stdin.text is not None:
+        return [Arg(stdin.text, argv[0].span, argv[0].source)]
+    dynamic(w, argv[0], "code", f"{via} runs code read from a pipe, not known before")
+    return []
+
+
+def _letters_given(argv: list[Arg], letters: str) -> bool:
+    """Whether a short option among the words (alone or in a cluster) is one of `letters`."""
+    return bool(letters) and any(
+        (a.value or "")[:1] == "-" and (a.value or "")[1:2] not in ("", "-")
+        and any(c in letters for c in (a.value or "")[1:])
+        for a in argv[1:]
+    )  # fmt: skip
 
 
 # `vim +`, `+42`, `+/pattern`: where the cursor starts, no command

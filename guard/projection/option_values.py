@@ -193,6 +193,9 @@ def _miller_word(w: Walker, arg: Arg, value: str | None, via: str, modes: tuple[
     if MILLER_RUNS.search(value):
         dynamic(w, arg, "code", "the Miller program runs shell commands")
         return
+    if value in _STANDARD_INPUT and value != "-":  # `put -f /dev/stdin <<< CODE`
+        dynamic(w, arg, "code", f"{via} may read its program from standard input, not known")
+        return
     redirects = [m.group(1).strip() for m in MILLER_WRITES.finditer(value)]
     for target in redirects:
         if target in ("stdout", "stderr"):

@@ -33,6 +33,8 @@ class Interpreter(NamedTuple):
     given one that names another language than `language`, the code is not read.
     `files`: its operands are files it opens, among which its options may stand (`vim FILE -c
     CMD`), and an operand `+CMD` is code too (`+NUM`, `+/PAT` only place the cursor).
+    `stdin_letters`: short options with which a program that takes no code from standard input
+    does (`vim -es <<< CMDS`).
     """
 
     language: str  # python, js, ruby, perl, php, applescript, vim, ed; "unread": guard cannot read
@@ -48,3 +50,6 @@ class Interpreter(NamedTuple):
     script_words: frozenset[str] = frozenset()
     connects: bool = False
     files: bool = False
+    # letters of short options with which it reads its code from standard input all the same
+    # (vim's `-e`, `-E`, `-es`: Ex mode reads Ex commands from a pipe or a heredoc)
+    stdin_letters: str = ""

@@ -168,7 +168,12 @@ SED = Spec(
     operands="read",
     first="sed-script",
     values=opts("-l", "--line-length"),
-    options={"-e": "sed-script", "--expression": "sed-script", "-f": "read", "--file": "read"},
+    options={
+        "-e": "sed-script",
+        "--expression": "sed-script",
+        "-f": "code-file",  # a file of sed commands; from standard input, not known
+        "--file": "code-file",
+    },
     flags={"-i": "write", "--in-place": "write"},
     first_drops=opts("-e", "--expression", "-f", "--file"),
 )
@@ -244,7 +249,10 @@ MILLER = Spec(
 
 
 # -s is a script of keys (read as a file operand), or silent mode after -e (`vim -es`): no code
-_VIM = Interpreter("vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False, files=True)
+_VIM = Interpreter(
+    "vim", code=opts("-c", "--cmd"), scripts=opts("-S"), stdin=False, files=True, stdin_letters="eE"
+)
+_EX = _VIM._replace(stdin=True)  # ex is vim -e: its commands come from standard input
 
 # ed edits its operand, reading its commands from standard input (guard/languages/ed_script.py)
 _ED = Interpreter("ed", values=opts("-p", "--prompt"), edits=True)
@@ -552,7 +560,7 @@ COMMANDS: dict[str, Command] = {
     "vim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "nvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "view": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
-    "ex": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
+    "ex": Command(spec=_VI, interpreter=_EX, arity=arity(EXACT)),
     "gvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "rvim": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
     "rview": Command(spec=_VI, interpreter=_VIM, arity=arity(EXACT)),
