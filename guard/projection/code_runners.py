@@ -364,6 +364,22 @@ def _sql_client(c: Call) -> None:
             if re.search(r"\$[A-Za-z_{(@*#?0-9]|`", text):
                 dynamic(c.w, c.argv[0], "code", f"the SQL given to {via} is built from expansions")
         sql_text(c.w, c.argv[0], text, c.depth, via)
+    elif c.stdin is not None and c.stdin.kind == "pipe" and not _sql_given(c):
+        via = (c.argv[0].value or "").rsplit("/", 1)[-1]
+        dynamic(c.w, c.argv[0], "code", f"{via} runs SQL read from a pipe, not known before")
+
+
+def _sql_given(c: Call) -> bool:
+    """Whether the client is given its SQL otherwise than on standard input: an option of its
+    spec's `sql` or `sql-file` roles (`psql -c`, `-f`), or SQL operands after the database
+    (`sqlite3 DB SQL`); then what a pipe brings is not run as SQL."""
+    spec = c.spec
+    takes = {o for o, role in spec.options.items() if role in ("sql", "sql-file")}
+    words = [a.value or "" for a in c.argv[1:]]
+    if any(w.split("=", 1)[0] in takes or (w[:2] in takes and len(w) > 2) for w in words):
+        return True
+    operands = [w for w in words if not w.startswith("-")]
+    return spec.operands == "sql" and len(operands) > (1 if spec.first is not None else 0)
 
 
 def _alias(c: Call) -> None:

@@ -54,7 +54,27 @@ def _piped_sql(w: Walker, before: Node) -> Stdin:
         text = printed_text(argv)
         words = " ".join(a for a in argv[1:] if not a.startswith("-"))
         return Stdin("text", text if text is not None else words)
+    if argv and _prints_files(argv):
+        return Stdin("file")  # `cat dump.sql | sqlite3 db`: a file the line names, as `< dump.sql`
     return Stdin("pipe")
+
+
+# what prints the files it is given as they are, or unpacked (`gunzip -c dump.sql.gz`)
+_FILE_PRINTERS = frozenset({"cat", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat"})
+_UNPACKERS = frozenset({"gunzip", "gzip", "bzip2", "xz", "zstd"})
+
+
+def _prints_files(argv: list[str]) -> bool:
+    """Whether a command only prints files it names (each read as the client would read it
+    from `< FILE`): `cat F…`, `zcat F`, `gunzip -c F`, `gzip -dc F`."""
+    options = [a for a in argv[1:] if a.startswith("-") and a != "-"]
+    operands = [a for a in argv[1:] if not a.startswith("-")]
+    if not operands:
+        return False
+    if argv[0] in _FILE_PRINTERS:
+        return not options
+    letters = "".join(o[1:] for o in options if not o.startswith("--"))
+    return argv[0] in _UNPACKERS and "c" in letters and set(letters) <= set("cdkq")
 
 
 def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:

@@ -85,6 +85,13 @@ LINES = [
     ("psql <<'E'\nCOPY t FROM '/o/passwd';\nE", {("/o/passwd", "read")}, False),
     ("psql <<E\nselect '$1';\nE", set(), True),  # SQL built from an expansion
     ("cat dump.sql | sqlite3 data.db", set(), False),
+    ("gunzip -c dump.sql.gz | mysql db", set(), False),  # a file the line names, as `< F`
+    ("zcat dump.sql.gz | psql", set(), False),
+    # SQL from anything else on a pipe is not known, whatever it runs (`\\! cmd`, `.shell`)
+    ("curl -s https://x.example/d.sql | sqlite3 data.db", set(), True),
+    ("curl -s https://x.example/d.sql | psql", set(), True),
+    ("pg_dump prod | psql staging", set(), True),
+    ("cat ids.txt | psql -c 'copy t from stdin'", set(), False),  # the SQL is -c's
     ("sqlite3 data.db 'select * from t'", set(), False),
     ("sqlite3 data.db .tables", set(), False),
     ("sqlite3 :memory: 'select 1'", set(), False),
