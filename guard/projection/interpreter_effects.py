@@ -40,8 +40,9 @@ def inline_code(
                 continue
             if not codes and value in record.code_words:
                 codes.append(_next(argv, i))  # deno eval CODE
-            elif not codes and (record.edits or record.connects):
-                continue  # the file it edits (ed), the host (ftp): its commands come from stdin
+            elif not codes and (record.edits or record.connects or _stdin_named(argv)):
+                continue  # the file it edits (ed), the host (ftp), the program `gdb -x
+                # /dev/stdin` debugs: its commands come from stdin
             elif not codes and value in record.script_words:
                 continue  # deno run SCRIPT: the script is the next operand
             elif not codes and value in _STDIN_FILES:
@@ -72,7 +73,9 @@ def inline_code(
             i += 0 if eq else 1
             continue
         if name in record.scripts:  # code given after the file runs too (vim -S f -c CODE)
-            scripts.append(arg)
+            named = attached if eq else _next(argv, i).value if _takes(argv, i) else None
+            if named not in _STDIN_FILES:  # `gdb -x /dev/stdin <<< …`: its code is stdin's
+                scripts.append(arg)
             i += 0 if eq or not _takes(argv, i) else 1
             continue
         if name in record.values:
@@ -98,7 +101,8 @@ def _stdin_code(
 ) -> list[Arg]:
     """The code it reads from standard input when given none otherwise: known text (a heredoc,
     `echo … |`), or none (a terminal, a file: a script); a pipe from anything else asks."""
-    if not (record.stdin or _letters_given(argv, record.stdin_letters)) or stdin is None:
+    named = _stdin_named(argv)
+    if not (record.stdin or named or _letters_given(argv, record.stdin_letters)) or stdin is None:
         return []  # nothing read from standard input
     if stdin.kind in ("terminal", "file"):
         return []  # interactive, or a script read from a file
@@ -106,6 +110,11 @@ def _stdin_code(
         return [Arg(stdin.text, argv[0].span, argv[0].source)]
     dynamic(w, argv[0], "code", f"{via} runs code read from a pipe, not known before")
     return []
+
+
+def _stdin_named(argv: list[Arg]) -> bool:
+    """Whether a word names standard input as a file (`gdb -x /dev/stdin`)."""
+    return any(a.value in _STDIN_FILES for a in argv[1:])
 
 
 def _letters_given(argv: list[Arg], letters: str) -> bool:

