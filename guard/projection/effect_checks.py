@@ -128,6 +128,10 @@ def _as_user(c: EffectCall, row: Effect) -> Found | None:
 
 def _mongo_eval(c: EffectCall, row: Effect) -> Found | None:
     code = c.parsed.values.get("--eval") or ""
+    if not code and "--file" not in c.parsed.values and c.stdin is not None:  # its stdin's
+        if c.stdin.kind == "pipe":
+            return Found(row.target, "runs JavaScript read from a pipe, which may drop data")
+        code = c.stdin.text or "" if c.stdin.kind == "text" else ""
     if re.search(r"\.(dropDatabase|drop)\s*\(|\.(deleteMany|remove)\s*\(\s*\{\s*\}", code):
         return Found(row.target)
     return None
@@ -152,6 +156,11 @@ def _redis_command(c: EffectCall, row: Effect) -> Found | None:
     if "--eval" in c.parsed.options:
         return Found(row.target, "redis-cli --eval runs a Lua script on the server")
     ops = c.parsed.operands
+    if not ops and c.stdin is not None and c.stdin.kind == "pipe":  # one command a line
+        return Found(row.target, "runs Redis commands read from a pipe, which may delete keys")
+    if not ops and c.stdin is not None and c.stdin.kind == "text":  # each line's command
+        words = [line.split()[0] for line in (c.stdin.text or "").splitlines() if line.split()]
+        ops = tuple(w for w in words if w.upper() in _REDIS_DELETES)[:1] or tuple(words[:1])
     word = (ops[0] or "").upper() if ops else ""
     if word in _REDIS_DELETES:
         return Found(row.target, f"{word} {_REDIS_DELETES[word]}")

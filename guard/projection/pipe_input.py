@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from tree_sitter import Node
 
+from guard.projection.accesses import written_code, written_path
 from guard.projection.walk_records import Stdin
 from guard.projection.walker import Walker
 from guard.projection.words import plain_word
@@ -34,10 +35,12 @@ def _piped_code(w: Walker, before: Node, command: str) -> Stdin:
     from guard.knowledge import command_for
     from guard.languages import printed_text
 
+    argv = static_argv(w, before)
+    if argv and _prints_files(argv):
+        return _printed_files(w, argv)  # `cat script.py | python3`: as `< script.py`
     record = command_for(command).interpreter
     if record is None or record.language == "unread":
         return Stdin("pipe")
-    argv = static_argv(w, before)
     text = printed_text(argv) if argv else None
     return Stdin("pipe") if text is None else Stdin("text", text)
 
@@ -55,13 +58,27 @@ def _piped_sql(w: Walker, before: Node) -> Stdin:
         words = " ".join(a for a in argv[1:] if not a.startswith("-"))
         return Stdin("text", text if text is not None else words)
     if argv and _prints_files(argv):
-        return Stdin("file")  # `cat dump.sql | sqlite3 db`: a file the line names, as `< dump.sql`
+        return _printed_files(w, argv)  # `cat dump.sql | sqlite3 db`: as `< dump.sql`
     return Stdin("pipe")
 
 
 # what prints the files it is given as they are, or unpacked (`gunzip -c dump.sql.gz`)
 _FILE_PRINTERS = frozenset({"cat", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat"})
 _UNPACKERS = frozenset({"gunzip", "gzip", "bzip2", "xz", "zstd"})
+
+
+def _printed_files(w: Walker, argv: list[str]) -> Stdin:
+    """What `cat F …` hands on, as `< F` would: a file of the workspace or beyond (its reads
+    are the producer's), or, for a file this line writes (`echo … > x.sh; cat x.sh | bash`),
+    what the line put there when that is known, else a pipe nobody can know."""
+    names = [a for a in argv[1:] if not a.startswith("-")]
+    for name in names:
+        key = written_path(w, name)
+        wrote, content = written_code(w, key) if key is not None else (False, None)
+        if wrote:
+            known = argv[0] == "cat" and len(names) == 1 and content is not None
+            return Stdin("text", content) if known else Stdin("pipe")
+    return Stdin("file")
 
 
 def _prints_files(argv: list[str]) -> bool:
