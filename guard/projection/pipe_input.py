@@ -86,8 +86,8 @@ def _prints_files(argv: list[str]) -> bool:
     from `< FILE`): `cat F…`, `zcat F`, `gunzip -c F`, `gzip -dc F`."""
     options = [a for a in argv[1:] if a.startswith("-") and a != "-"]
     operands = [a for a in argv[1:] if not a.startswith("-")]
-    if not operands:
-        return False
+    if not operands or "-" in argv[1:] or any(a.startswith(("/dev/", "/proc/")) for a in operands):
+        return False  # its own input passed on (`cat x.sh - | bash`), or a descriptor's
     if argv[0] in _FILE_PRINTERS:
         return not options
     letters = "".join(o[1:] for o in options if not o.startswith("--"))

