@@ -520,6 +520,10 @@ VERB_MODEL = [
     ("mix ecto.reset", "destroy:mix"),
     ("prisma db push --force-reset", "destroy:prisma"),
     ("flyway clean", "destroy:database"),
+    ("goose down", "destroy:database"),
+    ("goose -dir db postgres 'user=app dbname=app' down-to 0", "destroy:database"),
+    ("migrate -path db/migrations -database postgres://h/app down -all", "destroy:database"),
+    ("migrate -database postgres://h/app drop -f", "destroy:database"),
     ("atlas schema clean -u postgres://h/db", "destroy:database"),
     # a script or module an interpreter runs is a tool guard does not know, read the same way
     ("python manage.py flush --no-input", "destroy:manage.py"),
@@ -743,6 +747,9 @@ def test_each_effect_is_read_from_the_argv(line: str, expected: str) -> None:
 
 # ordinary work: no effect, and the shipped policy allows the line
 QUIET = [
+    "goose -dir db postgres 'user=app' up",
+    "migrate -path db/migrations -database postgres://h/app up",
+    "migrate create -ext sql -dir db/migrations add_users",
     "kubectl get secrets",
     "kubectl get secret db",
     "kubectl describe secret db",

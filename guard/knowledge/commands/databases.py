@@ -191,6 +191,39 @@ COMMANDS: dict[str, Command] = {
         ),
         subcommands=True,
     ),
+    # migration tools whose `down` runs the down steps: they drop what the up steps made
+    "goose": Command(
+        effects=Tool(
+            values=opts("-dir", "-table", "-env"),
+            single_dash_long=True,
+            effects=(
+                E(
+                    "destroy",
+                    "database",
+                    "rolls back migrations: their down steps drop what the up steps made",
+                    word="down|down-to|reset",  # after the driver and the database, if given
+                ),
+            ),
+        ),
+        subcommands=True,
+    ),
+    "migrate": Command(  # golang-migrate
+        effects=Tool(
+            values=opts("-path", "-database", "-source", "-lock-timeout", "-prefetch"),
+            single_dash_long=True,
+            effects=(
+                E(
+                    "destroy",
+                    "database",
+                    "rolls back migrations: their down steps drop what the up steps made",
+                    sub=("down",),
+                ),
+                E("destroy", "database", "drop drops everything in the database", sub=("drop",)),
+            ),
+        ),
+        # a word so common that other tools' subcommands name it (`prisma migrate reset`)
+        own_rows="its rows name what destroys (down, drop); force only sets the version",
+    ),
     # schema migration tools whose `clean` drops every object in the schemas they manage
     "flyway": Command(
         effects=Tool(
