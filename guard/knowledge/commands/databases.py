@@ -13,6 +13,8 @@ from guard.knowledge.commands.spec import Spec, opts
 
 _DROPS = (E("destroy", "database", "SQL that drops or empties data", check="sql"),)
 
+_ROLLED_BACK = "rolls back migrations: their down steps drop what the up steps made"
+
 COMMANDS: dict[str, Command] = {
     "sqlite3": Command(
         spec=Spec(
@@ -200,7 +202,7 @@ COMMANDS: dict[str, Command] = {
                 E(
                     "destroy",
                     "database",
-                    "rolls back migrations: their down steps drop what the up steps made",
+                    _ROLLED_BACK,
                     word="down|down-to|reset",  # after the driver and the database, if given
                 ),
             ),
@@ -215,7 +217,7 @@ COMMANDS: dict[str, Command] = {
                 E(
                     "destroy",
                     "database",
-                    "rolls back migrations: their down steps drop what the up steps made",
+                    _ROLLED_BACK,
                     sub=("down",),
                 ),
                 E("destroy", "database", "drop drops everything in the database", sub=("drop",)),
