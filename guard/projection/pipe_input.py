@@ -36,8 +36,9 @@ def _piped_code(w: Walker, before: Node, command: str) -> Stdin:
     from guard.languages import printed_text
 
     argv = static_argv(w, before)
-    if argv and _prints_files(argv):
-        return _printed_files(w, argv)  # `cat script.py | python3`: as `< script.py`
+    printed = _printed_files(w, argv) if argv else None
+    if printed is not None:
+        return printed  # `cat script.py | python3`: as `< script.py`
     record = command_for(command).interpreter
     if record is None or record.language == "unread":
         return Stdin("pipe")
@@ -57,41 +58,48 @@ def _piped_sql(w: Walker, before: Node) -> Stdin:
         text = printed_text(argv)
         words = " ".join(a for a in argv[1:] if not a.startswith("-"))
         return Stdin("text", text if text is not None else words)
-    if argv and _prints_files(argv):
-        return _printed_files(w, argv)  # `cat dump.sql | sqlite3 db`: as `< dump.sql`
+    printed = _printed_files(w, argv) if argv else None
+    if printed is not None:
+        return printed  # `cat dump.sql | sqlite3 db`: as `< dump.sql`
     return Stdin("pipe")
 
 
-# what prints the files it is given as they are, or unpacked (`gunzip -c dump.sql.gz`)
-_FILE_PRINTERS = frozenset({"cat", "zcat", "bzcat", "xzcat", "zstdcat", "lz4cat"})
-_UNPACKERS = frozenset({"gunzip", "gzip", "bzip2", "xz", "zstd"})
+def file_stdin(w: Walker, name: str) -> Stdin:
+    """What a command reads on standard input from the file `name` (`< name`): a file of the
+    disk (reading it is the redirect's or the producer's access), or, for a file this line
+    writes (`echo … > x.sh; bash < x.sh`), what the line put there when that is known, else
+    a pipe nobody can know."""
+    key = written_path(w, name)
+    wrote, content = written_code(w, key) if key is not None else (False, None)
+    if not wrote:
+        return Stdin("file")
+    return Stdin("pipe") if content is None else Stdin("text", content)
 
 
-def _printed_files(w: Walker, argv: list[str]) -> Stdin:
-    """What `cat F …` hands on, as `< F` would: a file of the workspace or beyond (its reads
-    are the producer's), or, for a file this line writes (`echo … > x.sh; cat x.sh | bash`),
-    what the line put there when that is known, else a pipe nobody can know."""
-    names = [a for a in argv[1:] if not a.startswith("-")]
-    for name in names:
-        key = written_path(w, name)
-        wrote, content = written_code(w, key) if key is not None else (False, None)
-        if wrote:
-            known = argv[0] == "cat" and len(names) == 1 and content is not None
-            return Stdin("text", content) if known else Stdin("pipe")
-    return Stdin("file")
+def _printed_files(w: Walker, argv: list[str]) -> Stdin | None:
+    """What a command that prints the files it names hands a pipe (`cat F | bash`, `gunzip -c
+    dump.sql.gz | psql`): what `< F` would, a file the line wrote as what it holds when it is
+    one file printed as it is; None when the command is no such printer here."""
+    from guard.knowledge import command_for
 
-
-def _prints_files(argv: list[str]) -> bool:
-    """Whether a command only prints files it names (each read as the client would read it
-    from `< FILE`): `cat F…`, `zcat F`, `gunzip -c F`, `gzip -dc F`."""
+    printer = command_for(argv[0]).prints_files
     options = [a for a in argv[1:] if a.startswith("-") and a != "-"]
-    operands = [a for a in argv[1:] if not a.startswith("-")]
-    if not operands or "-" in argv[1:] or any(a.startswith(("/dev/", "/proc/")) for a in operands):
-        return False  # its own input passed on (`cat x.sh - | bash`), or a descriptor's
-    if argv[0] in _FILE_PRINTERS:
-        return not options
+    names = [a for a in argv[1:] if not a.startswith("-")]
     letters = "".join(o[1:] for o in options if not o.startswith("--"))
-    return argv[0] in _UNPACKERS and "c" in letters and set(letters) <= set("cdkq")
+    if (
+        printer is None
+        or not names
+        or "-" in argv[1:]  # its own input passed on (`cat x.sh - | bash`)
+        or any(a.startswith(("/dev/", "/proc/")) for a in names)  # a descriptor's
+        or (len(letters) != sum(len(o) - 1 for o in options))  # a long option
+        or not set(printer.needs) <= set(letters) <= set(printer.allows)
+    ):
+        return None
+    found = [file_stdin(w, name) for name in names]
+    written = [f for f in found if f.kind != "file"]
+    if not written:
+        return Stdin("file")
+    return written[0] if len(names) == 1 and not printer.unpacks else Stdin("pipe")
 
 
 def produced_roots(w: Walker, node: Node) -> tuple[str, ...] | None:

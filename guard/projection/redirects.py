@@ -12,8 +12,8 @@ import re
 from tree_sitter import Node
 
 from guard.knowledge import FILE_TEST_OPERATORS
-from guard.projection.accesses import access, written_code, written_path, wrote_text
-from guard.projection.pipe_input import static_argv
+from guard.projection.accesses import access, wrote_text
+from guard.projection.pipe_input import file_stdin, static_argv
 from guard.projection.requests import Access
 from guard.projection.walk_records import Arg, Stdin
 from guard.projection.walker import Handler, Walker, dynamic, run_code, substitution_stdin
@@ -48,12 +48,8 @@ def redirect_stdin(w: Walker, redirects: list[Node], stdin: Stdin | None) -> Std
                     or text.startswith(("/dev/fd/", "/proc/"))
                     or (text in ("/dev/stdin",) and stdin is not None and stdin.kind != "terminal")
                 )
-                key = None if piped or text is None else written_path(w, text)
-                wrote, content = written_code(w, key) if key is not None else (False, None)
-                if wrote:  # a file this line writes (`echo … > x.sh; bash < x.sh`): its text
-                    stdin = Stdin("pipe") if content is None else Stdin("text", content)
-                else:
-                    stdin = Stdin("pipe") if piped else Stdin("file")
+                # a file this line writes (`echo … > x.sh; bash < x.sh`): its text
+                stdin = Stdin("pipe") if piped or text is None else file_stdin(w, text)
             elif op == "<&" and text not in ("0", "-"):
                 stdin = Stdin("pipe")  # another descriptor: whatever it was opened on
     return stdin

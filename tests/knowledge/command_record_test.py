@@ -147,6 +147,7 @@ def test_what_the_readers_look_up_by_name_is_read_off_the_records() -> None:
     assert command_for("ls").names_only and "ls" in commands.NAMES_ONLY
     assert command_for("chmod").metadata_only and "chattr" in commands.METADATA_ONLY
     assert commands.CORNERS["curl"] == command_for("wget").corners == {"downloads"}
+    assert command_for("cat").prints_files is not None and command_for("gzip").prints_files
     assert {"docker", "podman", "nerdctl"} == commands.CONTAINER_COMMANDS
     assert command_for("my-own-tool").runner is None and not command_for("my-own-tool").at_files
 

