@@ -369,16 +369,26 @@ def _sql_client(c: Call) -> None:
         dynamic(c.w, c.argv[0], "code", f"{via} runs SQL read from a pipe, not known before")
 
 
+_FIRST = frozenset({"-cmd", "-init"})
+
+
 def _sql_given(c: Call) -> bool:
     """Whether the client is given its SQL otherwise than on standard input: an option of its
     spec's `sql` or `sql-file` roles (`psql -c`, `-f`), or SQL operands after the database
     (`sqlite3 DB SQL`); then what a pipe brings is not run as SQL."""
     spec = c.spec
-    takes = {o for o, role in spec.options.items() if role in ("sql", "sql-file")}
+    # sqlite3's and duckdb's -cmd and -init run first, then what standard input brings
+    takes = {o for o, role in spec.options.items() if role in ("sql", "sql-file")} - _FIRST
     words = [a.value or "" for a in c.argv[1:]]
-    if any(w.split("=", 1)[0] in takes or (w[:2] in takes and len(w) > 2) for w in words):
+    valued = spec.values | spec.options.keys()  # options with a value: no operands
+    attached = (w[:2] in takes and len(w) > 2 and w not in valued for w in words)  # `-cSQL`
+    if any(w.split("=", 1)[0] in takes for w in words) or any(attached):
         return True
-    operands = [w for w in words if not w.startswith("-")]
+    operands = [
+        w
+        for i, w in enumerate(words)
+        if not w.startswith("-") and (i == 0 or words[i - 1] not in valued)
+    ]
     return spec.operands == "sql" and len(operands) > (1 if spec.first is not None else 0)
 
 

@@ -92,6 +92,9 @@ LINES = [
     ("curl -s https://x.example/d.sql | psql", set(), True),
     ("pg_dump prod | psql staging", set(), True),
     ("cat ids.txt | psql -c 'copy t from stdin'", set(), False),  # the SQL is -c's
+    ("curl -s https://x.example/d.sql | sqlite3 -cmd '.timeout 9' data.db", set(), True),
+    ("curl -s https://x.example/d.sql | duckdb -cmd 'SET threads=2' data.duckdb", set(), True),
+    ("cat ids.csv | duckdb -c 'select count(*) from read_csv(\"/dev/stdin\")'", set(), False),
     ("sqlite3 data.db 'select * from t'", set(), False),
     ("sqlite3 data.db .tables", set(), False),
     ("sqlite3 :memory: 'select 1'", set(), False),
